@@ -1,0 +1,281 @@
+/**
+ * Startup benchmark (not a test): starts the real server the way `npm start` does after its build
+ * step (`bun run src/main.ts`, spawning the bun binary directly so npm is not measured), with a fresh
+ * temp DATA_DIR and a free port each run.
+ *
+ * Measures, over RUNS runs: wall time from spawn to the first 200 from /api/health (polled every
+ * 5 ms), and the time from SIGTERM to exit. After the last run is healthy it sits idle for 2 s and
+ * reads the server's resident memory (VmRSS from /proc/<pid>/status, Linux only).
+ *
+ * Targets (PASS/MISS, never a non-zero exit): cold start median < 500 ms, idle RSS < 80 MB,
+ * shutdown < 5 s. It exits 1 only when it cannot measure: the server does not start, its health
+ * is not ok, or it does not exit with code 0 after SIGTERM.
+ *
+ *   bun run bench/startup.bench.ts            (or: npm run bench, which runs every benchmark)
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dir, "..");
+const RUNS = 5;
+const POLL_MS = 5;
+const IDLE_MS = 2_000;
+const START_TIMEOUT_MS = 15_000;
+const EXIT_TIMEOUT_MS = 15_000;
+const TARGET_START_MS = 500;
+const TARGET_RSS_MB = 80;
+const TARGET_SHUTDOWN_MS = 5_000;
+
+/** The npm-installed bun, as `npm start` uses it; the running bun when that is missing. */
+const localBun = path.join(ROOT, "node_modules", ".bin", "bun");
+const BUN = fs.existsSync(localBun) ? localBun : process.execPath;
+const SERVER_ARGS = ["run", "src/main.ts"];
+
+type Run = {
+  startMs: number;
+  shutdownMs: number;
+  exitCode: number | null;
+  rssKb?: number;
+  hwmKb?: number;
+};
+
+class BenchError extends Error {}
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port;
+  probe.stop(true);
+  if (!port) throw new BenchError("could not find a free port");
+  return port;
+}
+
+function readProcStatus(pid: number): { rssKb?: number; hwmKb?: number } {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (key: string) => {
+      const m = status.match(new RegExp(`^${key}:\\s+(\\d+)\\s+kB`, "m"));
+      return m ? Number(m[1]) : undefined;
+    };
+    return { rssKb: kb("VmRSS"), hwmKb: kb("VmHWM") };
+  } catch {
+    return {};
+  }
+}
+
+/** True when the process exits within `ms`; the timer is cleared so it never holds the loop. */
+async function waitForExit(proc: Bun.Subprocess, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([proc.exited.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function tail(text: string, lines = 20): string {
+  return text.trimEnd().split("\n").slice(-lines).join("\n");
+}
+
+async function oneRun(index: number, measureMemory: boolean): Promise<Run> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-bench-"));
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}/api/health`;
+  // Every setting is given explicitly (the defaults, but a private port, address and data folder),
+  // so a developer's .env cannot change what is measured.
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "info",
+    LOG_RETENTION_DAYS: "14",
+    ALLOW_REGISTRATION: "true",
+    SESSION_DAYS: "30",
+    TRUST_PROXY: "false",
+  };
+
+  const t0 = performance.now();
+  const proc = Bun.spawn([BUN, ...SERVER_ARGS], {
+    cwd: ROOT,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  // Drain the pipes so the server never blocks on a full one; kept for error reports.
+  const stdout = new Response(proc.stdout).text();
+  const stderr = new Response(proc.stderr).text();
+  const output = async () =>
+    `--- stdout (tail) ---\n${tail(await stdout)}\n--- stderr (tail) ---\n${tail(await stderr)}`;
+
+  try {
+    let startMs = -1;
+    while (startMs < 0) {
+      if (proc.exitCode !== null || proc.signalCode !== null) {
+        throw new BenchError(
+          `run ${index}: the server exited (code ${proc.exitCode}, signal ${proc.signalCode}) before /api/health answered\n${await output()}`,
+        );
+      }
+      if (performance.now() - t0 > START_TIMEOUT_MS) {
+        proc.kill("SIGKILL");
+        await proc.exited;
+        throw new BenchError(
+          `run ${index}: no 200 from ${url} within ${START_TIMEOUT_MS} ms\n${await output()}`,
+        );
+      }
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+        if (res.status === 200) {
+          startMs = performance.now() - t0;
+          const body = (await res.json()) as { status?: string };
+          if (body.status !== "ok") {
+            throw new BenchError(`run ${index}: /api/health answered ${JSON.stringify(body)}`);
+          }
+        } else {
+          await res.arrayBuffer();
+        }
+      } catch (err) {
+        if (err instanceof BenchError) throw err;
+        // not listening yet
+      }
+      if (startMs < 0) await Bun.sleep(POLL_MS);
+    }
+
+    const run: Run = { startMs, shutdownMs: -1, exitCode: null };
+    if (measureMemory) {
+      await Bun.sleep(IDLE_MS);
+      Object.assign(run, readProcStatus(proc.pid));
+    }
+
+    const t1 = performance.now();
+    proc.kill("SIGTERM");
+    const exited = await waitForExit(proc, EXIT_TIMEOUT_MS);
+    if (!exited) {
+      proc.kill("SIGKILL");
+      await proc.exited;
+      throw new BenchError(
+        `run ${index}: still running ${EXIT_TIMEOUT_MS} ms after SIGTERM (killed)\n${await output()}`,
+      );
+    }
+    run.shutdownMs = performance.now() - t1;
+    run.exitCode = proc.exitCode;
+    if (proc.exitCode !== 0) {
+      throw new BenchError(
+        `run ${index}: exited with code ${proc.exitCode} (signal ${proc.signalCode}) after SIGTERM, expected 0\n${await output()}`,
+      );
+    }
+    return run;
+  } finally {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function stats(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { min: sorted[0]!, median, max: sorted[sorted.length - 1]! };
+}
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const mb = (kb: number) => `${(kb / 1024).toFixed(1)} MB`;
+const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+
+async function main() {
+  const bunVersion = Bun.spawnSync([BUN, "--version"]).stdout.toString().trim();
+  console.log("== startup benchmark ==");
+  console.log(`command:  bun run bench/startup.bench.ts`);
+  console.log(
+    `measures: ${path.relative(ROOT, BUN) || BUN} ${SERVER_ARGS.join(" ")}  (cwd ${ROOT})`,
+  );
+  console.log(
+    `machine:  bun ${bunVersion}, ${os.platform()} ${os.arch()}, ${os.cpus()[0]?.model ?? "?"} x${os.cpus().length}, ${new Date().toISOString()}`,
+  );
+  if (!fs.existsSync(path.join(ROOT, "dist", "index.html"))) {
+    console.log(
+      "note:     dist/index.html is missing (run `npm run build`); /api/health works without it",
+    );
+  }
+  console.log("");
+
+  const runs: Run[] = [];
+  for (let i = 1; i <= RUNS; i++) {
+    const run = await oneRun(i, i === RUNS);
+    runs.push(run);
+    const mem = run.rssKb !== undefined ? `, idle RSS ${mb(run.rssKb)}` : "";
+    console.log(
+      `run ${i}: start ${ms(run.startMs)}, shutdown ${ms(run.shutdownMs)} (exit ${run.exitCode})${mem}`,
+    );
+  }
+
+  const start = stats(runs.map((r) => r.startMs));
+  const shutdown = stats(runs.map((r) => r.shutdownMs));
+  const last = runs[runs.length - 1]!;
+  const rssKb = last.rssKb;
+
+  console.log("");
+  console.log(
+    `cold start (spawn -> first 200 /api/health): min ${ms(start.min)}, median ${ms(start.median)}, max ${ms(start.max)}`,
+  );
+  console.log(
+    `  target median < ${TARGET_START_MS} ms: ${verdict(start.median < TARGET_START_MS)}`,
+  );
+  if (rssKb !== undefined) {
+    console.log(
+      `idle RSS after ${IDLE_MS / 1000} s: ${mb(rssKb)}${last.hwmKb !== undefined ? ` (peak ${mb(last.hwmKb)})` : ""}`,
+    );
+    console.log(`  target < ${TARGET_RSS_MB} MB: ${verdict(rssKb / 1024 < TARGET_RSS_MB)}`);
+  } else {
+    console.log("idle RSS: not available (needs Linux /proc)");
+  }
+  console.log(
+    `shutdown (SIGTERM -> exit 0): min ${ms(shutdown.min)}, median ${ms(shutdown.median)}, max ${ms(shutdown.max)}`,
+  );
+  console.log(
+    `  target max < ${TARGET_SHUTDOWN_MS} ms: ${verdict(shutdown.max < TARGET_SHUTDOWN_MS)}`,
+  );
+
+  const outDir = path.join(ROOT, "bench", "out");
+  fs.mkdirSync(outDir, { recursive: true });
+  const outFile = path.join(outDir, "startup.json");
+  fs.writeFileSync(
+    outFile,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        bun: bunVersion,
+        command: [path.relative(ROOT, BUN) || BUN, ...SERVER_ARGS].join(" "),
+        runs,
+        startMs: start,
+        shutdownMs: shutdown,
+        idleRssMb: rssKb === undefined ? null : rssKb / 1024,
+        targets: {
+          startMedianMs: TARGET_START_MS,
+          idleRssMb: TARGET_RSS_MB,
+          shutdownMs: TARGET_SHUTDOWN_MS,
+        },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(`\nfigures saved to ${path.relative(ROOT, outFile)}`);
+}
+
+try {
+  await main();
+} catch (err) {
+  if (err instanceof BenchError) {
+    console.error(`\nFAIL: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}

@@ -1,0 +1,118 @@
+/**
+ * Configuration: the environment is parsed once, here, into a frozen object. Nothing else in the
+ * server reads process.env. An invalid value stops the start with one line naming the variable.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const bool = (name: string, fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      const s = v.trim().toLowerCase();
+      if (["1", "true", "yes", "on"].includes(s)) return true;
+      if (["0", "false", "no", "off"].includes(s)) return false;
+      ctx.addIssue({ code: "custom", message: `${name} must be true or false (got "${v}")` });
+      return z.NEVER;
+    });
+
+const int = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return fallback;
+      const s = v.trim();
+      const n = Number(s);
+      if (!/^\d+$/.test(s) || n < min || n > max) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${name} must be a whole number from ${min} to ${max} (got "${v}")`,
+        });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const envSchema = z.object({
+  PORT: int("PORT", 3000, 1, 65535),
+  HOST: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || "0.0.0.0"),
+  DATA_DIR: z
+    .string()
+    .optional()
+    .transform((v) => path.resolve(v?.trim() || "./data")),
+  LOG_LEVEL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = (v?.trim() || "info").toLowerCase();
+      if (!(LOG_LEVELS as readonly string[]).includes(s)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${v}")`,
+        });
+        return z.NEVER;
+      }
+      return s as (typeof LOG_LEVELS)[number];
+    }),
+  LOG_RETENTION_DAYS: int("LOG_RETENTION_DAYS", 14, 1, 3650),
+  ALLOW_REGISTRATION: bool("ALLOW_REGISTRATION", true),
+  SESSION_DAYS: int("SESSION_DAYS", 30, 1, 3650),
+  TRUST_PROXY: bool("TRUST_PROXY", false),
+});
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  dataDir: string;
+  dbFile: string;
+  logDir: string;
+  mediaDir: string;
+  distDir: string;
+  migrationsDir: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  logRetentionDays: number;
+  allowRegistration: boolean;
+  sessionDays: number;
+  trustProxy: boolean;
+}>;
+
+export class ConfigError extends Error {}
+
+const ROOT = path.resolve(import.meta.dir, "..");
+
+/** Parses the given environment; throws ConfigError with one line naming the bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? "configuration");
+    const msg = issue?.message ?? "is invalid";
+    throw new ConfigError(
+      msg.startsWith(name) ? `Invalid configuration: ${msg}` : `Invalid ${name}: ${msg}`,
+    );
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    dbFile: path.join(e.DATA_DIR, "app.db"),
+    logDir: path.join(e.DATA_DIR, "logs"),
+    mediaDir: path.join(e.DATA_DIR, "media"),
+    distDir: path.join(ROOT, "dist"),
+    migrationsDir: path.join(ROOT, "migrations"),
+    logLevel: e.LOG_LEVEL,
+    logRetentionDays: e.LOG_RETENTION_DAYS,
+    allowRegistration: e.ALLOW_REGISTRATION,
+    sessionDays: e.SESSION_DAYS,
+    trustProxy: e.TRUST_PROXY,
+  });
+}

@@ -1,0 +1,5 @@
+/** Request schemas (server) and response types (server and web). web/ imports types only. */
+export * from "./admin.ts";
+export * from "./auth.ts";
+export * from "./user.ts";
+export type ErrorBody = { error: string; details?: unknown };

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { displayname, email, newPassword, text } from "./fields.ts";
+
+export const profileBody = z.object({ displayname: displayname(), email: email() });
+export type ProfileBody = z.infer<typeof profileBody>;
+
+export const passwordBody = z.object({
+  currentPassword: text("Current password").min(1, "Current password is required").max(1024),
+  newPassword: newPassword("New password"),
+});
+export type PasswordBody = z.infer<typeof passwordBody>;
+
+export const timezoneBody = z.object({
+  timezone: text("Time zone").trim().min(1, "Please select a timezone").max(64),
+});
+
+export const deleteAccountBody = z.object({
+  password: text("Password").min(1, "Enter your password to delete your account").max(1024),
+});
+
+export type EmailSettings = {
+  provider: string;
+  isConnected: boolean;
+  emailAddress: string | null;
+  selectedFolder: string | null;
+  processedFolder: string | null;
+  markProcessedAsRead: boolean;
+  lastFolderRefresh: string | null;
+  accessToken: string | null;
+};
+
+/** GET /api/user/data (spec §3). emailSettings is null until a mailbox has been set up. */
+export type UserData = {
+  userid: number;
+  email: string;
+  displayname: string;
+  timezone: string | null;
+  createdate: string;
+  emailsscanned: number;
+  lastprocessedtime: string | null;
+  emailSettings: EmailSettings | null;
+};
+
+export type SuccessResponse = { success: true; message: string };

@@ -1,0 +1,133 @@
+/** The signed-in user's own account: data, profile, password, time zone, export and deletion. */
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { PasswordBody, ProfileBody, UserData } from "../../contract/index.ts";
+import type { UserRow } from "../../db/schema.ts";
+import { badRequest, conflict, notFound } from "../../lib/errors.ts";
+import { canonicalTimeZone } from "../../lib/time.ts";
+import type { SessionsRepo } from "../auth/sessions.repo.ts";
+import type { UsersRepo } from "./users.repo.ts";
+
+/** A feature that owns user data adds a section to the export (orders, reviews, mail settings...). */
+export type ExportSection = (userId: number) => Record<string, unknown>;
+
+export const EXPORT_FORMAT_VERSION = 1;
+
+export function createUsersService(deps: {
+  users: UsersRepo;
+  sessions: SessionsRepo;
+  mediaDir: string;
+  exportSections?: ExportSection[];
+  now?: () => Date;
+}) {
+  const now = deps.now ?? (() => new Date());
+  const exportSections = deps.exportSections ?? [];
+
+  function mustFind(userId: number): UserRow {
+    const u = deps.users.findById(userId);
+    if (!u) throw notFound("User not found");
+    return u;
+  }
+
+  return {
+    userData(userId: number): UserData {
+      const u = mustFind(userId);
+      return {
+        userid: u.id,
+        email: u.email,
+        displayname: u.displayname,
+        timezone: u.timezone,
+        createdate: u.createdAt,
+        emailsscanned: 0,
+        lastprocessedtime: null,
+        emailSettings: null,
+      };
+    },
+
+    updateProfile(userId: number, body: ProfileBody) {
+      mustFind(userId);
+      const other = deps.users.findByEmail(body.email);
+      if (other && other.id !== userId) {
+        throw conflict("Another account already uses this email address.");
+      }
+      const u = deps.users.update(userId, { displayname: body.displayname, email: body.email });
+      if (!u) throw notFound("User not found");
+      return {
+        success: true as const,
+        message: "Profile updated",
+        user: { userid: u.id, email: u.email, displayname: u.displayname },
+      };
+    },
+
+    /** Checks the current password, stores the new one and signs out every other session. */
+    async changePassword(userId: number, keepSessionId: string, body: PasswordBody) {
+      const u = mustFind(userId);
+      if (!(await Bun.password.verify(body.currentPassword, u.passwordHash))) {
+        throw badRequest("Current password is incorrect");
+      }
+      if (body.currentPassword === body.newPassword) {
+        throw badRequest("New password must be different from the current password");
+      }
+      deps.users.update(userId, { passwordHash: await Bun.password.hash(body.newPassword) });
+      deps.sessions.deleteOthers(userId, keepSessionId);
+      return {
+        success: true as const,
+        message: "Password changed. Other devices have been signed out.",
+      };
+    },
+
+    setTimezone(userId: number, input: string) {
+      const timezone = canonicalTimeZone(input);
+      if (!timezone) {
+        throw badRequest(
+          `"${input.slice(0, 64)}" is not a known IANA time zone, such as America/Chicago`,
+        );
+      }
+      mustFind(userId);
+      deps.users.update(userId, { timezone });
+      return { timezone };
+    },
+
+    /** Everything the user owns, as one JSON document (no password hash, no token hashes). */
+    exportData(userId: number) {
+      const u = mustFind(userId);
+      const doc: Record<string, unknown> = {
+        format: "grapevine-export",
+        version: EXPORT_FORMAT_VERSION,
+        exportedAt: now().toISOString(),
+        user: {
+          userid: u.id,
+          email: u.email,
+          displayname: u.displayname,
+          timezone: u.timezone,
+          createdate: u.createdAt,
+          updatedate: u.updatedAt,
+        },
+        sessions: deps.sessions.listForUser(userId).map((s) => ({
+          createdAt: s.createdAt,
+          lastUsedAt: s.lastUsedAt,
+          expiresAt: s.expiresAt,
+          userAgent: s.userAgent,
+          ip: s.ip,
+        })),
+      };
+      for (const section of exportSections) Object.assign(doc, section(userId));
+      return doc;
+    },
+
+    /** Removes the user, every row that belongs to them (cascade) and their media folder. */
+    async deleteAccount(userId: number, password: string) {
+      const u = mustFind(userId);
+      if (!(await Bun.password.verify(password, u.passwordHash))) {
+        throw badRequest("Password is incorrect. Your account was not deleted.");
+      }
+      deps.users.delete(userId);
+      await fs.rm(path.join(deps.mediaDir, String(userId)), { recursive: true, force: true });
+      return {
+        success: true as const,
+        message: "Your account and all its data have been deleted.",
+      };
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,86 @@
+/** The HTTP application: middleware, /api routes, error mapping, and the web app with SPA fallback. */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { secureHeaders } from "hono/secure-headers";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { AppError } from "../lib/errors.ts";
+import type { Logger } from "../log.ts";
+import type { Services } from "../services.ts";
+import { requireAdmin, requireAuth } from "./middleware/auth.ts";
+import { requestLog } from "./middleware/request-log.ts";
+import { serveWeb } from "./middleware/static.ts";
+import { adminRoutes } from "./routes/admin.routes.ts";
+import { authRoutes } from "./routes/auth.routes.ts";
+import { healthRoutes } from "./routes/health.routes.ts";
+import { userRoutes } from "./routes/user.routes.ts";
+import type { AppEnv } from "./types.ts";
+
+/** JSON bodies larger than this are refused with 413 before they are read. */
+export const JSON_BODY_LIMIT = 1024 * 1024;
+
+type ServerLike = { requestIP(req: Request): { address: string } | null };
+
+export function createApp(deps: { config: Config; db: Db; log: Logger; services: Services }) {
+  const { config, db, log, services } = deps;
+  const app = new Hono<AppEnv & { Bindings: { server?: ServerLike } }>();
+
+  app.use(requestLog(log));
+  app.use(
+    "/api/*",
+    secureHeaders({ crossOriginResourcePolicy: "same-origin", xFrameOptions: "DENY" }),
+  );
+  app.use("/api/*", async (c, next) => {
+    let ip: string | null = null;
+    // The last X-Forwarded-For entry is the one our proxy appended; earlier ones are the client's.
+    if (config.trustProxy) ip = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim() || null;
+    if (!ip) ip = c.env?.server?.requestIP(c.req.raw)?.address ?? null;
+    c.set("clientIp", ip);
+    await next();
+  });
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: JSON_BODY_LIMIT,
+      onError: (c) => c.json({ error: "The request body is too large (the limit is 1 MB)" }, 413),
+    }),
+  );
+
+  const auth = requireAuth(services.auth);
+  app.route("/api/health", healthRoutes(db, new Date()));
+  app.route("/api/auth", authRoutes(services.auth));
+  app.use("/api/user/*", auth);
+  app.use("/api/user", auth);
+  app.route("/api/user", userRoutes(services.users));
+  app.use("/api/admin/*", auth, requireAdmin(services.auth));
+  app.route("/api/admin", adminRoutes(services.adminLogs));
+
+  app.all("/api/*", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
+  app.all("/api", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
+  app.use(serveWeb(config.distDir));
+  app.notFound((c) => c.json({ error: "Not found" }, 404));
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) {
+      for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+      return c.json(
+        err.details === undefined
+          ? { error: err.message }
+          : { error: err.message, details: err.details },
+        err.status,
+      );
+    }
+    if (err instanceof HTTPException) {
+      return c.json({ error: err.message || "Bad request" }, err.status);
+    }
+    (c.get("log") ?? log).error({ err }, "unhandled error");
+    return c.json(
+      { error: "Something went wrong on the server. The details are in the log." },
+      500,
+    );
+  });
+
+  return app;
+}
+export type App = ReturnType<typeof createApp>;

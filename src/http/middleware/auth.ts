@@ -1,0 +1,35 @@
+import type { MiddlewareHandler } from "hono";
+import type { AuthService } from "../../features/auth/auth.service.ts";
+import type { AppEnv } from "../types.ts";
+
+/** The exact phrases the web client recognises (spec §8). */
+export const TOKEN_REQUIRED = "Access token required";
+export const TOKEN_INVALID = "Invalid token";
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+export function requireAuth(auth: AuthService): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization")?.trim() ?? "";
+    if (header === "" || /^Bearer$/i.test(header)) return c.json({ error: TOKEN_REQUIRED }, 401);
+    const token = bearerToken(header);
+    const found = token ? auth.authenticate(token) : null;
+    if (!found) return c.json({ error: TOKEN_INVALID }, 401);
+    c.set("user", found.user);
+    c.set("sessionId", found.sessionId);
+    await next();
+  };
+}
+
+export function requireAdmin(auth: AuthService): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!auth.isAdmin(c.get("user"))) {
+      return c.json({ error: "Only the administrator can do this" }, 403);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Boot in a fixed order: config → logger → database + migrations → services → HTTP.
+ * Shut down in reverse on SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the db.
+ */
+import fs from "node:fs";
+import { ConfigError, loadConfig } from "./config.ts";
+import { closeDatabase, openDatabase } from "./db/client.ts";
+import { createApp } from "./http/app.ts";
+import { createLogger } from "./log.ts";
+import { createServices } from "./services.ts";
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}
+
+function die(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+let logger: ReturnType<typeof createLogger>;
+try {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.accessSync(config.dataDir, fs.constants.W_OK);
+  logger = createLogger({
+    level: config.logLevel,
+    logDir: config.logDir,
+    retentionDays: config.logRetentionDays,
+  });
+} catch (err) {
+  die(`Cannot use the data folder ${config.dataDir} (DATA_DIR): ${(err as Error).message}`);
+}
+const log = logger.log.child({ scope: "main" });
+
+let db: ReturnType<typeof openDatabase>;
+try {
+  db = openDatabase(config.dbFile, config.migrationsDir);
+} catch (err) {
+  log.fatal({ err }, `cannot open the database at ${config.dbFile}`);
+  die(`Cannot open the database at ${config.dbFile}: ${(err as Error).message}`);
+}
+const services = createServices(config, db, logger);
+services.purgeExpiredSessions();
+const app = createApp({ config, db, log: logger.log.child({ scope: "http" }), services });
+
+let server: ReturnType<typeof Bun.serve>;
+try {
+  server = Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    idleTimeout: 60,
+    maxRequestBodySize: 110 * 1024 * 1024,
+    fetch: (req, srv) => app.fetch(req, { server: srv }),
+  });
+} catch (err) {
+  const msg = `Cannot listen on ${config.host}:${config.port}: ${String((err as Error).message ?? err)}`;
+  log.fatal(msg);
+  die(msg);
+}
+log.info(
+  { port: server.port, dataDir: config.dataDir },
+  `Grapevine listening on http://${config.host}:${server.port}`,
+);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, "shutting down");
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  await server.stop(false);
+  closeDatabase(db);
+  log.info("stopped");
+  await logger.close();
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

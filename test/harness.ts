@@ -1,0 +1,88 @@
+/**
+ * API test harness: a real SQLite file in a fresh temp folder, the real services and the real Hono
+ * app, called through app.request (no network). One harness per test file or per test.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Config, loadConfig } from "../src/config.ts";
+import { closeDatabase, type Db, openDatabase } from "../src/db/client.ts";
+import { createApp } from "../src/http/app.ts";
+import { type AppLogger, createLogger } from "../src/log.ts";
+import { createServices, type Services } from "../src/services.ts";
+
+export type Harness = {
+  config: Config;
+  db: Db;
+  services: Services;
+  logger: AppLogger;
+  app: ReturnType<typeof createApp>;
+  /** Sends a request; `body` objects are sent as JSON, `token` as a bearer header. */
+  req: (
+    method: string,
+    url: string,
+    opts?: {
+      body?: unknown;
+      token?: string | null;
+      headers?: Record<string, string>;
+      raw?: BodyInit;
+    },
+  ) => Promise<Response>;
+  /** Registers a user and returns their token and id. */
+  register: (
+    email?: string,
+    password?: string,
+    displayname?: string,
+  ) => Promise<{ token: string; userid: number; email: string; password: string }>;
+  close: () => Promise<void>;
+};
+
+let counter = 0;
+
+export function createHarness(env: Record<string, string> = {}): Harness {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-test-"));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env });
+  const logger = createLogger({
+    level: config.logLevel,
+    logDir: config.logDir,
+    retentionDays: config.logRetentionDays,
+    stdout: false,
+  });
+  const db = openDatabase(config.dbFile, config.migrationsDir);
+  const services = createServices(config, db, logger);
+  const app = createApp({ config, db, log: logger.log, services });
+
+  const req: Harness["req"] = (method, url, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    let body: BodyInit | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      headers["content-type"] ??= "application/json";
+      body = JSON.stringify(opts.body);
+    }
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    return Promise.resolve(app.request(url, { method, headers, body }));
+  };
+
+  return {
+    config,
+    db,
+    services,
+    logger,
+    app,
+    req,
+    async register(email, password = "secret1", displayname = "Test User") {
+      const e = email ?? `user${++counter}-${Date.now()}@example.com`;
+      const res = await req("POST", "/api/auth/register", {
+        body: { email: e, password, displayname },
+      });
+      if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
+      const json = (await res.json()) as { token: string; user: { userid: number } };
+      return { token: json.token, userid: json.user.userid, email: e, password };
+    },
+    async close() {
+      closeDatabase(db);
+      await logger.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

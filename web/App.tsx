@@ -1,0 +1,98 @@
+/** Providers and routes (spec §2). Signed-in routes sit behind the guard. */
+import { QueryClientProvider } from "@tanstack/react-query";
+import { lazy, type ReactNode, Suspense } from "react";
+import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
+import { Footer } from "./components/Footer.tsx";
+import { Header } from "./components/Header.tsx";
+import { LoadingScreen } from "./components/LoadingScreen.tsx";
+import { createQueryClient } from "./lib/api.ts";
+import { AuthProvider, useAuth } from "./lib/auth.tsx";
+import { Toaster } from "./lib/toast.tsx";
+import { DashboardPage } from "./pages/DashboardPage.tsx";
+import { LoginPage } from "./pages/LoginPage.tsx";
+import { NotFoundPage } from "./pages/NotFoundPage.tsx";
+
+// Screens other than sign-in and the dashboard load on demand, keeping the first load small.
+const AccountPage = lazy(() =>
+  import("./pages/AccountPage.tsx").then((m) => ({ default: m.AccountPage })),
+);
+const AdminLogsPage = lazy(() =>
+  import("./pages/AdminLogsPage.tsx").then((m) => ({ default: m.AdminLogsPage })),
+);
+const PrivacyPolicyPage = lazy(() =>
+  import("./pages/PrivacyPolicyPage.tsx").then((m) => ({ default: m.PrivacyPolicyPage })),
+);
+
+const queryClient = createQueryClient();
+
+/** Shows the page to a signed-in user; sends anyone else to /login and back here afterwards. */
+function Guard({ children }: { children: ReactNode }) {
+  const { user, isLoading, loadError, retry } = useAuth();
+  const [location] = useLocation();
+  const search = useSearch();
+  if (isLoading) return <LoadingScreen />;
+  if (loadError) {
+    return (
+      <main className="container narrow">
+        <article className="empty-state">
+          <h1>Cannot load Grapevine</h1>
+          <p>{loadError}</p>
+          <button type="button" onClick={retry}>
+            Try Again
+          </button>
+        </article>
+      </main>
+    );
+  }
+  if (!user) {
+    const next =
+      location === "/"
+        ? ""
+        : `?next=${encodeURIComponent(location + (search ? `?${search}` : ""))}`;
+    return <Redirect to={`/login${next}`} replace />;
+  }
+  return <>{children}</>;
+}
+
+function Routes() {
+  const { isLoading } = useAuth();
+  return (
+    <Suspense fallback={<LoadingScreen />}>
+      <Switch>
+        <Route path="/login">{isLoading ? <LoadingScreen /> : <LoginPage />}</Route>
+        <Route path="/privacy-policy" component={PrivacyPolicyPage} />
+        <Route path="/">
+          <Guard>
+            <DashboardPage />
+          </Guard>
+        </Route>
+        <Route path="/account">
+          <Guard>
+            <AccountPage />
+          </Guard>
+        </Route>
+        <Route path="/admin/logs">
+          <Guard>
+            <AdminLogsPage />
+          </Guard>
+        </Route>
+        <Route component={NotFoundPage} />
+      </Switch>
+    </Suspense>
+  );
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AuthProvider>
+        <div className="app-shell">
+          <Header />
+          <Routes />
+          <Footer />
+        </div>
+        <Toaster />
+      </AuthProvider>
+    </QueryClientProvider>
+  );
+}

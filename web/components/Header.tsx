@@ -1,0 +1,82 @@
+import { Link, useLocation } from "wouter";
+import { isAdmin, useAuth } from "../lib/auth.tsx";
+import { initials } from "../lib/format.ts";
+import { GrapeIcon } from "./GrapeIcon.tsx";
+
+export function Header() {
+  const { user, logout } = useAuth();
+  const [location] = useLocation();
+  const closeMenu = (e: React.MouseEvent) => {
+    e.currentTarget.closest("details")?.removeAttribute("open");
+  };
+  return (
+    <header className="app-header">
+      <nav className="container">
+        <ul>
+          {user && location !== "/" && (
+            <li>
+              <Link href="/" className="back-button" aria-label="Back to dashboard">
+                <span aria-hidden="true">←</span>
+              </Link>
+            </li>
+          )}
+          <li>
+            <Link href="/" className="brand">
+              <GrapeIcon />
+              <strong>Grapevine</strong>
+            </Link>
+          </li>
+        </ul>
+        <ul>
+          {user ? (
+            <li>
+              <details className="dropdown user-menu">
+                <summary aria-label="User menu">
+                  <span className="avatar" aria-hidden="true">
+                    {initials(user.displayname)}
+                  </span>
+                </summary>
+                <ul dir="rtl">
+                  <li className="user-menu-identity" dir="ltr">
+                    <strong>{user.displayname}</strong>
+                    <small>{user.email}</small>
+                  </li>
+                  <li dir="ltr">
+                    <Link href="/account" onClick={closeMenu}>
+                      Account
+                    </Link>
+                  </li>
+                  {isAdmin(user) && (
+                    <li dir="ltr">
+                      <Link href="/admin/logs" onClick={closeMenu}>
+                        Admin Logs
+                      </Link>
+                    </li>
+                  )}
+                  <li dir="ltr">
+                    <a
+                      href="/login"
+                      onClick={(e) => {
+                        e.preventDefault();
+                        closeMenu(e);
+                        void logout();
+                      }}
+                    >
+                      Logout
+                    </a>
+                  </li>
+                </ul>
+              </details>
+            </li>
+          ) : (
+            location !== "/login" && (
+              <li>
+                <Link href="/login">Sign in</Link>
+              </li>
+            )
+          )}
+        </ul>
+      </nav>
+    </header>
+  );
+}

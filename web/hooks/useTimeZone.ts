@@ -1,0 +1,30 @@
+/**
+ * The zone every date is shown in (spec §4): signed out, the browser's (UTC if unknown); signed in,
+ * the saved zone, else the browser's, which is then saved once (a failure is only a warning).
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { apiRequest } from "../lib/api.ts";
+import { useAuth } from "../lib/auth.tsx";
+import { detectBrowserTimeZone, effectiveTimeZone } from "../lib/timezone.ts";
+import { userKeys, useUserData } from "./useUser.ts";
+
+export function useTimeZone(): string {
+  const { user } = useAuth();
+  const signedIn = user !== null;
+  const { data } = useUserData({ enabled: signedIn });
+  const queryClient = useQueryClient();
+  const saving = useRef(false);
+  const saved = data?.timezone ?? null;
+
+  useEffect(() => {
+    if (!signedIn || !data || saved || saving.current) return;
+    saving.current = true;
+    const timezone = detectBrowserTimeZone();
+    apiRequest("PATCH", "/api/user/timezone", { timezone })
+      .then(() => queryClient.invalidateQueries({ queryKey: userKeys.data() }))
+      .catch((err) => console.warn("Could not save the detected time zone", err));
+  }, [signedIn, data, saved, queryClient]);
+
+  return effectiveTimeZone({ signedIn, savedZone: saved });
+}

@@ -1,0 +1,149 @@
+/**
+ * The shared request helper and query defaults (spec §7) with the generic error handling of §8.
+ * Every call to /api carries the stored token as a Bearer header and includes credentials.
+ */
+import { QueryClient, type QueryFunction } from "@tanstack/react-query";
+
+export const TOKEN_KEY = "auth-token";
+const AUTH_PHRASES = ["Invalid token", "Access token required"];
+
+export const getToken = (): string | null => {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+};
+export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, token);
+export const clearToken = () => localStorage.removeItem(TOKEN_KEY);
+
+/** A non-ok answer. `message` is "<status>: <body text>"; `serverMessage` is the JSON error field. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    readonly serverMessage: string | null,
+    readonly headers: Headers,
+  ) {
+    super(`${status}: ${body}`);
+  }
+}
+
+/** Thrown after the token was found invalid and the browser was sent to /login. Not shown. */
+export class SignedOutError extends Error {
+  constructor() {
+    super("Signed out");
+  }
+}
+
+function parseError(text: string): string | null {
+  try {
+    const json = JSON.parse(text) as { error?: unknown };
+    return typeof json?.error === "string" ? json.error : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when a 401/403 answer says the token is missing or no longer valid. */
+export function isAuthFailure(status: number, text: string): boolean {
+  if (status !== 401 && status !== 403) return false;
+  const field = parseError(text);
+  if (field !== null) return AUTH_PHRASES.includes(field);
+  return AUTH_PHRASES.some((p) => text.includes(p));
+}
+
+let onSignedOut: () => void = () => {
+  window.location.href = "/login";
+};
+/** Lets the app replace the full-page redirect (the auth provider clears its state first). */
+export function setSignedOutHandler(fn: () => void) {
+  onSignedOut = fn;
+}
+
+export async function throwIfNotOk(res: Response, opts: { authRedirect?: boolean } = {}) {
+  if (res.ok) return;
+  const text = (await res.text()) || res.statusText;
+  if (opts.authRedirect !== false && isAuthFailure(res.status, text)) {
+    clearToken();
+    onSignedOut();
+    throw new SignedOutError();
+  }
+  throw new ApiError(res.status, text, parseError(text), res.headers);
+}
+
+export function authHeaders(path: string): Record<string, string> {
+  const token = getToken();
+  return path.startsWith("/api/") && token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/** The shared helper: method, path and an optional JSON body. Resolves to the ok Response. */
+export async function apiRequest(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: { authRedirect?: boolean } = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...authHeaders(path) };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "include",
+  });
+  await throwIfNotOk(res, opts);
+  return res;
+}
+
+export async function apiJson<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await (await apiRequest(method, path, body)).json()) as T;
+}
+
+/** The message to show for a failed call: the server's own words, else the fallback. */
+export function errorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.serverMessage) return err.serverMessage;
+  return fallback;
+}
+
+/** Default query function: GET the first element of the query key. */
+export const defaultQueryFn: QueryFunction = async ({ queryKey, signal }) => {
+  const path = String(queryKey[0]);
+  const res = await fetch(path, { headers: authHeaders(path), credentials: "include", signal });
+  await throwIfNotOk(res);
+  return res.json();
+};
+
+export const FIVE_MINUTES = 300_000;
+
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: defaultQueryFn,
+        staleTime: FIVE_MINUTES,
+        retry: false,
+        refetchInterval: false,
+        refetchOnWindowFocus: true,
+        refetchOnMount: true,
+        refetchOnReconnect: true,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+/** Downloads a protected file (the bearer token cannot go on a plain link). */
+export async function downloadFile(path: string, fallbackName: string) {
+  const res = await apiRequest("GET", path);
+  const disposition = res.headers.get("content-disposition") ?? "";
+  const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

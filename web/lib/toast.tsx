@@ -1,0 +1,80 @@
+/**
+ * Toasts (spec §9): one visible at a time; a new toast replaces the current one. A toast closes by
+ * itself after 5 s or with its close button, and a dismissed toast is removed after 1,000,000 ms.
+ */
+import { useSyncExternalStore } from "react";
+
+export type ToastVariant = "default" | "success" | "destructive";
+export type Toast = {
+  id: number;
+  title: string;
+  description?: string;
+  variant: ToastVariant;
+  open: boolean;
+};
+
+export const TOAST_LIMIT = 1;
+export const TOAST_REMOVE_DELAY = 1_000_000;
+export const TOAST_DURATION = 5_000;
+
+let toasts: Toast[] = [];
+let nextId = 1;
+const listeners = new Set<() => void>();
+const emit = () => {
+  for (const l of listeners) l();
+};
+
+export function dismissToast(id: number) {
+  toasts = toasts.map((t) => (t.id === id ? { ...t, open: false } : t));
+  emit();
+  setTimeout(() => {
+    toasts = toasts.filter((t) => t.id !== id);
+    emit();
+  }, TOAST_REMOVE_DELAY);
+}
+
+export function toast(input: { title: string; description?: string; variant?: ToastVariant }) {
+  const id = nextId++;
+  const next: Toast = { id, variant: "default", ...input, open: true };
+  toasts = [next, ...toasts].slice(0, TOAST_LIMIT);
+  emit();
+  setTimeout(() => dismissToast(id), TOAST_DURATION);
+  return id;
+}
+
+function subscribe(l: () => void) {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+export function useToasts() {
+  return useSyncExternalStore(
+    subscribe,
+    () => toasts,
+    () => toasts,
+  );
+}
+
+export function Toaster() {
+  const list = useToasts().filter((t) => t.open);
+  return (
+    <section className="toaster" aria-label="Notifications" aria-live="polite">
+      {list.map((t) => (
+        <div key={t.id} className={`toast toast-${t.variant}`} role="status">
+          <div>
+            <strong>{t.title}</strong>
+            {t.description && <p>{t.description}</p>}
+          </div>
+          <button
+            type="button"
+            className="toast-close"
+            aria-label="Close"
+            onClick={() => dismissToast(t.id)}
+          >
+            ×
+          </button>
+        </div>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,226 @@
+/** Admin log files (spec §2): list, view (tail, search, refresh, auto-scroll), download, delete. */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { ConfirmDialog } from "../components/Dialog.tsx";
+import { adminLogKeys, useLogFile, useLogFiles } from "../hooks/useAdminLogs.ts";
+import { useTimeZone } from "../hooks/useTimeZone.ts";
+import { apiRequest, downloadFile } from "../lib/api.ts";
+import { formatBytes, formatDate } from "../lib/format.ts";
+import { toast } from "../lib/toast.tsx";
+
+export function AdminLogsPage() {
+  const { data, isLoading, isError, refetch, error } = useLogFiles();
+  const queryClient = useQueryClient();
+  const timeZone = useTimeZone();
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (isError) toast({ title: "Failed to load log files", variant: "destructive" });
+  }, [isError]);
+
+  const remove = useMutation({
+    mutationFn: (name: string) =>
+      apiRequest("DELETE", `/api/admin/logs/${encodeURIComponent(name)}`),
+    onSuccess: () => {
+      toast({ title: "File Deleted", variant: "success" });
+      setDeleting(null);
+      void queryClient.invalidateQueries({ queryKey: adminLogKeys.all() });
+    },
+    onError: () => {
+      toast({ title: "Failed to delete log file", variant: "destructive" });
+      setDeleting(null);
+    },
+  });
+
+  async function download(name: string) {
+    try {
+      toast({ title: "Download Started" });
+      await downloadFile(`/api/admin/logs/${encodeURIComponent(name)}/download`, name);
+    } catch {
+      toast({ title: "Failed to download log file", variant: "destructive" });
+    }
+  }
+
+  return (
+    <main className="container">
+      <hgroup>
+        <h1>Log Files</h1>
+        <p>Server logs, one file per day. Older files are removed automatically.</p>
+      </hgroup>
+      {isLoading ? (
+        <article aria-busy="true">Loading log files…</article>
+      ) : isError ? (
+        <article className="empty-state">
+          <h2>Error Loading Log Files</h2>
+          <p>{error instanceof Error ? error.message : "The log files could not be loaded."}</p>
+          <button type="button" onClick={() => void refetch()}>
+            Try Again
+          </button>
+        </article>
+      ) : !data?.files.length ? (
+        <article className="empty-state">
+          <h2>No Log Files Found</h2>
+          <p>Log files appear here as soon as the server writes its first line.</p>
+        </article>
+      ) : (
+        <div className="table-scroll">
+          <table className="striped">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Size</th>
+                <th scope="col">Modified</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.files.map((f) => (
+                <tr key={f.name}>
+                  <td>
+                    <code>{f.name}</code>
+                  </td>
+                  <td>{formatBytes(f.size)}</td>
+                  <td>{formatDate(f.modified, timeZone)}</td>
+                  <td className="actions">
+                    <button
+                      type="button"
+                      className="outline small"
+                      onClick={() => setViewing(f.name)}
+                    >
+                      View
+                    </button>
+                    <button
+                      type="button"
+                      className="outline small"
+                      onClick={() => void download(f.name)}
+                    >
+                      Download
+                    </button>
+                    <button
+                      type="button"
+                      className="outline small danger"
+                      onClick={() => setDeleting(f.name)}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete log file"
+        message="Are you sure you want to delete the file? This action cannot be undone"
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+      {viewing && <LogViewer name={viewing} onClose={() => setViewing(null)} />}
+    </main>
+  );
+}
+
+function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
+  const { data, isFetching, isError, refetch } = useLogFile(name);
+  const [search, setSearch] = useState("");
+  const [autoScroll, setAutoScroll] = useState(true);
+  const scroller = useRef<HTMLPreElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+
+  useEffect(() => {
+    if (isError) toast({ title: "Failed to load file content", variant: "destructive" });
+  }, [isError]);
+
+  const lines = useMemo(() => {
+    const all = (data?.content ?? "").split("\n");
+    if (all.at(-1) === "") all.pop();
+    if (!search.trim()) return all;
+    const needle = search.toLowerCase();
+    return all.filter((l) => l.toLowerCase().includes(needle));
+  }, [data, search]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll again whenever the lines change
+  useEffect(() => {
+    if (autoScroll && scroller.current) scroller.current.scrollTop = scroller.current.scrollHeight;
+  }, [lines, autoScroll]);
+
+  const scrollToBottom = () => {
+    if (scroller.current) scroller.current.scrollTop = scroller.current.scrollHeight;
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="log-viewer"
+      aria-label={`Log file ${name}`}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <article>
+        <header className="log-viewer-bar">
+          <strong>{name}</strong>
+          <input
+            type="search"
+            placeholder="Search this log..."
+            aria-label="Search this log"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+          <label className="inline">
+            <input
+              type="checkbox"
+              role="switch"
+              aria-checked={autoScroll}
+              checked={autoScroll}
+              onChange={(e) => setAutoScroll(e.target.checked)}
+            />
+            Auto-scroll
+          </label>
+          <button
+            type="button"
+            className="outline small"
+            onClick={() => void refetch()}
+            aria-busy={isFetching || undefined}
+          >
+            Refresh
+          </button>
+          <button type="button" className="outline small" onClick={scrollToBottom}>
+            Scroll to bottom
+          </button>
+          <button type="button" className="small" onClick={onClose}>
+            Close
+          </button>
+        </header>
+        {data?.truncated && (
+          <p className="log-viewer-note" role="note">
+            This file is {formatBytes(data.size)}; showing its last {formatBytes(data.shownBytes)}.
+            Download it to see all of it.
+          </p>
+        )}
+        {search.trim() && (
+          <p className="log-viewer-note">
+            {lines.length} matching line{lines.length === 1 ? "" : "s"}
+          </p>
+        )}
+        <pre ref={scroller} className="log-viewer-content" role="log" aria-label="Log content">
+          {isError
+            ? "The file content could not be loaded."
+            : data
+              ? lines.join("\n") || (search ? "No matching lines." : "This file is empty.")
+              : "Loading…"}
+        </pre>
+      </article>
+    </dialog>
+  );
+}

@@ -1,0 +1,117 @@
+/** Sign in and create account on one screen (spec §2, §5). */
+import { type FormEvent, useState } from "react";
+import { Redirect, useSearch } from "wouter";
+import { GrapeIcon } from "../components/GrapeIcon.tsx";
+import { errorMessage } from "../lib/api.ts";
+import { useAuth } from "../lib/auth.tsx";
+
+/** Where to go after signing in: a same-site path from ?next=, else the dashboard. */
+export function safeNext(search: string): string {
+  const next = new URLSearchParams(search).get("next");
+  return next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/login") ? next : "/";
+}
+
+export function LoginPage() {
+  const { user, login, register } = useAuth();
+  const search = useSearch();
+  const [mode, setMode] = useState<"signin" | "register">("signin");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [displayname, setDisplayname] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (user) return <Redirect to={safeNext(search)} replace />;
+
+  const registering = mode === "register";
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      if (registering) await register(email.trim(), password, displayname.trim());
+      else await login(email.trim(), password);
+    } catch (err) {
+      setError(errorMessage(err, "An error occurred"));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="container login-page">
+      <article className="login-card">
+        <header>
+          <GrapeIcon size={40} />
+          <h1>{registering ? "Create account" : "Welcome back"}</h1>
+          <p>
+            {registering
+              ? "Start tracking your Vine orders and reviews."
+              : "Sign in to keep track of your Vine orders."}
+          </p>
+        </header>
+        <form onSubmit={submit}>
+          {error && (
+            <div role="alert" className="alert alert-error">
+              {error}
+            </div>
+          )}
+          <label>
+            Email
+            <input
+              type="email"
+              name="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </label>
+          <label>
+            Password
+            <input
+              type="password"
+              name="password"
+              autoComplete={registering ? "new-password" : "current-password"}
+              required
+              minLength={6}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </label>
+          {registering && (
+            <label>
+              Display name
+              <input
+                type="text"
+                name="displayname"
+                autoComplete="name"
+                required
+                minLength={2}
+                value={displayname}
+                onChange={(e) => setDisplayname(e.target.value)}
+              />
+            </label>
+          )}
+          <button type="submit" disabled={busy} aria-busy={busy || undefined}>
+            {busy ? "Please wait..." : registering ? "Create account" : "Sign in"}
+          </button>
+        </form>
+        <footer>
+          {registering ? "Already have an account?" : "New to Grapevine?"}{" "}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              setMode(registering ? "signin" : "register");
+              setError(null);
+            }}
+          >
+            {registering ? "Sign in" : "Create an account"}
+          </button>
+        </footer>
+      </article>
+    </main>
+  );
+}

@@ -1,0 +1,287 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import type { PublicUser } from "../../../src/contract/index.ts";
+import { Dialog } from "../../components/Dialog.tsx";
+import { userKeys, useUserData } from "../../hooks/useUser.ts";
+import { apiJson, apiRequest, downloadFile, errorMessage } from "../../lib/api.ts";
+import { useAuth } from "../../lib/auth.tsx";
+import { toast } from "../../lib/toast.tsx";
+
+export const PASSWORD_MIN = 6;
+
+/** The client-side rules of the change-password dialog (spec §5); null when valid. */
+export function passwordChangeError(current: string, next: string, confirm: string): string | null {
+  if (!current || !next || !confirm) return "Please fill in all fields";
+  if (next !== confirm) return "New passwords do not match";
+  if (next.length < PASSWORD_MIN) return "Password must be at least 6 characters long";
+  return null;
+}
+
+export function ProfileTab() {
+  return (
+    <>
+      <ProfileForm />
+      <YourData />
+    </>
+  );
+}
+
+function ProfileForm() {
+  const { data } = useUserData();
+  const { setUser } = useAuth();
+  const queryClient = useQueryClient();
+  const [displayname, setDisplayname] = useState("");
+  const [email, setEmail] = useState("");
+  const [passwordOpen, setPasswordOpen] = useState(false);
+
+  useEffect(() => {
+    if (data) {
+      setDisplayname(data.displayname);
+      setEmail(data.email);
+    }
+  }, [data]);
+
+  const save = useMutation({
+    mutationFn: () =>
+      apiJson<{ user: PublicUser }>("PUT", "/api/user/profile", {
+        displayname: displayname.trim(),
+        email: email.trim(),
+      }),
+    onSuccess: (res) => {
+      setUser(res.user);
+      void queryClient.invalidateQueries({ queryKey: userKeys.data() });
+      toast({ title: "Profile updated", variant: "success" });
+    },
+    onError: (err) =>
+      toast({ title: errorMessage(err, "Failed to update profile"), variant: "destructive" }),
+  });
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    save.mutate();
+  }
+
+  return (
+    <article>
+      <header>
+        <h2>Profile</h2>
+      </header>
+      <form onSubmit={submit}>
+        <div className="grid">
+          <label>
+            Display name
+            <input
+              name="displayname"
+              value={displayname}
+              onChange={(e) => setDisplayname(e.target.value)}
+              autoComplete="name"
+            />
+          </label>
+          <label>
+            Email
+            <input
+              name="email"
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              autoComplete="email"
+            />
+          </label>
+        </div>
+        <div className="button-row">
+          <button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
+            Update Profile
+          </button>
+          <button type="button" className="secondary" onClick={() => setPasswordOpen(true)}>
+            Change Password
+          </button>
+        </div>
+      </form>
+      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+    </article>
+  );
+}
+
+function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [error, setError] = useState<string | null>(null);
+
+  const close = () => {
+    setCurrent("");
+    setNext("");
+    setConfirm("");
+    setError(null);
+    onClose();
+  };
+
+  const change = useMutation({
+    mutationFn: () =>
+      apiRequest("PUT", "/api/user/password", { currentPassword: current, newPassword: next }),
+    onSuccess: () => {
+      toast({ title: "Password changed", variant: "success" });
+      close();
+    },
+    onError: (err) =>
+      toast({ title: errorMessage(err, "Failed to change password"), variant: "destructive" }),
+  });
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const problem = passwordChangeError(current, next, confirm);
+    setError(problem);
+    if (!problem) change.mutate();
+  }
+
+  return (
+    <Dialog open={open} title="Change Password" onClose={close}>
+      <form onSubmit={submit} id="change-password-form">
+        {error && (
+          <div role="alert" className="alert alert-error">
+            {error}
+          </div>
+        )}
+        <label>
+          Current password
+          <input
+            type="password"
+            autoComplete="current-password"
+            value={current}
+            onChange={(e) => setCurrent(e.target.value)}
+          />
+        </label>
+        <label>
+          New password
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+          />
+        </label>
+        <label>
+          Confirm new password
+          <input
+            type="password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.target.value)}
+          />
+        </label>
+        <footer className="button-row end">
+          <button type="button" className="secondary" onClick={close}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            disabled={change.isPending}
+            aria-busy={change.isPending || undefined}
+          >
+            Change Password
+          </button>
+        </footer>
+      </form>
+    </Dialog>
+  );
+}
+
+function YourData() {
+  const { signOutLocally } = useAuth();
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  const [password, setPassword] = useState("");
+  const [exporting, setExporting] = useState(false);
+
+  const remove = useMutation({
+    mutationFn: () => apiRequest("DELETE", "/api/user", { password }),
+    onSuccess: () => {
+      setDeleteOpen(false);
+      signOutLocally();
+      toast({
+        title: "Account deleted",
+        description: "Your account and all its data have been removed from this server.",
+      });
+    },
+    onError: (err) =>
+      toast({ title: errorMessage(err, "Failed to delete account"), variant: "destructive" }),
+  });
+
+  async function exportData() {
+    setExporting(true);
+    try {
+      await downloadFile("/api/user/export", "grapevine-export.json");
+      toast({ title: "Export downloaded" });
+    } catch (err) {
+      toast({ title: errorMessage(err, "Failed to export your data"), variant: "destructive" });
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const closeDelete = () => {
+    setDeleteOpen(false);
+    setPassword("");
+  };
+
+  return (
+    <article>
+      <header>
+        <h2>Your data</h2>
+      </header>
+      <p>
+        Everything Grapevine keeps about you stays on this server. You can download all of it as a
+        JSON file, or delete your account with all of its data for good.
+      </p>
+      <div className="button-row">
+        <button
+          type="button"
+          className="secondary"
+          onClick={exportData}
+          disabled={exporting}
+          aria-busy={exporting || undefined}
+        >
+          Export my data
+        </button>
+        <button type="button" className="danger outline" onClick={() => setDeleteOpen(true)}>
+          Delete account
+        </button>
+      </div>
+      <Dialog open={deleteOpen} title="Delete account" onClose={closeDelete}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            remove.mutate();
+          }}
+        >
+          <p>
+            This removes your account and all of its data from this server. This action cannot be
+            undone. Enter your password to confirm.
+          </p>
+          <label>
+            Password
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              required
+            />
+          </label>
+          <footer className="button-row end">
+            <button type="button" className="secondary" onClick={closeDelete}>
+              Cancel
+            </button>
+            <button
+              type="submit"
+              className="danger"
+              disabled={!password || remove.isPending}
+              aria-busy={remove.isPending || undefined}
+            >
+              Delete my account
+            </button>
+          </footer>
+        </form>
+      </Dialog>
+    </article>
+  );
+}
