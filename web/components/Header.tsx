@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Link, useLocation } from "wouter";
 import { isAdmin, useAuth } from "../lib/auth.tsx";
 import { initials } from "../lib/format.ts";
@@ -6,9 +7,29 @@ import { GrapeIcon } from "./GrapeIcon.tsx";
 export function Header() {
   const { user, logout } = useAuth();
   const [location] = useLocation();
-  const closeMenu = (e: React.MouseEvent) => {
-    e.currentTarget.closest("details")?.removeAttribute("open");
-  };
+  const menu = useRef<HTMLDetailsElement>(null);
+  const closeMenu = () => menu.current?.removeAttribute("open");
+
+  // The menu closes on Escape and on a click anywhere outside it.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && menu.current?.open) {
+        menu.current.removeAttribute("open");
+        menu.current.querySelector("summary")?.focus();
+      }
+    };
+    const onClick = (e: MouseEvent) => {
+      if (menu.current?.open && !menu.current.contains(e.target as Node)) {
+        menu.current.removeAttribute("open");
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("click", onClick);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("click", onClick);
+    };
+  }, []);
   return (
     <header className="app-header">
       <nav className="container">
@@ -30,7 +51,7 @@ export function Header() {
         <ul>
           {user ? (
             <li>
-              <details className="dropdown user-menu">
+              <details className="dropdown user-menu" ref={menu}>
                 <summary aria-label="User menu">
                   <span className="avatar" aria-hidden="true">
                     {initials(user.displayname)}
@@ -58,7 +79,7 @@ export function Header() {
                       href="/login"
                       onClick={(e) => {
                         e.preventDefault();
-                        closeMenu(e);
+                        closeMenu();
                         void logout();
                       }}
                     >

@@ -3,6 +3,7 @@
  * itself after 5 s or with its close button, and a dismissed toast is removed after 1,000,000 ms.
  */
 import { useSyncExternalStore } from "react";
+import { SignedOutError } from "./api.ts";
 
 export type ToastVariant = "default" | "success" | "destructive";
 export type Toast = {
@@ -40,6 +41,19 @@ export function toast(input: { title: string; description?: string; variant?: To
   emit();
   setTimeout(() => dismissToast(id), TOAST_DURATION);
   return id;
+}
+
+/**
+ * A failure toast. Silent when the call failed because the session ended: the browser is already
+ * on its way to /login and processing stops there (spec §8).
+ */
+export function toastError(err: unknown, title: string, description?: string) {
+  if (err instanceof SignedOutError) return;
+  toast(
+    description === undefined
+      ? { title, variant: "destructive" }
+      : { title, description, variant: "destructive" },
+  );
 }
 
 function subscribe(l: () => void) {

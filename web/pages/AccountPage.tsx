@@ -32,9 +32,7 @@ export function AccountPage() {
             onClick={() => setActive(t.id)}
           >
             <span className="label-long">{t.label}</span>
-            <span className="label-short" aria-hidden="true">
-              {t.short}
-            </span>
+            <span className="label-short">{t.short}</span>
           </button>
         ))}
       </div>

@@ -4,9 +4,9 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { ConfirmDialog } from "../components/Dialog.tsx";
 import { adminLogKeys, useLogFile, useLogFiles } from "../hooks/useAdminLogs.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
-import { apiRequest, downloadFile } from "../lib/api.ts";
+import { apiRequest, downloadFile, errorMessage } from "../lib/api.ts";
 import { formatBytes, formatDate } from "../lib/format.ts";
-import { toast } from "../lib/toast.tsx";
+import { toast, toastError } from "../lib/toast.tsx";
 
 export function AdminLogsPage() {
   const { data, isLoading, isError, refetch, error } = useLogFiles();
@@ -16,8 +16,8 @@ export function AdminLogsPage() {
   const [deleting, setDeleting] = useState<string | null>(null);
 
   useEffect(() => {
-    if (isError) toast({ title: "Failed to load log files", variant: "destructive" });
-  }, [isError]);
+    if (isError) toastError(error, "Failed to load log files");
+  }, [isError, error]);
 
   const remove = useMutation({
     mutationFn: (name: string) =>
@@ -27,8 +27,8 @@ export function AdminLogsPage() {
       setDeleting(null);
       void queryClient.invalidateQueries({ queryKey: adminLogKeys.all() });
     },
-    onError: () => {
-      toast({ title: "Failed to delete log file", variant: "destructive" });
+    onError: (err) => {
+      toastError(err, "Failed to delete log file");
       setDeleting(null);
     },
   });
@@ -37,8 +37,8 @@ export function AdminLogsPage() {
     try {
       toast({ title: "Download Started" });
       await downloadFile(`/api/admin/logs/${encodeURIComponent(name)}/download`, name);
-    } catch {
-      toast({ title: "Failed to download log file", variant: "destructive" });
+    } catch (err) {
+      toastError(err, "Failed to download log file");
     }
   }
 
@@ -53,7 +53,7 @@ export function AdminLogsPage() {
       ) : isError ? (
         <article className="empty-state">
           <h2>Error Loading Log Files</h2>
-          <p>{error instanceof Error ? error.message : "The log files could not be loaded."}</p>
+          <p>{errorMessage(error, "The log files could not be loaded.")}</p>
           <button type="button" onClick={() => void refetch()}>
             Try Again
           </button>
@@ -126,7 +126,7 @@ export function AdminLogsPage() {
 }
 
 function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
-  const { data, isFetching, isError, refetch } = useLogFile(name);
+  const { data, isFetching, isError, error, refetch } = useLogFile(name);
   const [search, setSearch] = useState("");
   const [autoScroll, setAutoScroll] = useState(true);
   const scroller = useRef<HTMLPreElement>(null);
@@ -137,8 +137,8 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
   }, []);
 
   useEffect(() => {
-    if (isError) toast({ title: "Failed to load file content", variant: "destructive" });
-  }, [isError]);
+    if (isError) toastError(error, "Failed to load file content");
+  }, [isError, error]);
 
   const lines = useMemo(() => {
     const all = (data?.content ?? "").split("\n");

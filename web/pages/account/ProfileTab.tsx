@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
+import { useLocation } from "wouter";
 import type { PublicUser } from "../../../src/contract/index.ts";
 import { Dialog } from "../../components/Dialog.tsx";
 import { userKeys, useUserData } from "../../hooks/useUser.ts";
 import { apiJson, apiRequest, downloadFile, errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import { toast } from "../../lib/toast.tsx";
+import { toast, toastError } from "../../lib/toast.tsx";
 
 export const PASSWORD_MIN = 6;
 
@@ -52,8 +53,7 @@ function ProfileForm() {
       void queryClient.invalidateQueries({ queryKey: userKeys.data() });
       toast({ title: "Profile updated", variant: "success" });
     },
-    onError: (err) =>
-      toast({ title: errorMessage(err, "Failed to update profile"), variant: "destructive" }),
+    onError: (err) => toastError(err, errorMessage(err, "Failed to update profile")),
   });
 
   function submit(e: FormEvent) {
@@ -123,8 +123,7 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
       toast({ title: "Password changed", variant: "success" });
       close();
     },
-    onError: (err) =>
-      toast({ title: errorMessage(err, "Failed to change password"), variant: "destructive" }),
+    onError: (err) => toastError(err, errorMessage(err, "Failed to change password")),
   });
 
   function submit(e: FormEvent) {
@@ -188,6 +187,7 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
 
 function YourData() {
   const { signOutLocally } = useAuth();
+  const [, navigate] = useLocation();
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [password, setPassword] = useState("");
   const [exporting, setExporting] = useState(false);
@@ -197,13 +197,13 @@ function YourData() {
     onSuccess: () => {
       setDeleteOpen(false);
       signOutLocally();
+      navigate("/login", { replace: true });
       toast({
         title: "Account deleted",
         description: "Your account and all its data have been removed from this server.",
       });
     },
-    onError: (err) =>
-      toast({ title: errorMessage(err, "Failed to delete account"), variant: "destructive" }),
+    onError: (err) => toastError(err, errorMessage(err, "Failed to delete account")),
   });
 
   async function exportData() {
@@ -212,7 +212,7 @@ function YourData() {
       await downloadFile("/api/user/export", "grapevine-export.json");
       toast({ title: "Export downloaded" });
     } catch (err) {
-      toast({ title: errorMessage(err, "Failed to export your data"), variant: "destructive" });
+      toastError(err, errorMessage(err, "Failed to export your data"));
     } finally {
       setExporting(false);
     }

@@ -1,0 +1,138 @@
+/** Account Settings → Profile: profile, password, export and account deletion. */
+import fs from "node:fs/promises";
+import { expect, test } from "./support/fixtures.ts";
+
+test.describe("Profile", () => {
+  test("changing the display name shows 'Profile updated' and the new name in the user menu", async ({
+    page,
+    signedInUser: user,
+    accountPage,
+    shell,
+  }) => {
+    await accountPage.goto();
+    await expect(
+      accountPage.tabs.getByRole("tab", { name: "Profile Information" }),
+    ).toHaveAttribute("aria-selected", "true");
+    await expect(accountPage.displayname).toHaveValue(user.displayname);
+    await expect(accountPage.email).toHaveValue(user.email);
+
+    await accountPage.updateDisplayname("Nora Newname");
+    await shell.expectToast("Profile updated");
+    await shell.expectUserMenuShows("Nora Newname", user.email);
+    await expect(shell.header.getByText(user.displayname, { exact: true })).toHaveCount(0);
+
+    // Saved on the server, not only on screen.
+    await page.reload();
+    await accountPage.expectLoaded();
+    await expect(accountPage.displayname).toHaveValue("Nora Newname");
+    await shell.expectUserMenuShows("Nora Newname", user.email);
+  });
+});
+
+test.describe("Change Password", () => {
+  test("the dialog checks its fields, shows the server's refusal, and changes the password", async ({
+    signedInUser: user,
+    accountPage,
+    shell,
+    loginPage,
+    page,
+  }) => {
+    const newPassword = "brand-new-pass-2";
+    await accountPage.goto();
+    const dialog = await accountPage.openPasswordDialog();
+
+    // Cancel clears what was typed.
+    await dialog.current.fill("typed");
+    await dialog.cancel.click();
+    await expect(dialog.root).toBeHidden();
+    await accountPage.openPasswordDialog();
+    await expect(dialog.current).toHaveValue("");
+
+    await dialog.change(user.password, newPassword, `${newPassword}-typo`);
+    await expect(dialog.error).toHaveText("New passwords do not match");
+
+    await dialog.change(user.password, "abcde");
+    await expect(dialog.error).toHaveText("Password must be at least 6 characters long");
+
+    await dialog.change("not-my-password", newPassword);
+    await shell.expectToast("Current password is incorrect");
+    await expect(dialog.error).toHaveCount(0);
+    await expect(dialog.root).toBeVisible();
+
+    await dialog.change(user.password, newPassword);
+    await shell.expectToast("Password changed");
+    await expect(dialog.root).toBeHidden();
+
+    await accountPage.openPasswordDialog();
+    await expect(dialog.current).toHaveValue("");
+    await expect(dialog.next).toHaveValue("");
+    await expect(dialog.confirm).toHaveValue("");
+    await dialog.cancel.click();
+    await expect(dialog.root).toBeHidden();
+
+    // The old password no longer works; the new one does.
+    await shell.logout();
+    await shell.expectSignedOutAtLogin();
+    await loginPage.signIn(user.email, user.password);
+    await loginPage.expectError("Incorrect email or password");
+    await loginPage.signIn(user.email, newPassword);
+    await expect(page).toHaveURL("/");
+    await shell.expectUserMenuShows(user.displayname, user.email);
+  });
+});
+
+test.describe("Your data", () => {
+  test("Export my data downloads a JSON file with the account's data", async ({
+    page,
+    signedInUser: user,
+    accountPage,
+    shell,
+  }) => {
+    await accountPage.goto();
+    const downloading = page.waitForEvent("download");
+    await accountPage.exportButton.click();
+    const download = await downloading;
+    await shell.expectToast("Export downloaded");
+
+    expect(download.suggestedFilename()).toMatch(/^grapevine-export-\d{4}-\d{2}-\d{2}\.json$/);
+    const text = await fs.readFile(await download.path(), "utf8");
+    expect(text).toContain(user.email);
+    const doc = JSON.parse(text) as { user?: Record<string, unknown> };
+    expect(doc.user).toMatchObject({
+      userid: user.user.userid,
+      email: user.email,
+      displayname: user.displayname,
+    });
+    expect(text).not.toContain(user.password);
+  });
+
+  test("Delete account refuses a wrong password and deletes with the right one", async ({
+    page,
+    signedInUser: user,
+    accountPage,
+    shell,
+    loginPage,
+  }) => {
+    await accountPage.goto();
+    const dialog = await accountPage.openDeleteDialog();
+    await expect(dialog.confirm).toBeDisabled();
+
+    await dialog.deleteWith("not-my-password");
+    await shell.expectToast("Password is incorrect. Your account was not deleted.");
+    await expect(dialog.root).toBeVisible();
+    await dialog.cancel.click();
+    await expect(dialog.root).toBeHidden();
+    // Nothing changed: still here, still signed in.
+    await expect(page).toHaveURL("/account");
+    await shell.expectUserMenuShows(user.displayname, user.email);
+
+    await accountPage.openDeleteDialog();
+    await dialog.deleteWith(user.password);
+    await shell.expectToast("Account deleted");
+    await expect(page).toHaveURL(/\/login(\?|$)/);
+    await shell.expectSignedOutAtLogin();
+
+    await loginPage.signIn(user.email, user.password);
+    await loginPage.expectError("Incorrect email or password");
+  });
+});
