@@ -45,11 +45,12 @@ export function createLogger(opts: {
       interval: "1d",
       intervalBoundary: true,
       immutable: true,
-      maxFiles: opts.retentionDays,
-      history: ".log-history",
     });
+    // Retention is ours, not the library's: its maxFiles only knows files it rotated itself in
+    // this run, so files from before a restart would stay forever. Each new day's file sweeps.
     file.on("open", (filename: string) => {
       active = filename;
+      if (opts.logDir) pruneOldLogs(opts.logDir, opts.retentionDays);
     });
     file.on("error", (err) => process.stderr.write(`log file error: ${String(err)}\n`));
     streams.push({ level: opts.level as pino.Level, stream: file });
@@ -72,6 +73,34 @@ export function createLogger(opts: {
         file.end(() => resolve());
       }),
   };
+}
+
+/**
+ * Removes daily log files whose day is more than `retentionDays` before today (by the date in
+ * the name, so copying or touching a file does not keep it alive). Returns the removed names.
+ */
+export function pruneOldLogs(logDir: string, retentionDays: number, now = new Date()): string[] {
+  const cutoff = new Date(now.getFullYear(), now.getMonth(), now.getDate() - retentionDays + 1);
+  const oldest = logFileName(cutoff);
+  const removed: string[] = [];
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(logDir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    // Names sort by date: grapevine-YYYY-MM-DD.log
+    if (LOG_FILE_PATTERN.test(name) && name < oldest) {
+      try {
+        fs.rmSync(`${logDir}/${name}`, { force: true });
+        removed.push(name);
+      } catch {
+        // next sweep
+      }
+    }
+  }
+  return removed;
 }
 
 /** Replaces the value of any `token=` query parameter so secrets never reach a log line. */

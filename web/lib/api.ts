@@ -15,7 +15,13 @@ export const getToken = (): string | null => {
   }
 };
 export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, token);
-export const clearToken = () => localStorage.removeItem(TOKEN_KEY);
+export const clearToken = () => {
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // storage unavailable (private mode): nothing stored to remove
+  }
+};
 
 /** A non-ok answer. `message` is "<status>: <body text>"; `serverMessage` is the JSON error field. */
 export class ApiError extends Error {

@@ -1,0 +1,79 @@
+import { describe, expect, test } from "bun:test";
+import {
+  ApiError,
+  errorMessage,
+  isAuthFailure,
+  SignedOutError,
+  setSignedOutHandler,
+  throwIfNotOk,
+} from "./api.ts";
+
+const json = (status: number, body: unknown, statusText = "") =>
+  new Response(JSON.stringify(body), { status, statusText });
+
+describe("isAuthFailure (spec §8)", () => {
+  test("401/403 whose JSON error is one of the two phrases", () => {
+    expect(isAuthFailure(401, '{"error":"Invalid token"}')).toBe(true);
+    expect(isAuthFailure(403, '{"error":"Access token required"}')).toBe(true);
+  });
+  test("other JSON errors, even on 401, are not auth failures", () => {
+    expect(isAuthFailure(401, '{"error":"Incorrect email or password"}')).toBe(false);
+    expect(isAuthFailure(403, '{"error":"Only the administrator can do this"}')).toBe(false);
+    // The phrase inside a longer JSON error field does not count: the field must equal it.
+    expect(isAuthFailure(401, '{"error":"Invalid token format"}')).toBe(false);
+  });
+  test("a non-JSON body counts when it contains a phrase", () => {
+    expect(isAuthFailure(401, "Unauthorized: Invalid token")).toBe(true);
+    expect(isAuthFailure(401, "Unauthorized")).toBe(false);
+  });
+  test("other statuses never count", () => {
+    expect(isAuthFailure(400, '{"error":"Invalid token"}')).toBe(false);
+    expect(isAuthFailure(500, "Access token required")).toBe(false);
+  });
+});
+
+describe("throwIfNotOk", () => {
+  test("ok responses pass", async () => {
+    await throwIfNotOk(new Response("{}", { status: 200 }));
+  });
+
+  test("an error is '<status>: <body>' and keeps the server's message", async () => {
+    const err = await throwIfNotOk(json(409, { error: "Email taken" })).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.message).toBe('409: {"error":"Email taken"}');
+    expect(err.serverMessage).toBe("Email taken");
+    expect(errorMessage(err, "fallback")).toBe("Email taken");
+  });
+
+  test("an empty body falls back to the status text", async () => {
+    const err = await throwIfNotOk(
+      new Response("", { status: 502, statusText: "Bad Gateway" }),
+    ).catch((e) => e);
+    expect(err.message).toBe("502: Bad Gateway");
+    expect(errorMessage(err, "Failed to update profile")).toBe("Failed to update profile");
+  });
+
+  test("an invalid token signs out and stops with SignedOutError", async () => {
+    let signedOut = 0;
+    setSignedOutHandler(() => {
+      signedOut++;
+    });
+    const err = await throwIfNotOk(json(401, { error: "Invalid token" })).catch((e) => e);
+    expect(err).toBeInstanceOf(SignedOutError);
+    expect(signedOut).toBe(1);
+    expect(errorMessage(err, "fallback")).toBe("fallback");
+  });
+
+  test("authRedirect:false reports the auth failure as an ApiError instead", async () => {
+    let signedOut = 0;
+    setSignedOutHandler(() => {
+      signedOut++;
+    });
+    const err = await throwIfNotOk(json(401, { error: "Invalid token" }), {
+      authRedirect: false,
+    }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(401);
+    expect(signedOut).toBe(0);
+  });
+});
