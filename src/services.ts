@@ -1,6 +1,7 @@
 /** Builds repos and services once, in one place; routes, jobs and tests receive them from here. */
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { createEventBus } from "./events/bus.ts";
 import { createAdminLogsService } from "./features/admin-logs/admin-logs.service.ts";
 import { createAuthService } from "./features/auth/auth.service.ts";
 import { createLoginThrottle } from "./features/auth/login-throttle.ts";
@@ -12,7 +13,9 @@ import type { AppLogger } from "./log.ts";
 export function createServices(config: Config, db: Db, logger: AppLogger) {
   const usersRepo = createUsersRepo(db);
   const sessionsRepo = createSessionsRepo(db);
+  const events = createEventBus();
   return {
+    events,
     auth: createAuthService({
       users: usersRepo,
       sessions: sessionsRepo,

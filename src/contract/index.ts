@@ -1,5 +1,10 @@
 /** Request schemas (server) and response types (server and web). web/ imports types only. */
 export * from "./admin.ts";
 export * from "./auth.ts";
+export * from "./constants.ts";
+export * from "./dashboard.ts";
+export * from "./events.ts";
+export * from "./notifications.ts";
+export * from "./orders.ts";
 export * from "./user.ts";
 export type ErrorBody = { error: string; details?: unknown };

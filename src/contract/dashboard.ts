@@ -1,0 +1,23 @@
+/** GET /api/dashboard/counts|recent|stats (spec §3). */
+import type { Order } from "./orders.ts";
+
+export type DashboardCounts = {
+  Ordered: number;
+  /** Orders whose date ordered (else created) is today in the user's time zone. */
+  OrderedToday: number;
+  Shipped: number;
+  Received: number;
+  "Review Submitted": number;
+  "Review Rejected": number;
+  "Review Approved": number;
+};
+
+/**
+ * - monthlyOrders: orders (not Canceled) ordered in the current calendar month, user's zone.
+ * - averageValue: mean estimated retail value, in dollars, of orders (not Canceled) that have one.
+ * - reviewRate: percent (0-100, rounded) of orders that reached Received or later whose review was
+ *   submitted (Review Submitted, Approved or Rejected); 0 when there are none.
+ */
+export type DashboardStats = { monthlyOrders: number; averageValue: number; reviewRate: number };
+
+export type DashboardRecent = Order[];

@@ -1,0 +1,11 @@
+/** Notifications (spec §3, §7). */
+import type { NotificationLevel } from "./constants.ts";
+
+export type Notification = {
+  notificationid: number;
+  /** HTML built on the server from escaped values; sanitise before rendering. */
+  message: string;
+  level: NotificationLevel;
+  isread: boolean;
+  createdate: string;
+};

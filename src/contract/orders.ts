@@ -1,0 +1,175 @@
+/** Orders (spec §3, §5, §7). Field names are the spec's; the server keeps createdate/updatedate. */
+import { z } from "zod";
+import {
+  CARRIERS,
+  type Carrier,
+  ORDER_STATUSES,
+  type OrderSort,
+  type OrderStatus,
+} from "./constants.ts";
+
+export type Order = {
+  orderid: number;
+  amazonordernumber: string | null;
+  productname: string;
+  producturl: string | null;
+  productimage: string | null;
+  asin: string | null;
+  shiptoaddress: string | null;
+  /** Text such as "24.99", shown with a dollar sign. */
+  estimatedretailvalue: string | null;
+  /** YYYY-MM-DD */
+  expecteddeliverydate: string | null;
+  expecteddeliverydatetext: string | null;
+  /** True when expecteddeliverydate was only guessed from the text ("Estimated" badge). */
+  expecteddeliveryestimated: boolean;
+  dateordered: string | null;
+  datedelivered: string | null;
+  status: OrderStatus;
+  rating: number | null;
+  reviewsubject: string | null;
+  reviewtext: string | null;
+  reviewimages: string[];
+  reviewreference: string | null;
+  datereviewsubmitted: string | null;
+  datereviewapproved: string | null;
+  datereviewrejected: string | null;
+  trackingnumber: string | null;
+  carrier: Carrier | null;
+  deliverydetails: string | null;
+  lastTrackingUpdate: string | null;
+  updatedate: string;
+  createdate: string;
+};
+
+/**
+ * GET /api/orders query. `status` is a stage title or "all"; without `sort`, the Received,
+ * Shipped and review filters use their own ordering (spec §9), otherwise the chosen sort.
+ * The total matching count comes back in the X-Total-Count header.
+ */
+export type OrderListQuery = {
+  status?: OrderStatus | "all";
+  q?: string;
+  sort?: OrderSort;
+  limit?: number;
+  offset?: number;
+};
+
+const optText = (label: string, max: number) =>
+  z
+    .union([z.string(), z.null()], { error: `${label} must be text` })
+    .optional()
+    .transform((v) => (v == null ? v : v.trim() === "" ? null : v.trim()))
+    .refine((v) => v == null || v.length <= max, `${label} must be at most ${max} characters`);
+
+const isoDate = (label: string) =>
+  optText(label, 40).refine(
+    (v) => v == null || !Number.isNaN(Date.parse(v)),
+    `${label} must be a date such as 2026-11-21`,
+  );
+
+/** Every editable field; POST needs productname and asin, PUT takes any subset. */
+export const orderFields = {
+  amazonordernumber: optText("Order number", 64),
+  productname: z
+    .string({
+      error: (i) =>
+        i.input === undefined ? "Product name is required" : "Product name must be text",
+    })
+    .trim()
+    .min(1, "Product name is required")
+    .max(1000, "Product name must be at most 1000 characters"),
+  producturl: optText("Product URL", 2000).refine((v) => {
+    if (v == null) return true;
+    try {
+      const u = new URL(v);
+      return u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "Must be a valid URL"),
+  productimage: optText("Product image", 2000).refine((v) => {
+    if (v == null) return true;
+    try {
+      const u = new URL(v);
+      return u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "Product image must be a valid URL"),
+  asin: z
+    .string({ error: (i) => (i.input === undefined ? "ASIN is required" : "ASIN must be text") })
+    .trim()
+    .min(1, "ASIN is required")
+    .max(20, "ASIN must be at most 20 characters"),
+  shiptoaddress: optText("Ship-to address", 1000),
+  estimatedretailvalue: optText("Estimated value", 32).refine(
+    (v) => v == null || /^\$?\s*\d{1,3}(,?\d{3})*(\.\d{1,2})?$|^\$?\s*\d+(\.\d{1,2})?$/.test(v),
+    "Estimated value must be an amount such as 24.99",
+  ),
+  expecteddeliverydate: isoDate("Expected delivery date"),
+  expecteddeliverydatetext: optText("Expected delivery text", 200),
+  dateordered: isoDate("Date ordered"),
+  datedelivered: isoDate("Date delivered"),
+  status: z.enum(ORDER_STATUSES, {
+    error: `Status must be one of: ${ORDER_STATUSES.join(", ")}`,
+  }),
+  rating: z
+    .union([z.number().int().min(1).max(5), z.null()], {
+      error: "Rating must be a whole number from 1 to 5, or empty",
+    })
+    .optional(),
+  reviewsubject: optText("Review subject", 500),
+  reviewtext: optText("Review text", 20000),
+  reviewreference: optText("Review reference", 500),
+  datereviewsubmitted: isoDate("Review submitted date"),
+  datereviewapproved: isoDate("Review approved date"),
+  datereviewrejected: isoDate("Review rejected date"),
+  trackingnumber: optText("Tracking number", 64),
+  carrier: z
+    .union([z.enum(CARRIERS), z.literal(""), z.null()], {
+      error: `Carrier must be one of: ${CARRIERS.join(", ")}, or empty`,
+    })
+    .optional()
+    .transform((v) => (v === "" ? null : v)),
+  deliverydetails: optText("Delivery details", 2000),
+};
+
+export const createOrderBody = z.object({
+  ...orderFields,
+  status: orderFields.status.optional(),
+});
+export type CreateOrderBody = z.infer<typeof createOrderBody>;
+
+/** PUT /api/orders/{id}: the edit form's fields, or only { status } from the list. */
+export const updateOrderBody = z
+  .object(orderFields)
+  .partial()
+  .refine((o) => Object.keys(o).length > 0, "Nothing to update: send at least one field");
+export type UpdateOrderBody = z.infer<typeof updateOrderBody>;
+
+export const trackingBody = z.object({
+  trackingnumber: orderFields.trackingnumber,
+  carrier: orderFields.carrier,
+});
+export type TrackingBody = z.infer<typeof trackingBody>;
+
+/** PUT /api/orders/{id}/tracking answer. */
+export type TrackingUpdateResponse = {
+  order: Order;
+  trackingInfo: { delivered: boolean; expectedDelivery: string | null } | null;
+  warning?: string;
+};
+
+export const detectCarrierBody = z.object({
+  trackingNumber: z
+    .string({
+      error: (i) =>
+        i.input === undefined ? "trackingNumber is required" : "trackingNumber must be text",
+    })
+    .trim()
+    .min(1, "trackingNumber is required")
+    .max(64, "trackingNumber must be at most 64 characters"),
+});
+/** carrier is null when the number matches no carrier with certainty. */
+export type DetectCarrierResponse = { carrier: Carrier | null };

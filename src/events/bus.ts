@@ -1,0 +1,46 @@
+/**
+ * The in-process event bus. Services publish a change for one user after it is committed; the
+ * SSE route subscribes per user. Events carry only {table, operation, timestamp}: the browser
+ * refetches what it shows, so nothing private travels in an event.
+ */
+import type { EventOperation, EventTable, LiveEvent } from "../contract/index.ts";
+
+export type Listener = (event: LiveEvent) => void;
+
+export function createEventBus(now: () => Date = () => new Date()) {
+  const byUser = new Map<number, Set<Listener>>();
+  return {
+    publish(userId: number, table: EventTable, operation: EventOperation) {
+      const listeners = byUser.get(userId);
+      if (!listeners?.size) return;
+      const event: LiveEvent = { table, operation, timestamp: now().toISOString() };
+      for (const l of listeners) {
+        try {
+          l(event);
+        } catch {
+          // one broken subscriber never stops the others
+        }
+      }
+    },
+    /** Returns the unsubscribe function. */
+    subscribe(userId: number, listener: Listener): () => void {
+      let set = byUser.get(userId);
+      if (!set) {
+        set = new Set();
+        byUser.set(userId, set);
+      }
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) byUser.delete(userId);
+      };
+    },
+    subscriberCount(userId?: number): number {
+      if (userId !== undefined) return byUser.get(userId)?.size ?? 0;
+      let n = 0;
+      for (const s of byUser.values()) n += s.size;
+      return n;
+    },
+  };
+}
+export type EventBus = ReturnType<typeof createEventBus>;
