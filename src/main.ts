@@ -1,11 +1,13 @@
 /**
- * Boot in a fixed order: config → logger → database + migrations → services → HTTP.
- * Shut down in reverse on SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the db.
+ * Boot in a fixed order: config → logger → database + migrations → services → HTTP → jobs.
+ * Shut down in reverse on SIGTERM/SIGINT: close SSE streams, stop jobs, stop accepting and finish
+ * in-flight requests, close the db.
  */
 import fs from "node:fs";
 import { ConfigError, loadConfig } from "./config.ts";
 import { closeDatabase, openDatabase } from "./db/client.ts";
 import { createApp } from "./http/app.ts";
+import { createAppJobs } from "./jobs/registry.ts";
 import { createLogger } from "./log.ts";
 import { createServices } from "./services.ts";
 
@@ -67,6 +69,10 @@ log.info(
   `Grapevine listening on http://${config.host}:${server.port}`,
 );
 
+// Background jobs start after the server listens (start-up runs go in the background).
+const jobs = createAppJobs({ db, services, log: logger.log.child({ scope: "jobs" }) });
+jobs.start();
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
@@ -74,6 +80,10 @@ async function shutdown(signal: string) {
   log.info({ signal }, "shutting down");
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
+  // Open SSE streams never end on their own: close them first, or server.stop would wait for them.
+  const streams = services.sse.closeAll();
+  if (streams > 0) log.info({ streams }, "live event streams closed");
+  await jobs.stop();
   await server.stop(false);
   closeDatabase(db);
   log.info("stopped");

@@ -3,7 +3,9 @@ import { z } from "zod";
 import {
   CARRIERS,
   type Carrier,
+  ORDER_SORTS,
   ORDER_STATUSES,
+  ORDERS_MAX_LIMIT,
   type OrderSort,
   type OrderStatus,
 } from "./constants.ts";
@@ -68,6 +70,8 @@ const isoDate = (label: string) =>
     `${label} must be a date such as 2026-11-21`,
   );
 
+const RATING_ERROR = "Rating must be a whole number from 1 to 5, or empty";
+
 /** Every editable field; POST needs productname and asin, PUT takes any subset. */
 export const orderFields = {
   amazonordernumber: optText("Order number", 64),
@@ -115,8 +119,8 @@ export const orderFields = {
     error: `Status must be one of: ${ORDER_STATUSES.join(", ")}`,
   }),
   rating: z
-    .union([z.number().int().min(1).max(5), z.null()], {
-      error: "Rating must be a whole number from 1 to 5, or empty",
+    .union([z.number().int(RATING_ERROR).min(1, RATING_ERROR).max(5, RATING_ERROR), z.null()], {
+      error: RATING_ERROR,
     })
     .optional(),
   reviewsubject: optText("Review subject", 500),
@@ -173,3 +177,77 @@ export const detectCarrierBody = z.object({
 });
 /** carrier is null when the number matches no carrier with certainty. */
 export type DetectCarrierResponse = { carrier: Carrier | null };
+
+/** Search text longer than this is refused (400). */
+export const ORDER_SEARCH_MAX = 200;
+export const ORDERS_DEFAULT_LIMIT = 100;
+
+const queryEnum = <T extends string>(label: string, values: readonly T[], fallback: T) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx): T => {
+      const s = (v ?? "").trim();
+      if (s === "") return fallback;
+      const hit = values.find((x) => x.toLowerCase() === s.toLowerCase());
+      if (hit === undefined) {
+        ctx.addIssue({ code: "custom", message: `${label} must be one of: ${values.join(", ")}` });
+        return z.NEVER;
+      }
+      return hit;
+    });
+
+const queryInt = (message: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = (v ?? "").trim();
+      if (s === "") return fallback;
+      const n = Number(s);
+      if (!/^\d{1,12}$/.test(s) || n < min || n > max) {
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/**
+ * GET /api/orders query string (see OrderListQuery). Stage titles and sorts match any case;
+ * an absent or empty value takes the default. Every failure is a 400 naming the valid values.
+ */
+export const orderListQuery = z.object({
+  status: queryEnum("Status", ["all", ...ORDER_STATUSES] as const, "all"),
+  q: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").trim())
+    .refine(
+      (v) => v.length <= ORDER_SEARCH_MAX,
+      `Search text must be at most ${ORDER_SEARCH_MAX} characters`,
+    ),
+  sort: z
+    .string()
+    .optional()
+    .transform((v, ctx): OrderSort | undefined => {
+      const s = (v ?? "").trim();
+      if (s === "") return undefined;
+      const hit = ORDER_SORTS.find((x) => x === s.toLowerCase());
+      if (hit === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          message: `Sort must be one of: ${ORDER_SORTS.join(", ")}`,
+        });
+        return z.NEVER;
+      }
+      return hit;
+    }),
+  limit: queryInt(
+    `limit must be a whole number from 1 to ${ORDERS_MAX_LIMIT}`,
+    1,
+    ORDERS_MAX_LIMIT,
+    ORDERS_DEFAULT_LIMIT,
+  ),
+  offset: queryInt("offset must be a whole number, 0 or more", 0, 1_000_000_000, 0),
+});
+export type ParsedOrderListQuery = z.output<typeof orderListQuery>;

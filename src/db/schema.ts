@@ -83,6 +83,43 @@ export const orders = sqliteTable(
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     index("orders_user_status_idx").on(t.userId, t.status),
     index("orders_user_number_idx").on(t.userId, t.amazonOrderNumber),
+    // The orders list's sorts and the dashboard's aggregates walk these instead of sorting or
+    // reading every row (see orders.repo.ts and dashboard.repo.ts).
+    index("orders_user_product_idx").on(t.userId, sql`${t.productName} COLLATE NOCASE`),
+    index("orders_user_value_idx").on(t.userId, t.valueCents),
+    index("orders_user_value_nulls_last_idx").on(
+      t.userId,
+      sql`${t.valueCents} IS NULL`,
+      t.valueCents,
+    ),
+    index("orders_user_status_value_idx").on(t.userId, t.status, t.valueCents),
+    index("orders_user_date_ordered_idx").on(t.userId, t.dateOrdered),
+    // The per-filter orderings of spec §9 (nulls last where ascending).
+    index("orders_user_status_delivered_idx").on(
+      t.userId,
+      t.status,
+      sql`${t.dateDelivered} IS NULL`,
+      t.dateDelivered,
+    ),
+    index("orders_user_status_expected_idx").on(
+      t.userId,
+      t.status,
+      sql`CASE WHEN ${t.expectedDeliveryDate} IS NULL THEN 2 WHEN ${t.expectedDeliveryEstimated} THEN 1 ELSE 0 END`,
+      t.expectedDeliveryDate,
+    ),
+    index("orders_user_status_submitted_idx").on(
+      t.userId,
+      t.status,
+      sql`${t.dateReviewSubmitted} IS NULL`,
+      t.dateReviewSubmitted,
+    ),
+    index("orders_user_status_approved_idx").on(t.userId, t.status, t.dateReviewApproved),
+    index("orders_user_status_rejected_idx").on(
+      t.userId,
+      t.status,
+      sql`${t.dateReviewRejected} IS NULL`,
+      t.dateReviewRejected,
+    ),
   ],
 );
 

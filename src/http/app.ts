@@ -13,7 +13,12 @@ import { requestLog } from "./middleware/request-log.ts";
 import { serveWeb } from "./middleware/static.ts";
 import { adminRoutes } from "./routes/admin.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
+import { dashboardRoutes } from "./routes/dashboard.routes.ts";
+import { eventsRoutes } from "./routes/events.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
+import { notificationsRoutes } from "./routes/notifications.routes.ts";
+import { ordersRoutes } from "./routes/orders.routes.ts";
+import { shippingRoutes } from "./routes/shipping.routes.ts";
 import { userRoutes } from "./routes/user.routes.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -55,6 +60,18 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   app.route("/api/user", userRoutes(services.users));
   app.use("/api/admin/*", auth, requireAdmin(services.auth));
   app.route("/api/admin", adminRoutes(services.adminLogs));
+  app.use("/api/notifications/*", auth);
+  app.use("/api/notifications", auth);
+  app.route("/api/notifications", notificationsRoutes(services.notifications));
+  // The stream checks its own ?token= (EventSource cannot send an Authorization header).
+  app.route("/api/events", eventsRoutes({ auth: services.auth, sse: services.sse }));
+  app.use("/api/orders/*", auth);
+  app.use("/api/orders", auth);
+  app.route("/api/orders", ordersRoutes(services.orders));
+  app.use("/api/shipping/*", auth);
+  app.route("/api/shipping", shippingRoutes());
+  app.use("/api/dashboard/*", auth);
+  app.route("/api/dashboard", dashboardRoutes(services.dashboard));
 
   app.all("/api/*", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   app.all("/api", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));

@@ -35,7 +35,7 @@ describe("unknown /api paths", () => {
     ["GET", "/api/auth/login", false],
     ["DELETE", "/api/health", false],
     ["GET", "/api/user/nope", true],
-    ["GET", "/api/orders/5", true],
+    ["GET", "/api/nope/5", true],
   ];
   for (const [method, url, auth] of cases) {
     test(`${method} ${url} is a JSON 404 with an error field`, async () => {

@@ -1,0 +1,301 @@
+/**
+ * Orders and dashboard under load (not a test). Starts the real server (`bun run src/main.ts`) on a
+ * fresh data folder, registers one user, seeds 10,000 orders for them straight into SQLite, then
+ * drives 10 concurrent clients at each endpoint for a fixed time and prints latency (p50, p99)
+ * and throughput beside a trivial endpoint of the same server (GET /api/health) measured in the
+ * same run; the ratio is the figure. Last, the time from an order change (PUT) to its live event
+ * at a connected SSE client.
+ *
+ * Targets (PASS/MISS, never a failing exit): p99 < 20 ms at 10,000 orders; throughput >= 30 % of
+ * the trivial endpoint's; events delivered within 50 ms.
+ *
+ *   bun run bench/orders.bench.ts            (or: npm run bench)
+ */
+import { Database } from "bun:sqlite";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dir, "..");
+const localBun = path.join(ROOT, "node_modules", ".bin", "bun");
+const BUN = fs.existsSync(localBun) ? localBun : process.execPath;
+const ORDERS = 10_000;
+const CLIENTS = 10;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const EVENT_SAMPLES = 50;
+
+const STATUSES = [
+  "Ordered",
+  "Shipped",
+  "Received",
+  "Review Submitted",
+  "Review Approved",
+  "Review Rejected",
+  "Canceled",
+];
+const WORDS = [
+  "Wireless",
+  "Ceramic",
+  "Garden",
+  "Kitchen",
+  "USB-C",
+  "Organic",
+  "Travel",
+  "LED",
+  "Steel",
+  "Bamboo",
+  "Widget",
+  "Charger",
+  "Lamp",
+  "Mug",
+  "Cable",
+  "Hose",
+  "Pillow",
+  "Bottle",
+];
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port;
+  probe.stop(true);
+  return port ?? 0;
+}
+
+function pct(sorted: number[], p: number): number {
+  if (!sorted.length) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function waitHealthy(base: string) {
+  const until = Date.now() + 15_000;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await Bun.sleep(20);
+  }
+  throw new Error("server did not start");
+}
+
+function seed(dbFile: string, userId: number) {
+  const db = new Database(dbFile);
+  db.exec("PRAGMA busy_timeout = 5000");
+  const insert = db.prepare(
+    `INSERT INTO orders (user_id, amazon_order_number, product_name, asin, status, estimated_retail_value,
+      value_cents, date_ordered, date_delivered, expected_delivery_date, expected_delivery_estimated,
+      date_review_submitted, date_review_approved, date_review_rejected, created_at, updated_at)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+  );
+  const day = 86_400_000;
+  const start = Date.now() - 365 * day;
+  let rnd = 42;
+  const rand = () => {
+    rnd = (rnd * 1103515245 + 12345) % 2147483648;
+    return rnd / 2147483648;
+  };
+  db.transaction(() => {
+    for (let i = 0; i < ORDERS; i++) {
+      const status = STATUSES[Math.floor(rand() * STATUSES.length)]!;
+      const created = new Date(start + rand() * 365 * day).toISOString();
+      const cents = Math.floor(rand() * 30000);
+      const iso = (offsetDays: number) =>
+        new Date(Date.parse(created) + offsetDays * day).toISOString();
+      const name = `${WORDS[Math.floor(rand() * WORDS.length)]} ${WORDS[Math.floor(rand() * WORDS.length)]} ${i}`;
+      insert.run(
+        userId,
+        `11${String(i).padStart(3, "0")}-${Math.floor(rand() * 1e7)}-${Math.floor(rand() * 1e7)}`,
+        name,
+        `B0${String(i).padStart(8, "0")}`,
+        status,
+        (cents / 100).toFixed(2),
+        cents,
+        created,
+        ["Received", "Review Submitted", "Review Approved", "Review Rejected"].includes(status)
+          ? iso(4)
+          : null,
+        status === "Shipped" ? iso(5).slice(0, 10) : null,
+        status === "Shipped" && rand() < 0.5 ? 1 : 0,
+        status.startsWith("Review ") ? iso(10) : null,
+        status === "Review Approved" ? iso(12) : null,
+        status === "Review Rejected" ? iso(12) : null,
+        created,
+        created,
+      );
+    }
+  })();
+  db.close();
+}
+
+type Result = { name: string; n: number; rps: number; p50: number; p99: number; errors: number };
+
+async function load(name: string, url: string, token: string): Promise<Result> {
+  const lat: number[] = [];
+  let errors = 0;
+  const until = performance.now() + SECONDS * 1000;
+  const headers = { Authorization: `Bearer ${token}` };
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        const res = await fetch(url, { headers });
+        await res.arrayBuffer();
+        lat.push(performance.now() - t0);
+        if (!res.ok) errors++;
+      }
+    }),
+  );
+  const secs = (performance.now() - started) / 1000;
+  lat.sort((a, b) => a - b);
+  return {
+    name,
+    n: lat.length,
+    rps: lat.length / secs,
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+    errors,
+  };
+}
+
+async function eventLatency(base: string, token: string, orderId: number): Promise<number[]> {
+  const ctrl = new AbortController();
+  const res = await fetch(`${base}/api/events/stream?token=${encodeURIComponent(token)}`, {
+    signal: ctrl.signal,
+  });
+  if (!res.ok || !res.body) throw new Error(`event stream answered ${res.status}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const nextEvent = async () => {
+    for (;;) {
+      const i = buffer.indexOf("\n\n");
+      if (i >= 0) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        if (block.split("\n").some((l) => l.startsWith("data:") && l.includes('"order"'))) return;
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error("event stream closed");
+      buffer += decoder.decode(value, { stream: true });
+    }
+  };
+  await Bun.sleep(100);
+  const samples: number[] = [];
+  for (let i = 0; i < EVENT_SAMPLES; i++) {
+    const t0 = performance.now();
+    const waiting = nextEvent();
+    const put = await fetch(`${base}/api/orders/${orderId}`, {
+      method: "PUT",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ reviewsubject: `bench ${i}` }),
+    });
+    await put.arrayBuffer();
+    await waiting;
+    samples.push(performance.now() - t0);
+  }
+  ctrl.abort();
+  return samples.sort((a, b) => a - b);
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-bench-orders-"));
+const port = freePort();
+const base = `http://127.0.0.1:${port}`;
+const server = Bun.spawn([BUN, "run", "src/main.ts"], {
+  cwd: ROOT,
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+  },
+  stdout: "ignore",
+  stderr: "inherit",
+});
+try {
+  console.log("== orders benchmark ==");
+  console.log("command:  bun run bench/orders.bench.ts");
+  console.log(
+    `machine:  bun ${Bun.version}, ${os.platform()} ${os.arch()}, ${os.cpus().length} cores, ${new Date().toISOString()}`,
+  );
+  console.log(
+    `setup:    ${ORDERS} orders for one user, ${CLIENTS} concurrent clients, ${SECONDS} s per endpoint\n`,
+  );
+  await waitHealthy(base);
+  const reg = await fetch(`${base}/api/auth/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      email: "bench@example.com",
+      password: "benchpass",
+      displayname: "Bench",
+    }),
+  });
+  const { token, user } = (await reg.json()) as { token: string; user: { userid: number } };
+  const t0 = performance.now();
+  seed(path.join(dataDir, "app.db"), user.userid);
+  console.log(`seeded ${ORDERS} orders in ${Math.round(performance.now() - t0)} ms\n`);
+
+  const endpoints: [string, string][] = [
+    ["trivial GET /api/health", "/api/health"],
+    ["orders: first page", "/api/orders?limit=10"],
+    [
+      "orders: Shipped filter (per-filter order), page 3",
+      "/api/orders?status=Shipped&limit=25&offset=50",
+    ],
+    ["orders: Received filter, oldest delivery", "/api/orders?status=Received&limit=25"],
+    ["orders: search 'lamp'", "/api/orders?q=lamp&limit=25"],
+    ["orders: Highest Value, page 20", "/api/orders?sort=value-desc&limit=25&offset=475"],
+    ["orders: Product A-Z, 100 per page", "/api/orders?sort=product-asc&limit=100"],
+    ["dashboard/counts", "/api/dashboard/counts"],
+    ["dashboard/recent", "/api/dashboard/recent"],
+    ["dashboard/stats", "/api/dashboard/stats"],
+    ["trivial GET /api/health (again)", "/api/health"],
+  ];
+  const results: Result[] = [];
+  for (const [name, p] of endpoints) results.push(await load(name, base + p, token));
+  const trivial = (results[0]!.rps + results.at(-1)!.rps) / 2;
+  console.log(
+    "endpoint                                            req/s    p50 ms   p99 ms   vs trivial  errors",
+  );
+  let worstP99 = 0;
+  let worstRatio = Number.POSITIVE_INFINITY;
+  for (const r of results) {
+    const ratio = r.rps / trivial;
+    if (!r.name.startsWith("trivial")) {
+      worstP99 = Math.max(worstP99, r.p99);
+      worstRatio = Math.min(worstRatio, ratio);
+    }
+    console.log(
+      `${r.name.padEnd(50)} ${r.rps.toFixed(0).padStart(6)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${(ratio * 100).toFixed(0).padStart(10)}% ${String(r.errors).padStart(7)}`,
+    );
+  }
+  console.log(
+    `\nworst p99 ${worstP99.toFixed(2)} ms  target < 20 ms: ${worstP99 < 20 ? "PASS" : "MISS"}`,
+  );
+  console.log(
+    `worst throughput ${(worstRatio * 100).toFixed(0)}% of trivial  target >= 30%: ${worstRatio >= 0.3 ? "PASS" : "MISS"}`,
+  );
+
+  try {
+    const ev = await eventLatency(base, token, 1);
+    console.log(
+      `\norder change -> live event at a connected client (${EVENT_SAMPLES} samples, PUT included): p50 ${pct(ev, 50).toFixed(2)} ms, p95 ${pct(ev, 95).toFixed(2)} ms, max ${ev.at(-1)!.toFixed(2)} ms  target < 50 ms: ${ev.at(-1)! < 50 ? "PASS" : "MISS"}`,
+    );
+  } catch (err) {
+    console.log(`\nevent latency not measured: ${(err as Error).message}`);
+  }
+  fs.mkdirSync(path.join(ROOT, "bench", "out"), { recursive: true });
+  fs.writeFileSync(
+    path.join(ROOT, "bench", "out", "orders.json"),
+    JSON.stringify({ results, trivial }, null, 2),
+  );
+  console.log("figures saved to bench/out/orders.json");
+} finally {
+  server.kill("SIGTERM");
+  await server.exited;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

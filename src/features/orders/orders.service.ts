@@ -1,0 +1,466 @@
+/**
+ * Orders: ownership, the lifecycle rules of spec §4 and the server-kept fields.
+ *
+ * - createdate/updatedate are the server's; value_cents follows estimatedretailvalue, which is
+ *   stored normalised ("$1,234.5" → "1234.50").
+ * - Moving to Received / Review Submitted / Review Approved / Review Rejected stamps the matching
+ *   date with now when it is empty, unless the request sets that date itself.
+ * - A new or changed expecteddeliverydatetext, without an explicitly changed expecteddeliverydate
+ *   in the same request, sets the date to the text's meaning (estimated); an explicitly changed
+ *   date is a real one (not estimated). Re-sending the stored values changes nothing.
+ * - Tracking: a number on an Ordered order makes it Shipped; clearing the number clears the carrier
+ *   and takes a Shipped order back to Ordered; a missing carrier is detected from the number. An
+ *   explicit status in the same request wins over the automatic change.
+ * - Another user's order is "Order not found", exactly like a missing one.
+ * - Every change is published on the event bus after it is written.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import type {
+  Carrier,
+  CreateOrderBody,
+  Order,
+  OrderStatus,
+  ParsedOrderListQuery,
+  TrackingBody,
+  TrackingUpdateResponse,
+  UpdateOrderBody,
+} from "../../contract/index.ts";
+import type { OrderRow } from "../../db/schema.ts";
+import type { EventBus } from "../../events/bus.ts";
+import { badRequest, notFound } from "../../lib/errors.ts";
+import type { UsersRepo } from "../users/users.repo.ts";
+import type { ExportSection } from "../users/users.service.ts";
+import { detectCarrier } from "./carrier-detect.ts";
+import { isoDayInZone, parseExpectedDelivery } from "./expected-delivery.ts";
+import type { NewOrderRow, OrderPatch, OrdersRepo } from "./orders.repo.ts";
+
+export const ORDER_NOT_FOUND = "Order not found";
+export const CARRIER_UNKNOWN_WARNING =
+  "The carrier could not be recognised from this tracking number; choose it by hand.";
+
+/** Statuses that mean the parcel arrived (Canceled is not one of them). */
+export const DELIVERED_STATUSES: readonly OrderStatus[] = [
+  "Received",
+  "Review Submitted",
+  "Review Approved",
+  "Review Rejected",
+];
+
+/** The date each status stamps when an order moves to it. */
+const STAMPS = {
+  Received: "dateDelivered",
+  "Review Submitted": "dateReviewSubmitted",
+  "Review Approved": "dateReviewApproved",
+  "Review Rejected": "dateReviewRejected",
+} as const satisfies Partial<Record<OrderStatus, keyof OrderRow>>;
+
+const STAMP_BODY_FIELD = {
+  dateDelivered: "datedelivered",
+  dateReviewSubmitted: "datereviewsubmitted",
+  dateReviewApproved: "datereviewapproved",
+  dateReviewRejected: "datereviewrejected",
+} as const;
+
+/** The API shape of a stored order. */
+export function toOrder(r: OrderRow): Order {
+  let images: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(r.reviewImages);
+    if (Array.isArray(parsed)) images = parsed.filter((x): x is string => typeof x === "string");
+  } catch {
+    images = [];
+  }
+  return {
+    orderid: r.id,
+    amazonordernumber: r.amazonOrderNumber,
+    productname: r.productName,
+    producturl: r.productUrl,
+    productimage: r.productImage,
+    asin: r.asin,
+    shiptoaddress: r.shipToAddress,
+    estimatedretailvalue: r.estimatedRetailValue,
+    expecteddeliverydate: r.expectedDeliveryDate,
+    expecteddeliverydatetext: r.expectedDeliveryDateText,
+    expecteddeliveryestimated: r.expectedDeliveryEstimated,
+    dateordered: r.dateOrdered,
+    datedelivered: r.dateDelivered,
+    status: r.status as OrderStatus,
+    rating: r.rating,
+    reviewsubject: r.reviewSubject,
+    reviewtext: r.reviewText,
+    reviewimages: images,
+    reviewreference: r.reviewReference,
+    datereviewsubmitted: r.dateReviewSubmitted,
+    datereviewapproved: r.dateReviewApproved,
+    datereviewrejected: r.dateReviewRejected,
+    trackingnumber: r.trackingNumber,
+    carrier: (r.carrier as Carrier | null) ?? null,
+    deliverydetails: r.deliveryDetails,
+    lastTrackingUpdate: r.lastTrackingUpdate,
+    updatedate: r.updatedAt,
+    createdate: r.createdAt,
+  };
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Value and date normalisation
+ * --------------------------------------------------------------------------------------------- */
+
+/** Largest accepted value: a billion dollars, well inside exact integer cents. */
+const MAX_VALUE_DOLLARS = 1_000_000_000;
+
+/** "$1,234.5" → { text: "1234.50", cents: 123450 }; the contract already checked the shape. */
+export function parseMoney(v: string): { text: string; cents: number } {
+  const s = v.replace(/[$,\s]/g, "");
+  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(s);
+  if (!m) throw badRequest("Estimated value must be an amount such as 24.99");
+  const dollars = Number(m[1]);
+  if (dollars >= MAX_VALUE_DOLLARS) {
+    throw badRequest("Estimated value must be less than $1,000,000,000");
+  }
+  const cents = dollars * 100 + Number((m[2] ?? "").padEnd(2, "0"));
+  return { text: `${dollars}.${String(cents % 100).padStart(2, "0")}`, cents };
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+const dayExists = (y: number, m: number, d: number) => {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+};
+
+const LABELS = {
+  dateordered: "Date ordered",
+  datedelivered: "Date delivered",
+  datereviewsubmitted: "Review submitted date",
+  datereviewapproved: "Review approved date",
+  datereviewrejected: "Review rejected date",
+  expecteddeliverydate: "Expected delivery date",
+} as const;
+
+const badDate = (field: keyof typeof LABELS) =>
+  badRequest(`${LABELS[field]} must be a date such as 2026-11-21`);
+
+/**
+ * A stored date: a bare "YYYY-MM-DD" stays a calendar day; anything with a time becomes an ISO
+ * instant in UTC ("2026-11-21T14:05:00.000Z"), so that SQL can compare them as text.
+ */
+function normaliseInstant(v: string | null, field: keyof typeof LABELS): string | null {
+  if (v === null) return null;
+  const d = DATE_ONLY.exec(v);
+  if (d) {
+    if (!dayExists(Number(d[1]), Number(d[2]), Number(d[3]))) throw badDate(field);
+    return v;
+  }
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) throw badDate(field);
+  const year = new Date(t).getUTCFullYear();
+  if (year < 1900 || year > 2999) throw badDate(field);
+  return new Date(t).toISOString();
+}
+
+/** Expected delivery is a calendar day: a timestamp becomes its day in the user's zone. */
+function normaliseDay(v: string | null, zone: string): string | null {
+  if (v === null) return null;
+  const head = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(v);
+  if (head) {
+    if (!dayExists(Number(head[1]), Number(head[2]), Number(head[3]))) {
+      throw badDate("expecteddeliverydate");
+    }
+    if (v.length === 10) return v;
+  }
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) throw badDate("expecteddeliverydate");
+  return isoDayInZone(new Date(t), zone);
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * Tracking rule (shared by create, full edit and the tracking call)
+ * --------------------------------------------------------------------------------------------- */
+
+type TrackingState = {
+  status: string;
+  trackingNumber: string | null;
+  carrier: string | null;
+};
+
+function trackingChange(
+  cur: TrackingState,
+  number: string | null,
+  carrier: Carrier | null | undefined,
+  statusExplicit: boolean,
+): { trackingNumber: string | null; carrier: Carrier | null; status?: OrderStatus } {
+  if (!number) {
+    return {
+      trackingNumber: null,
+      carrier: null,
+      ...(!statusExplicit && cur.status === "Shipped" ? { status: "Ordered" as const } : {}),
+    };
+  }
+  let c: Carrier | null;
+  if (carrier) c = carrier;
+  else if (carrier === undefined && number === cur.trackingNumber && cur.carrier) {
+    c = cur.carrier as Carrier; // same number, carrier not sent: keep the one chosen before
+  } else c = detectCarrier(number);
+  return {
+    trackingNumber: number,
+    carrier: c,
+    ...(!statusExplicit && cur.status === "Ordered" ? { status: "Shipped" as const } : {}),
+  };
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The service
+ * --------------------------------------------------------------------------------------------- */
+
+export type OrderListResult = { orders: Order[]; total: number };
+
+export function createOrdersService(deps: {
+  orders: OrdersRepo;
+  users: UsersRepo;
+  events: EventBus;
+  mediaDir: string;
+  now?: () => Date;
+}) {
+  const clock = deps.now ?? (() => new Date());
+
+  const zoneOf = (userId: number): string => deps.users.findById(userId)?.timezone || "UTC";
+
+  function mustFind(userId: number, id: number): OrderRow {
+    const row = deps.orders.findForUser(userId, id);
+    if (!row) throw notFound(ORDER_NOT_FOUND);
+    return row;
+  }
+
+  /** Stamps the date of the status an order moves to, when empty and not sent in the request. */
+  function stamp(
+    status: OrderStatus,
+    current: Partial<OrderRow>,
+    body: Partial<Record<(typeof STAMP_BODY_FIELD)[keyof typeof STAMP_BODY_FIELD], unknown>>,
+    nowIso: string,
+  ): Partial<OrderPatch> {
+    if (!(status in STAMPS)) return {};
+    const col = STAMPS[status as keyof typeof STAMPS];
+    if (body[STAMP_BODY_FIELD[col]] !== undefined) return {};
+    if (current[col]) return {};
+    return { [col]: nowIso };
+  }
+
+  return {
+    list(userId: number, q: ParsedOrderListQuery): OrderListResult {
+      const { rows, total } = deps.orders.list(userId, {
+        status: q.status === "all" ? undefined : q.status,
+        q: q.q,
+        sort: q.sort,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      return { orders: rows.map(toOrder), total };
+    },
+
+    get(userId: number, id: number): Order {
+      return toOrder(mustFind(userId, id));
+    },
+
+    create(userId: number, body: CreateOrderBody): Order {
+      const zone = zoneOf(userId);
+      const now = clock();
+      const nowIso = now.toISOString();
+      const money = body.estimatedretailvalue ? parseMoney(body.estimatedretailvalue) : null;
+
+      let expectedDate: string | null = null;
+      let estimated = false;
+      if (body.expecteddeliverydate) {
+        expectedDate = normaliseDay(body.expecteddeliverydate, zone);
+      } else if (body.expecteddeliverydatetext) {
+        expectedDate = parseExpectedDelivery(body.expecteddeliverydatetext, now, zone);
+        estimated = true;
+      }
+
+      const statusExplicit = body.status !== undefined;
+      let status: OrderStatus = body.status ?? "Ordered";
+      const tracking = trackingChange(
+        { status, trackingNumber: null, carrier: null },
+        body.trackingnumber ?? null,
+        body.carrier ?? null,
+        statusExplicit,
+      );
+      if (tracking.status) status = tracking.status;
+
+      const row: NewOrderRow = {
+        userId,
+        amazonOrderNumber: body.amazonordernumber ?? null,
+        productName: body.productname,
+        productUrl: body.producturl ?? null,
+        productImage: body.productimage ?? null,
+        asin: body.asin,
+        shipToAddress: body.shiptoaddress ?? null,
+        estimatedRetailValue: money?.text ?? null,
+        valueCents: money?.cents ?? null,
+        expectedDeliveryDate: expectedDate,
+        expectedDeliveryDateText: body.expecteddeliverydatetext ?? null,
+        expectedDeliveryEstimated: estimated,
+        dateOrdered: normaliseInstant(body.dateordered ?? null, "dateordered"),
+        dateDelivered: normaliseInstant(body.datedelivered ?? null, "datedelivered"),
+        status,
+        rating: body.rating ?? null,
+        reviewSubject: body.reviewsubject ?? null,
+        reviewText: body.reviewtext ?? null,
+        reviewReference: body.reviewreference ?? null,
+        dateReviewSubmitted: normaliseInstant(
+          body.datereviewsubmitted ?? null,
+          "datereviewsubmitted",
+        ),
+        dateReviewApproved: normaliseInstant(body.datereviewapproved ?? null, "datereviewapproved"),
+        dateReviewRejected: normaliseInstant(body.datereviewrejected ?? null, "datereviewrejected"),
+        trackingNumber: tracking.trackingNumber,
+        carrier: tracking.carrier,
+        deliveryDetails: body.deliverydetails ?? null,
+        createdAt: nowIso,
+        updatedAt: nowIso,
+      };
+      Object.assign(row, stamp(status, row, body, nowIso));
+      const saved = deps.orders.insert(row);
+      deps.events.publish(userId, "order", "INSERT");
+      return toOrder(saved);
+    },
+
+    update(userId: number, id: number, body: UpdateOrderBody): Order {
+      const cur = mustFind(userId, id);
+      const zone = zoneOf(userId);
+      const now = clock();
+      const nowIso = now.toISOString();
+      const patch: OrderPatch = {};
+
+      const simple = {
+        amazonordernumber: "amazonOrderNumber",
+        productname: "productName",
+        producturl: "productUrl",
+        productimage: "productImage",
+        asin: "asin",
+        shiptoaddress: "shipToAddress",
+        rating: "rating",
+        reviewsubject: "reviewSubject",
+        reviewtext: "reviewText",
+        reviewreference: "reviewReference",
+        deliverydetails: "deliveryDetails",
+      } as const satisfies Partial<Record<keyof UpdateOrderBody, keyof OrderPatch>>;
+      for (const [from, to] of Object.entries(simple) as [
+        keyof typeof simple,
+        keyof OrderPatch,
+      ][]) {
+        if (body[from] !== undefined) Object.assign(patch, { [to]: body[from] });
+      }
+
+      const instants = {
+        dateordered: "dateOrdered",
+        datedelivered: "dateDelivered",
+        datereviewsubmitted: "dateReviewSubmitted",
+        datereviewapproved: "dateReviewApproved",
+        datereviewrejected: "dateReviewRejected",
+      } as const;
+      for (const [from, to] of Object.entries(instants) as [
+        keyof typeof instants,
+        keyof OrderPatch,
+      ][]) {
+        const v = body[from];
+        if (v !== undefined) Object.assign(patch, { [to]: normaliseInstant(v, from) });
+      }
+
+      if (body.estimatedretailvalue !== undefined) {
+        const money = body.estimatedretailvalue ? parseMoney(body.estimatedretailvalue) : null;
+        patch.estimatedRetailValue = money?.text ?? null;
+        patch.valueCents = money?.cents ?? null;
+      }
+
+      // Expected delivery: an explicitly changed date is real; a new text is read for a guess.
+      const textChanged =
+        body.expecteddeliverydatetext !== undefined &&
+        body.expecteddeliverydatetext !== cur.expectedDeliveryDateText;
+      const newDate =
+        body.expecteddeliverydate === undefined
+          ? undefined
+          : normaliseDay(body.expecteddeliverydate, zone);
+      const dateChanged = newDate !== undefined && newDate !== cur.expectedDeliveryDate;
+      if (body.expecteddeliverydatetext !== undefined) {
+        patch.expectedDeliveryDateText = body.expecteddeliverydatetext;
+      }
+      if (dateChanged) {
+        patch.expectedDeliveryDate = newDate;
+        patch.expectedDeliveryEstimated = false;
+      } else if (textChanged) {
+        const text = body.expecteddeliverydatetext ?? null;
+        if (text) {
+          patch.expectedDeliveryDate = parseExpectedDelivery(text, now, zone);
+          patch.expectedDeliveryEstimated = true;
+        } else if (cur.expectedDeliveryEstimated) {
+          patch.expectedDeliveryDate = null; // the guess goes with the text it came from
+          patch.expectedDeliveryEstimated = false;
+        }
+      }
+
+      const statusExplicit = body.status !== undefined;
+      let status = (body.status ?? cur.status) as OrderStatus;
+      if (body.trackingnumber !== undefined) {
+        const t = trackingChange(cur, body.trackingnumber, body.carrier, statusExplicit);
+        patch.trackingNumber = t.trackingNumber;
+        patch.carrier = t.carrier;
+        if (t.status) status = t.status;
+      } else if (body.carrier !== undefined) {
+        patch.carrier = body.carrier;
+      }
+      if (status !== cur.status || statusExplicit) patch.status = status;
+      if (statusExplicit) Object.assign(patch, stamp(status, { ...cur, ...patch }, body, nowIso));
+
+      patch.updatedAt = nowIso;
+      const saved = deps.orders.update(userId, id, patch);
+      if (!saved) throw notFound(ORDER_NOT_FOUND);
+      deps.events.publish(userId, "order", "UPDATE");
+      return toOrder(saved);
+    },
+
+    /** PUT /api/orders/{id}/tracking: the number and carrier with the automatic status changes. */
+    updateTracking(userId: number, id: number, body: TrackingBody): TrackingUpdateResponse {
+      const cur = mustFind(userId, id);
+      const number = body.trackingnumber === undefined ? cur.trackingNumber : body.trackingnumber;
+      const t = trackingChange(cur, number, body.carrier, false);
+      const patch: OrderPatch = {
+        trackingNumber: t.trackingNumber,
+        carrier: t.carrier,
+        updatedAt: clock().toISOString(),
+      };
+      if (t.status) patch.status = t.status;
+      const saved = deps.orders.update(userId, id, patch);
+      if (!saved) throw notFound(ORDER_NOT_FOUND);
+      deps.events.publish(userId, "order", "UPDATE");
+      const order = toOrder(saved);
+      return {
+        order,
+        trackingInfo: {
+          delivered: DELIVERED_STATUSES.includes(order.status),
+          expectedDelivery: order.expecteddeliverydate,
+        },
+        ...(order.trackingnumber && !order.carrier ? { warning: CARRIER_UNKNOWN_WARNING } : {}),
+      };
+    },
+
+    /** Removes the order and its media folder (DATA_DIR/media/<userid>/<orderid>). */
+    async remove(userId: number, id: number) {
+      mustFind(userId, id);
+      if (!deps.orders.delete(userId, id)) throw notFound(ORDER_NOT_FOUND);
+      await fs.rm(path.join(deps.mediaDir, String(userId), String(id)), {
+        recursive: true,
+        force: true,
+      });
+      deps.events.publish(userId, "order", "DELETE");
+      return { success: true as const, message: "Order deleted" };
+    },
+
+    /** The export's `orders` section: every order of the user in the API shape. */
+    exportSection: ((userId: number) => ({
+      orders: deps.orders.listAll(userId).map(toOrder),
+    })) satisfies ExportSection,
+  };
+}
+export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -1,0 +1,56 @@
+import type { Context } from "hono";
+import { Hono } from "hono";
+import {
+  createOrderBody,
+  orderListQuery,
+  trackingBody,
+  updateOrderBody,
+} from "../../contract/index.ts";
+import type { OrdersService } from "../../features/orders/orders.service.ts";
+import { badRequest } from "../../lib/errors.ts";
+import type { AppEnv } from "../types.ts";
+import { intParam, readBody } from "../validate.ts";
+
+/** The list's query string, checked against the contract; the first problem is the 400 message. */
+function readListQuery(c: Context) {
+  const parsed = orderListQuery.safeParse(c.req.query());
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    throw badRequest(issues[0]?.message ?? "Invalid query", issues);
+  }
+  return parsed.data;
+}
+
+/** Mounted behind requireAuth at /api/orders: every handler acts on the signed-in user's orders. */
+export function ordersRoutes(orders: OrdersService) {
+  return new Hono<AppEnv>()
+    .get("/", (c) => {
+      const { orders: list, total } = orders.list(c.get("user").id, readListQuery(c));
+      c.header("X-Total-Count", String(total));
+      c.header("Cache-Control", "no-store");
+      return c.json(list);
+    })
+    .post("/", async (c) => {
+      const body = await readBody(c, createOrderBody);
+      return c.json(orders.create(c.get("user").id, body), 201);
+    })
+    .get("/:id", (c) => {
+      const id = intParam(c, "id");
+      c.header("Cache-Control", "no-store");
+      return c.json(orders.get(c.get("user").id, id));
+    })
+    .put("/:id", async (c) => {
+      const id = intParam(c, "id");
+      const body = await readBody(c, updateOrderBody);
+      return c.json(orders.update(c.get("user").id, id, body));
+    })
+    .delete("/:id", async (c) => {
+      const id = intParam(c, "id");
+      return c.json(await orders.remove(c.get("user").id, id));
+    })
+    .put("/:id/tracking", async (c) => {
+      const id = intParam(c, "id");
+      const body = await readBody(c, trackingBody);
+      return c.json(orders.updateTracking(c.get("user").id, id, body));
+    });
+}

@@ -1,0 +1,14 @@
+import { Hono } from "hono";
+import { type DetectCarrierResponse, detectCarrierBody } from "../../contract/index.ts";
+import { detectCarrier } from "../../features/orders/carrier-detect.ts";
+import type { AppEnv } from "../types.ts";
+import { readBody } from "../validate.ts";
+
+/** Mounted behind requireAuth at /api/shipping. */
+export function shippingRoutes() {
+  return new Hono<AppEnv>().post("/detect-carrier", async (c) => {
+    const body = await readBody(c, detectCarrierBody);
+    const answer: DetectCarrierResponse = { carrier: detectCarrier(body.trackingNumber) };
+    return c.json(answer);
+  });
+}
