@@ -5,6 +5,7 @@ import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import { Footer } from "./components/Footer.tsx";
 import { Header } from "./components/Header.tsx";
 import { LoadingScreen } from "./components/LoadingScreen.tsx";
+import { useLiveEvents } from "./hooks/useLiveEvents.ts";
 import { createQueryClient } from "./lib/api.ts";
 import { AuthProvider, useAuth } from "./lib/auth.tsx";
 import { Toaster } from "./lib/toast.tsx";
@@ -18,6 +19,15 @@ const AccountPage = lazy(() =>
 );
 const AdminLogsPage = lazy(() =>
   import("./pages/AdminLogsPage.tsx").then((m) => ({ default: m.AdminLogsPage })),
+);
+const OrdersPage = lazy(() =>
+  import("./pages/OrdersPage.tsx").then((m) => ({ default: m.OrdersPage })),
+);
+const AddOrderPage = lazy(() =>
+  import("./pages/AddOrderPage.tsx").then((m) => ({ default: m.AddOrderPage })),
+);
+const EditOrderPage = lazy(() =>
+  import("./pages/EditOrderPage.tsx").then((m) => ({ default: m.EditOrderPage })),
 );
 const PrivacyPolicyPage = lazy(() =>
   import("./pages/PrivacyPolicyPage.tsx").then((m) => ({ default: m.PrivacyPolicyPage })),
@@ -66,6 +76,21 @@ function Routes() {
             <DashboardPage />
           </Guard>
         </Route>
+        <Route path="/orders">
+          <Guard>
+            <OrdersPage />
+          </Guard>
+        </Route>
+        <Route path="/orders/new">
+          <Guard>
+            <AddOrderPage />
+          </Guard>
+        </Route>
+        <Route path="/orders/:id/edit">
+          <Guard>
+            <EditOrderPage />
+          </Guard>
+        </Route>
         <Route path="/account">
           <Guard>
             <AccountPage />
@@ -82,10 +107,17 @@ function Routes() {
   );
 }
 
+/** The live-event stream: one connection while a user is signed in (useLiveEvents checks). */
+function LiveEvents() {
+  useLiveEvents();
+  return null;
+}
+
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
+        <LiveEvents />
         <div className="app-shell">
           <Header />
           <Routes />

@@ -3,6 +3,7 @@ import { Link, useLocation } from "wouter";
 import { isAdmin, useAuth } from "../lib/auth.tsx";
 import { initials } from "../lib/format.ts";
 import { GrapeIcon } from "./GrapeIcon.tsx";
+import { NotificationsBell } from "./notifications/NotificationsBell.tsx";
 
 export function Header() {
   const { user, logout } = useAuth();
@@ -49,6 +50,11 @@ export function Header() {
           </li>
         </ul>
         <ul>
+          {user && (
+            <li>
+              <NotificationsBell />
+            </li>
+          )}
           {user ? (
             <li>
               <details className="dropdown user-menu" ref={menu}>

@@ -1,24 +1,177 @@
+/**
+ * The dashboard (spec §2): last live update, All Orders / Add Order, six status cards, Recent
+ * Orders with inline tracking edit (one card at a time), and the stat cards.
+ */
+import { useState } from "react";
 import { Link } from "wouter";
+import type { DashboardCounts } from "../../src/contract/dashboard.ts";
+import { OrderCard } from "../components/orders/OrderCard.tsx";
+import { useNow } from "../components/orders/useNow.ts";
+import {
+  useDashboardCounts,
+  useDashboardRecent,
+  useDashboardStats,
+} from "../hooks/useDashboard.ts";
+import { useLastLiveUpdate } from "../hooks/useLiveEvents.ts";
+import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUserData } from "../hooks/useUser.ts";
 import { useAuth } from "../lib/auth.tsx";
+import { formatRelativeTime } from "../lib/format.ts";
+import { STATUS_SUBTITLES } from "../lib/orders.ts";
+import "../styles/orders.css";
+
+const CARD_STATUSES: Exclude<keyof DashboardCounts, "OrderedToday">[] = [
+  "Ordered",
+  "Shipped",
+  "Received",
+  "Review Submitted",
+  "Review Rejected",
+  "Review Approved",
+];
 
 export function DashboardPage() {
+  const timeZone = useTimeZone();
+  const now = useNow();
+  const lastUpdate = useLastLiveUpdate();
   const { user } = useAuth();
   const { data } = useUserData();
+
   return (
-    <main className="container">
-      <hgroup>
-        <h1>Dashboard</h1>
-        <p>Welcome, {data?.displayname ?? user?.displayname}.</p>
-      </hgroup>
-      <article className="empty-state">
-        <h2>No orders found</h2>
-        <p>
-          Your Vine orders will be listed here. Meanwhile you can set up your profile in{" "}
-          <Link href="/account">Account Settings</Link> or read how Grapevine handles your data in
-          the <Link href="/privacy-policy">Privacy Policy</Link>.
-        </p>
-      </article>
+    <main className="container dashboard">
+      <div className="page-head">
+        <hgroup>
+          <h1>Dashboard</h1>
+          <p>Welcome, {data?.displayname ?? user?.displayname}.</p>
+          <p className="last-update">
+            {lastUpdate
+              ? `Last update: ${formatRelativeTime(lastUpdate, now, timeZone)}`
+              : "Waiting for updates"}
+          </p>
+        </hgroup>
+        <div className="button-row">
+          <Link href="/orders?status=all" className="button-link outline-primary">
+            All Orders
+          </Link>
+          <Link href="/orders/new" className="button-link primary">
+            Add Order
+          </Link>
+        </div>
+      </div>
+      <StatusCards />
+      <RecentOrders timeZone={timeZone} now={now} />
+      <StatCards />
     </main>
+  );
+}
+
+function StatusCards() {
+  const { data: counts, isLoading } = useDashboardCounts();
+  const today = counts?.OrderedToday ?? 0;
+  return (
+    <section aria-label="Orders by status" className="status-cards">
+      {CARD_STATUSES.map((status) => (
+        <Link
+          key={status}
+          href={`/orders?status=${encodeURIComponent(status)}`}
+          className={`status-card status-card-${status.toLowerCase().replace(/\s+/g, "-")}`}
+          aria-label={`${status}: ${counts ? counts[status] : "…"}, ${STATUS_SUBTITLES[status]}${
+            status === "Ordered" && today > 0 ? `, ${today} today` : ""
+          }`}
+        >
+          <span className="status-card-title">{status}</span>
+          <span className="status-card-count" aria-busy={isLoading || undefined}>
+            {counts ? counts[status] : "–"}
+          </span>
+          <span className="status-card-subtitle">
+            {STATUS_SUBTITLES[status]}
+            {status === "Ordered" && today > 0 && (
+              <span className="today-badge">{today} today</span>
+            )}
+          </span>
+        </Link>
+      ))}
+    </section>
+  );
+}
+
+function RecentOrders({ timeZone, now }: { timeZone: string; now: Date }) {
+  const { data, isLoading, isError, refetch } = useDashboardRecent();
+  const [editing, setEditing] = useState<number | null>(null);
+  return (
+    <section aria-labelledby="recent-orders" className="recent-orders">
+      <h2 id="recent-orders">Recent Orders</h2>
+      {isLoading ? (
+        <div
+          className="order-grid"
+          role="status"
+          aria-busy="true"
+          aria-label="Loading recent orders"
+        >
+          <div className="skeleton-card" />
+          <div className="skeleton-card" />
+        </div>
+      ) : isError ? (
+        <article className="empty-state">
+          <p>Recent orders could not be loaded.</p>
+          <button type="button" className="outline" onClick={() => void refetch()}>
+            Try Again
+          </button>
+        </article>
+      ) : !data?.length ? (
+        <article className="empty-state">
+          <h3>No orders found</h3>
+          <p>Orders appear here once they're tracked, or when you add one by hand.</p>
+        </article>
+      ) : (
+        <div className="order-grid">
+          {data.map((order) => (
+            <OrderCard
+              key={order.orderid}
+              order={order}
+              timeZone={timeZone}
+              now={now}
+              from="/"
+              mode="tracking"
+              editing={editing === order.orderid}
+              blocked={editing !== null && editing !== order.orderid}
+              onEdit={() => setEditing(order.orderid)}
+              onEditDone={() => setEditing((id) => (id === order.orderid ? null : id))}
+            />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function StatCards() {
+  const { data: stats } = useDashboardStats();
+  const items = [
+    {
+      title: "This Month",
+      value: stats ? String(stats.monthlyOrders) : "–",
+      sub: "orders received",
+    },
+    {
+      title: "Average Value",
+      value: stats ? `$${stats.averageValue.toFixed(2)}` : "–",
+      sub: "per order",
+    },
+    {
+      title: "Review Rate",
+      value: stats ? `${Math.round(stats.reviewRate)}%` : "–",
+      sub: "orders reviewed",
+    },
+  ];
+  return (
+    <section aria-label="Statistics" className="stat-cards">
+      {items.map((s) => (
+        <article key={s.title} className="stat-card">
+          <h3>{s.title}</h3>
+          <p className="stat-value">{s.value}</p>
+          <p className="stat-sub">{s.sub}</p>
+        </article>
+      ))}
+    </section>
   );
 }

@@ -1,0 +1,207 @@
+/**
+ * The dashboard: header, status cards and their links, Recent Orders with inline tracking edit
+ * (one card at a time, save on blur only when changed, the spec's toasts), and the stat cards.
+ */
+import { signInWithToken } from "./support/api.ts";
+import { createOrderApi, expect, test, UPS_NUMBER } from "./support/orders.ts";
+
+test("an empty dashboard: header, status cards, empty Recent Orders, stat cards", async ({
+  page,
+  signedInUser: _user,
+  dashboard,
+}) => {
+  await expect(dashboard.lastUpdate).toBeVisible();
+  await expect(dashboard.allOrders).toHaveAttribute("href", "/orders?status=all");
+  await expect(dashboard.addOrder).toHaveAttribute("href", "/orders/new");
+  await expect(dashboard.statusCards.getByRole("link")).toHaveCount(6);
+  await expect(dashboard.statusCard("Ordered")).toHaveAccessibleName("Ordered: 0, Not Shipped");
+  await expect(dashboard.statusCard("Shipped")).toHaveAccessibleName("Shipped: 0, In Transit");
+  await expect(dashboard.statusCard("Received")).toHaveAccessibleName(
+    "Received: 0, Ready for Review",
+  );
+  await expect(dashboard.statusCard("Review Submitted")).toHaveAccessibleName(
+    "Review Submitted: 0, Waiting for Approval",
+  );
+  await expect(dashboard.statusCard("Review Rejected")).toHaveAccessibleName(
+    "Review Rejected: 0, Rewrite Review",
+  );
+  await expect(dashboard.statusCard("Review Approved")).toHaveAccessibleName(
+    "Review Approved: 0, All Done!",
+  );
+  // No refresh button and no mailbox card yet (their features come later).
+  await expect(dashboard.main.getByRole("button", { name: /refresh/i })).toHaveCount(0);
+  await expect(dashboard.main.getByText("Emails Scanned")).toHaveCount(0);
+
+  await expect(dashboard.emptyRecent).toBeVisible();
+  await expect(dashboard.statValue("This Month")).toHaveText("0");
+  await expect(dashboard.statValue("Average Value")).toHaveText("$0.00");
+  await expect(dashboard.statValue("Review Rate")).toHaveText("0%");
+  await expect(dashboard.stats).toContainText("orders received");
+  await expect(dashboard.stats).toContainText("per order");
+  await expect(dashboard.stats).toContainText("orders reviewed");
+
+  await dashboard.statusCard("Review Submitted").click();
+  await expect(page).toHaveURL("/orders?status=Review%20Submitted");
+  const filter = page.getByRole("combobox", { name: "Status filter" });
+  await expect(filter).toHaveValue("Review Submitted");
+});
+
+test("a live order change updates the header's last-update time", async ({
+  request,
+  user,
+  page,
+  dashboard,
+}) => {
+  await signInWithToken(page, user.token, "/");
+  await expect(dashboard.lastUpdate).toHaveText("Waiting for updates");
+  await createOrderApi(request, user.token, { productname: "Arrives Live", asin: "B0LIVE0001" });
+  await expect(dashboard.lastUpdate).toHaveText("Last update: Just now");
+  await expect(dashboard.card("Arrives Live")).toBeVisible();
+});
+
+test("inline tracking edit on a card: one at a time, saved on blur only when changed", async ({
+  request,
+  user,
+  page,
+  dashboard,
+  editOrder,
+  shell,
+}) => {
+  await createOrderApi(request, user.token, { productname: "Desk Fan", asin: "B0FAN00001" });
+  await createOrderApi(request, user.token, { productname: "Door Stop", asin: "B0DOOR0001" });
+  await signInWithToken(page, user.token, "/");
+  await expect(dashboard.recentCards).toHaveCount(2);
+
+  // Opening the editor blocks the other card.
+  await dashboard.trackingButton("Desk Fan").click();
+  const editor = dashboard.trackingEditor("Desk Fan");
+  await expect(editor.number).toBeFocused();
+  await expect(dashboard.trackingButton("Door Stop")).toBeDisabled();
+  await expect(dashboard.card("Door Stop")).toHaveAttribute("aria-disabled", "true");
+
+  // Leaving without a change just closes it: no save, no toast.
+  await dashboard.heading.click();
+  await expect(editor.root).toHaveCount(0);
+  await expect(dashboard.trackingButton("Door Stop")).toBeEnabled();
+  await expect(shell.notifications.getByRole("status")).toHaveCount(0);
+
+  // A number, then focus moves within the editor (no save) and out of it (save).
+  await dashboard.trackingButton("Desk Fan").click();
+  await editor.number.fill(UPS_NUMBER);
+  await expect(editor.carrier).toHaveValue("UPS");
+  await editor.carrier.focus();
+  await expect(editor.root).toBeVisible();
+  await dashboard.heading.click();
+  await shell.expectToast("Tracking updated successfully");
+  await expect(shell.toast("Tracking updated successfully")).toContainText(
+    "Order marked as shipped with tracking information updated.",
+  );
+  await expect(editor.root).toHaveCount(0);
+  const card = dashboard.card("Desk Fan");
+  await expect(card).toContainText("Shipped");
+  await expect(card).toContainText(UPS_NUMBER);
+  await expect(card).toContainText("(UPS)");
+  await dashboard.expectCount("Shipped", 1);
+  await dashboard.expectCount("Ordered", 1);
+
+  // A number no carrier claims: saved, then the warning a second later.
+  await dashboard.trackingButton("Door Stop").click();
+  const other = dashboard.trackingEditor("Door Stop");
+  await other.number.fill("ZZ12");
+  await other.number.press("Enter");
+  await shell.expectToast("Tracking updated successfully");
+  await shell.expectToast("Tracking information incomplete");
+  await expect(dashboard.card("Door Stop")).toContainText("ZZ12");
+
+  // Clearing the number clears the carrier and takes a Shipped order back to Ordered.
+  await dashboard.trackingButton("Desk Fan").click();
+  await editor.number.fill("");
+  await expect(editor.carrier).toHaveValue("");
+  await editor.number.press("Enter");
+  await shell.expectToast("Tracking updated successfully");
+  await expect(shell.toast("Tracking updated successfully")).toContainText(
+    "Tracking information has been saved.",
+  );
+  await expect(card).toContainText("No tracking number");
+  await expect(card).toContainText("Ordered");
+
+  // Escape leaves without saving.
+  await dashboard.trackingButton("Desk Fan").click();
+  await editor.number.fill("WILL-NOT-BE-SAVED");
+  await editor.number.press("Escape");
+  await expect(editor.root).toHaveCount(0);
+  await expect(card).toContainText("No tracking number");
+
+  // A click on the card opens the edit screen, which returns to the dashboard.
+  await card.click({ position: { x: 5, y: 5 } });
+  await expect(page).toHaveURL(/\/orders\/\d+\/edit\?from=%2F$/);
+  await expect(editOrder.cancel).toHaveText("Cancel & Return to Dashboard");
+  await editOrder.cancel.click();
+  await expect(page).toHaveURL("/");
+});
+
+test("stat cards and the shipped delivery date on a card", async ({
+  request,
+  user,
+  page,
+  dashboard,
+}) => {
+  const now = new Date();
+  const tomorrow = new Date(now.getTime() + 86_400_000);
+  const day = (d: Date) =>
+    new Intl.DateTimeFormat("en-CA", {
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    }).format(d);
+  await createOrderApi(request, user.token, {
+    productname: "Arriving Tomorrow",
+    asin: "B0TMRW0001",
+    estimatedretailvalue: "10.00",
+    status: "Shipped",
+    trackingnumber: UPS_NUMBER,
+    carrier: "UPS",
+    expecteddeliverydate: day(tomorrow),
+    dateordered: now.toISOString(),
+  });
+  await createOrderApi(request, user.token, {
+    productname: "Reviewed",
+    asin: "B0REVD0001",
+    estimatedretailvalue: "20.02",
+    status: "Review Submitted",
+    rating: 5,
+    dateordered: now.toISOString(),
+  });
+  await signInWithToken(page, user.token, "/");
+  await expect(dashboard.statValue("Average Value")).toHaveText("$15.01");
+  await expect(dashboard.statValue("This Month")).toHaveText("2");
+  await expect(dashboard.statValue("Review Rate")).toHaveText("100%");
+  const expected = dashboard.card("Arriving Tomorrow").getByText("Expected: Tomorrow");
+  await expect(expected).toHaveClass(/delivery-tomorrow/);
+  // Completed orders show no tracking editor.
+  await expect(dashboard.trackingButton("Reviewed")).toHaveCount(0);
+});
+
+test.describe("phone", () => {
+  test.use({ viewport: { width: 390, height: 800 } });
+
+  test("the dashboard fits a phone, cards in one column", async ({
+    request,
+    user,
+    page,
+    dashboard,
+    shell,
+  }) => {
+    for (const name of ["First Thing With A Long Name", "Second Thing"]) {
+      await createOrderApi(request, user.token, { productname: name, asin: "B0PHONE001" });
+    }
+    await signInWithToken(page, user.token, "/");
+    await expect(dashboard.recentCards).toHaveCount(2);
+    await shell.expectNoHorizontalScroll();
+    const [a, b] = await Promise.all([
+      dashboard.recentCards.nth(0).boundingBox(),
+      dashboard.recentCards.nth(1).boundingBox(),
+    ]);
+    expect(b!.y).toBeGreaterThan(a!.y + a!.height - 1);
+    await dashboard.trackingButton("Second Thing").click();
+    await shell.expectNoHorizontalScroll();
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * Live events (spec §4, §7): an open page learns of changes made elsewhere without a reload.
+ * The browser keeps one EventSource to /api/events/stream?token=… and refetches per table.
+ */
+import type { Page, Request } from "@playwright/test";
+import { NotificationsPopover } from "./pages/NotificationsPopover.ts";
+import { test as base, expect } from "./support/fixtures.ts";
+import { announceNotificationChange, insertNotifications } from "./support/notifications.ts";
+
+const test = base.extend<{ notifications: NotificationsPopover }>({
+  notifications: async ({ page }, use) => use(new NotificationsPopover(page)),
+});
+
+const isStream = (token: string) => (req: Request) =>
+  req.url().includes(`/api/events/stream?token=${encodeURIComponent(token)}`);
+
+/** Records every EventSource the page creates (window.__eventSources), from the next load on. */
+async function trackEventSources(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const Native = window.EventSource;
+    const list: EventSource[] = [];
+    (window as unknown as { __eventSources: EventSource[] }).__eventSources = list;
+    window.EventSource = class extends Native {
+      constructor(url: string | URL, init?: EventSourceInit) {
+        super(url, init);
+        list.push(this);
+      }
+    };
+  });
+}
+
+/** The EventSources created since the last load: path and whether still open or connecting. */
+function eventSources(page: Page): Promise<{ url: string; open: boolean }[]> {
+  return page.evaluate(() =>
+    ((window as unknown as { __eventSources?: EventSource[] }).__eventSources ?? []).map((es) => ({
+      url: es.url.replace(window.location.origin, ""),
+      open: es.readyState !== EventSource.CLOSED,
+    })),
+  );
+}
+
+/** Resolves when the page asks for this path again (a refetch), ignoring query strings. */
+const refetchOf = (page: Page, path: string) =>
+  page.waitForResponse((res) => new URL(res.url()).pathname === path && res.ok());
+
+test.describe("Live events", () => {
+  test("the signed-in page keeps one stream open with its token; logout closes it", async ({
+    page,
+    user,
+    shell,
+  }) => {
+    await trackEventSources(page);
+    await page.goto("/login");
+    await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
+    expect(await eventSources(page)).toEqual([]);
+
+    const opened = page.waitForRequest(isStream(user.token));
+    await page.evaluate((t) => localStorage.setItem("auth-token", t), user.token);
+    await page.goto("/");
+    await opened;
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+    await expect
+      .poll(() => eventSources(page))
+      .toEqual([{ url: `/api/events/stream?token=${encodeURIComponent(user.token)}`, open: true }]);
+
+    // Moving around the app keeps the same single connection.
+    await shell.choose("Account");
+    await expect(page).toHaveURL("/account");
+    expect(await eventSources(page)).toHaveLength(1);
+
+    await shell.logout();
+    await shell.expectSignedOutAtLogin();
+    await expect
+      .poll(() => eventSources(page))
+      .toEqual([{ url: expect.stringContaining("/api/events/stream"), open: false }]);
+  });
+
+  test("a notification event refreshes the bell without a reload, and the badge pulses", async ({
+    page,
+    user,
+    request,
+    notifications,
+  }) => {
+    insertNotifications(user.user.userid, [{ message: "First notice" }]);
+    const opened = page.waitForRequest(isStream(user.token));
+    await page.goto("/privacy-policy");
+    await page.evaluate((t) => localStorage.setItem("auth-token", t), user.token);
+    await page.goto("/");
+    await opened;
+    await notifications.expectUnread(1);
+    await expect(notifications.badge).not.toHaveClass(/notif-badge-pulse/);
+
+    insertNotifications(user.user.userid, [{ message: "Second" }, { message: "Third" }]);
+    const refetched = refetchOf(page, "/api/notifications");
+    await announceNotificationChange(request, user);
+    await refetched;
+    await notifications.expectUnread(3);
+    await expect(notifications.badge).toHaveClass(/notif-badge-pulse/);
+    // The pulse ends by itself after 6 s.
+    await expect(notifications.badge).not.toHaveClass(/notif-badge-pulse/, { timeout: 8000 });
+    await notifications.expectUnread(3);
+  });
+
+  test("an order created through the API appears on the open dashboard without a reload", async ({
+    page,
+    user,
+    request,
+  }) => {
+    const opened = page.waitForRequest(isStream(user.token));
+    await page.goto("/privacy-policy");
+    await page.evaluate((t) => localStorage.setItem("auth-token", t), user.token);
+    await page.goto("/");
+    await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+    await opened;
+    const loads: string[] = [];
+    page.on("load", () => loads.push(page.url()));
+
+    const productname = `Live Widget ${Date.now()}`;
+    const recent = refetchOf(page, "/api/dashboard/recent");
+    const counts = refetchOf(page, "/api/dashboard/counts");
+    const res = await request.post("/api/orders", {
+      headers: { Authorization: `Bearer ${user.token}` },
+      data: { productname, asin: "B0LIVE0001" },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    await Promise.all([recent, counts]);
+
+    await expect(page.getByRole("main").getByText(productname)).toBeVisible();
+    expect(loads, "the page was not reloaded").toEqual([]);
+  });
+
+  test("after the stream drops, the browser reconnects with backoff and updates resume", async ({
+    page,
+    user,
+    request,
+    notifications,
+  }) => {
+    const attempts: number[] = [];
+    // The first two connections fail outright; later ones go through.
+    await page.route("**/api/events/stream*", (route) => {
+      attempts.push(Date.now());
+      return attempts.length <= 2 ? route.abort("connectionreset") : route.continue();
+    });
+    await page.goto("/privacy-policy");
+    await page.evaluate((t) => localStorage.setItem("auth-token", t), user.token);
+    await page.goto("/");
+    await expect.poll(() => attempts.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    const [first, second, third] = attempts as [number, number, number];
+    // 1 s then 2 s, each plus 0–1 s of jitter (and some slack for a busy machine).
+    expect(second - first).toBeGreaterThanOrEqual(1000);
+    expect(second - first).toBeLessThan(3000);
+    expect(third - second).toBeGreaterThanOrEqual(2000);
+    expect(third - second).toBeLessThan(4000);
+    await notifications.expectUnread(0);
+
+    // Events flow again on the new connection.
+    insertNotifications(user.user.userid, [{ message: "After the reconnect" }]);
+    await expect(async () => {
+      await announceNotificationChange(request, user);
+      await notifications.expectUnread(1);
+    }).toPass({ timeout: 10_000 });
+    expect(attempts).toHaveLength(3);
+  });
+});

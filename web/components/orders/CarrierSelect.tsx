@@ -1,0 +1,23 @@
+/** A native select of the carriers, with an empty choice. */
+import type { SelectHTMLAttributes } from "react";
+import { CARRIERS, type Carrier } from "../../../src/contract/constants.ts";
+import { CARRIER_LABELS } from "../../lib/orders.ts";
+
+export function CarrierSelect(
+  props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange"> & {
+    value: Carrier | "";
+    onChange: (carrier: Carrier | "") => void;
+  },
+) {
+  const { value, onChange, ...rest } = props;
+  return (
+    <select {...rest} value={value} onChange={(e) => onChange(e.target.value as Carrier | "")}>
+      <option value="">No carrier</option>
+      {CARRIERS.map((c) => (
+        <option key={c} value={c}>
+          {CARRIER_LABELS[c]}
+        </option>
+      ))}
+    </select>
+  );
+}

@@ -1,0 +1,19 @@
+/** Expected delivery, coloured by how close it is (spec §2): today, tomorrow, future, estimated. */
+import type { Order } from "../../../src/contract/orders.ts";
+import { deliveryInfo } from "../../lib/orders.ts";
+import "../../styles/orders.css";
+
+export function DeliveryDate(props: {
+  order: Pick<Order, "expecteddeliverydate" | "expecteddeliverydatetext">;
+  now: Date;
+  timeZone: string;
+  label?: string;
+}) {
+  const info = deliveryInfo(props.order, props.now, props.timeZone);
+  if (!info.text) return null;
+  return (
+    <span className={`delivery-date delivery-${info.tone}`}>
+      {props.label ?? "Expected"}: {info.text}
+    </span>
+  );
+}

@@ -1,0 +1,263 @@
+/**
+ * One order as a card (dashboard and orders list). The product name links to the edit screen and a
+ * click anywhere else on the card does the same. A card can open one inline editor (tracking on the
+ * dashboard, status on the list); while any card edits, the others are blocked (spec §2).
+ */
+import type { MouseEvent } from "react";
+import { Link, useLocation } from "wouter";
+import type { OrderStatus } from "../../../src/contract/constants.ts";
+import type { Order } from "../../../src/contract/orders.ts";
+import { useSetOrderStatus } from "../../hooks/useOrders.ts";
+import { formatMoney } from "../../lib/format.ts";
+import {
+  CARRIER_LABELS,
+  deliveryAge,
+  displayDay,
+  editOrderPath,
+  isJustDelivered,
+  reviewDateText,
+  type StatusFilter,
+} from "../../lib/orders.ts";
+import { DeliveryDate } from "./DeliveryDate.tsx";
+import { PackageIcon } from "./PackageIcon.tsx";
+import { JustDeliveredBadge, StatusBadge } from "./StatusBadge.tsx";
+import { StatusSelect } from "./StatusSelect.tsx";
+import { TrackingEditor } from "./TrackingEditor.tsx";
+import "../../styles/orders.css";
+
+export type CardEditMode = "tracking" | "status";
+
+const INTERACTIVE = "a, button, input, select, textarea, label, summary, fieldset";
+
+export function OrderCard(props: {
+  order: Order;
+  timeZone: string;
+  now: Date;
+  /** Where the edit screen returns to (the current path and query). */
+  from: string;
+  /** The list's status filter, for the per-filter extra info; undefined on the dashboard. */
+  filter?: StatusFilter;
+  mode: CardEditMode;
+  editing: boolean;
+  blocked: boolean;
+  onEdit: () => void;
+  onEditDone: () => void;
+}) {
+  const { order, timeZone, now, filter } = props;
+  const [, navigate] = useLocation();
+  const href = editOrderPath(order.orderid, props.from);
+  const justDelivered = isJustDelivered(order, now);
+  const titleId = `order-${order.orderid}-title`;
+  const inactive = props.blocked;
+
+  function onCardClick(e: MouseEvent<HTMLElement>) {
+    if (inactive || props.editing) return;
+    if ((e.target as HTMLElement).closest(INTERACTIVE)) return;
+    navigate(href);
+  }
+
+  const value = formatMoney(order.estimatedretailvalue);
+  const age = filter === "Received" ? deliveryAge(order.datedelivered, now) : null;
+  const reviewDate =
+    filter === "Review Submitted" || filter === "Review Approved" || filter === "Review Rejected"
+      ? reviewDateText(order, timeZone)
+      : null;
+  const canEditReview = order.status === "Received" || order.status === "Review Rejected";
+
+  return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the product name link is the keyboard path
+    <article
+      className={[
+        "order-card",
+        justDelivered ? "just-delivered" : "",
+        inactive ? "blocked" : "",
+        props.editing ? "editing" : "",
+      ].join(" ")}
+      aria-labelledby={titleId}
+      aria-disabled={inactive || undefined}
+      onClick={onCardClick}
+    >
+      <div className="order-card-media" aria-hidden="true">
+        {order.productimage ? (
+          <img src={order.productimage} alt="" loading="lazy" />
+        ) : (
+          <PackageIcon />
+        )}
+      </div>
+      <div className="order-card-body">
+        <div className="order-card-head">
+          <h3 id={titleId} className="order-card-title">
+            {inactive ? (
+              <span>{order.productname}</span>
+            ) : (
+              <Link href={href}>{order.productname}</Link>
+            )}
+          </h3>
+          <div className="order-card-badges">
+            {justDelivered && <JustDeliveredBadge />}
+            <StatusBadge status={order.status} />
+          </div>
+        </div>
+        <p className="order-card-meta">
+          {order.amazonordernumber && <span>#{order.amazonordernumber}</span>}
+          {value && <span>{value}</span>}
+          {order.dateordered && <span>Ordered {displayDay(order.dateordered, timeZone)}</span>}
+        </p>
+
+        {filter === "Shipped" && (
+          <p className="order-card-extra">
+            <DeliveryDate order={order} now={now} timeZone={timeZone} />
+          </p>
+        )}
+        {age && (
+          <p className="order-card-extra">
+            <span className={`urgency urgency-${age.urgency}`}>{age.text}</span>
+          </p>
+        )}
+        {reviewDate && <p className="order-card-extra">{reviewDate}</p>}
+
+        {props.mode === "tracking" && (
+          <TrackingLine
+            order={order}
+            timeZone={timeZone}
+            now={now}
+            editing={props.editing}
+            disabled={inactive}
+            onEdit={props.onEdit}
+            onDone={props.onEditDone}
+          />
+        )}
+        {props.mode === "status" && (
+          <div className="order-card-actions">
+            <StatusLine
+              order={order}
+              editing={props.editing}
+              disabled={inactive}
+              onEdit={props.onEdit}
+              onDone={props.onEditDone}
+            />
+            {canEditReview &&
+              !props.editing &&
+              (inactive ? (
+                <button type="button" className="small" disabled>
+                  Edit Review
+                </button>
+              ) : (
+                <Link
+                  href={editOrderPath(order.orderid, props.from, "review")}
+                  className="button-link primary small"
+                  aria-label={`Edit Review: ${order.productname}`}
+                >
+                  Edit Review
+                </Link>
+              ))}
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}
+
+function TrackingLine(props: {
+  order: Order;
+  timeZone: string;
+  now: Date;
+  editing: boolean;
+  disabled: boolean;
+  onEdit: () => void;
+  onDone: () => void;
+}) {
+  const { order } = props;
+  if (props.editing) {
+    return <TrackingEditor order={order} timeZone={props.timeZone} onDone={props.onDone} />;
+  }
+  const number = order.trackingnumber;
+  // Tracking is added and corrected while an order travels (spec §4); later it is only shown.
+  const editable = order.status === "Ordered" || order.status === "Shipped";
+  if (!editable && !number) return null;
+  return (
+    <div className="order-card-tracking">
+      <span className="tracking-text">
+        {number ? (
+          <>
+            <span className="muted">Tracking:</span> <code>{number}</code>
+            {order.carrier && <> ({CARRIER_LABELS[order.carrier]})</>}
+          </>
+        ) : (
+          <span className="muted">No tracking number</span>
+        )}
+      </span>
+      {order.status === "Shipped" && (
+        <DeliveryDate order={order} now={props.now} timeZone={props.timeZone} />
+      )}
+      {editable && (
+        <button
+          type="button"
+          className="outline secondary small"
+          disabled={props.disabled}
+          onClick={props.onEdit}
+          aria-label={`${number ? "Edit tracking" : "Add tracking"}: ${order.productname}`}
+        >
+          {number ? "Edit tracking" : "Add tracking"}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function StatusLine(props: {
+  order: Order;
+  editing: boolean;
+  disabled: boolean;
+  onEdit: () => void;
+  onDone: () => void;
+}) {
+  const { order } = props;
+  const setStatus = useSetOrderStatus();
+  if (props.editing) {
+    const change = (status: OrderStatus) => {
+      if (status === order.status) return props.onDone();
+      setStatus.mutate({ id: order.orderid, status }, { onSettled: props.onDone });
+    };
+    return (
+      <>
+        <StatusSelect
+          autoFocus
+          aria-label={`Status of ${order.productname}`}
+          value={order.status}
+          disabled={setStatus.isPending}
+          aria-busy={setStatus.isPending || undefined}
+          onChange={change}
+          onBlur={() => {
+            if (!setStatus.isPending) props.onDone();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") {
+              e.preventDefault();
+              props.onDone();
+            }
+          }}
+        />
+        <button
+          type="button"
+          className="outline secondary small"
+          onMouseDown={(e) => e.preventDefault()}
+          onClick={props.onDone}
+        >
+          Cancel
+        </button>
+      </>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="outline secondary small"
+      disabled={props.disabled}
+      onClick={props.onEdit}
+      aria-label={`Change status: ${order.productname}`}
+    >
+      Change status
+    </button>
+  );
+}

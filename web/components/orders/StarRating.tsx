@@ -1,0 +1,44 @@
+/** Star rating 1 to 5 as a radio group (arrow keys work), clearable (spec §3, §9). */
+import { useId } from "react";
+import "../../styles/orders.css";
+
+export function StarRating(props: {
+  value: number | null;
+  onChange: (value: number | null) => void;
+  invalid?: boolean;
+  describedBy?: string;
+}) {
+  const name = useId();
+  return (
+    <fieldset
+      className="star-rating"
+      aria-invalid={props.invalid || undefined}
+      aria-describedby={props.describedBy}
+    >
+      <legend>Rating</legend>
+      <div className="stars">
+        {[1, 2, 3, 4, 5].map((n) => (
+          <label key={n} className={props.value !== null && n <= props.value ? "on" : undefined}>
+            <input
+              type="radio"
+              name={name}
+              value={n}
+              checked={props.value === n}
+              onChange={() => props.onChange(n)}
+              aria-label={n === 1 ? "1 star" : `${n} stars`}
+            />
+            <span aria-hidden="true">★</span>
+          </label>
+        ))}
+        <button
+          type="button"
+          className="outline secondary small"
+          onClick={() => props.onChange(null)}
+          disabled={props.value === null}
+        >
+          Clear rating
+        </button>
+      </div>
+    </fieldset>
+  );
+}

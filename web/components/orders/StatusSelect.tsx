@@ -1,0 +1,21 @@
+/** A native select of the seven statuses. */
+import type { SelectHTMLAttributes } from "react";
+import { ORDER_STATUSES, type OrderStatus } from "../../../src/contract/constants.ts";
+
+export function StatusSelect(
+  props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange"> & {
+    value: OrderStatus;
+    onChange: (status: OrderStatus) => void;
+  },
+) {
+  const { value, onChange, ...rest } = props;
+  return (
+    <select {...rest} value={value} onChange={(e) => onChange(e.target.value as OrderStatus)}>
+      {ORDER_STATUSES.map((s) => (
+        <option key={s} value={s}>
+          {s}
+        </option>
+      ))}
+    </select>
+  );
+}

@@ -1,0 +1,128 @@
+/**
+ * Add Order (/orders/new?from=): for orders placed before the mailbox was connected. The Product
+ * and Shipping fields of the edit screen with the same rules; POST /api/orders, then back to
+ * `from` (the dashboard by default) with 'Order added'.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useLocation, useSearch } from "wouter";
+import type { Order } from "../../src/contract/orders.ts";
+import { invalidateAfterOrderChange, useCarrierDetection } from "../hooks/useOrders.ts";
+import { useTimeZone } from "../hooks/useTimeZone.ts";
+import { apiJson, errorMessage } from "../lib/api.ts";
+import {
+  dayKey,
+  emptyOrderForm,
+  type FormErrors,
+  type FormField,
+  formToPayload,
+  type OrderForm,
+  safeFrom,
+  validateOrderForm,
+  withDetectedCarrier,
+  withTrackingNumber,
+} from "../lib/orders.ts";
+import { toast, toastError } from "../lib/toast.tsx";
+import { ProductFields } from "./edit-order/ProductTab.tsx";
+import { ShippingFields } from "./edit-order/ShippingTab.tsx";
+import "../styles/orders.css";
+
+export function AddOrderPage() {
+  const from = safeFrom(new URLSearchParams(useSearch()).get("from"), "/");
+  const timeZone = useTimeZone();
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState<OrderForm>(() => ({
+    ...emptyOrderForm(),
+    dateordered: dayKey(new Date(), timeZone) ?? "",
+  }));
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [typedNumber, setTypedNumber] = useState(false);
+
+  const set = <K extends FormField>(field: K, value: OrderForm[K]) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const detecting = useCarrierDetection(form.trackingnumber, typedNumber, (carrier) =>
+    setForm((f) => withDetectedCarrier(f, carrier)),
+  );
+
+  const add = useMutation({
+    mutationFn: (payload: ReturnType<typeof formToPayload>) =>
+      apiJson<Order>("POST", "/api/orders", payload),
+    onSuccess: (order) => {
+      toast({ title: "Order added", description: order.productname, variant: "success" });
+      navigate(from);
+    },
+    onError: (err) =>
+      toastError(
+        err,
+        "Error adding order",
+        errorMessage(err, "Failed to add order. Please try again."),
+      ),
+    onSettled: () => invalidateAfterOrderChange(queryClient),
+  });
+
+  function submit() {
+    const problems = validateOrderForm(form);
+    setErrors(problems);
+    if (Object.keys(problems).length) {
+      // After the messages render: move to the first field that needs attention.
+      setTimeout(() => document.querySelector<HTMLElement>("main [aria-invalid='true']")?.focus());
+      return;
+    }
+    const {
+      rating: _r,
+      reviewsubject: _s,
+      reviewtext: _t,
+      reviewreference: _x,
+      ...payload
+    } = formToPayload(form);
+    add.mutate(payload);
+  }
+
+  return (
+    <main className="container add-order">
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <hgroup>
+          <h1>Add Order</h1>
+          <p>Add an order by hand, for example one placed before your mailbox was connected.</p>
+        </hgroup>
+        <section aria-labelledby="add-product">
+          <h2 id="add-product">Product Information</h2>
+          <ProductFields form={form} errors={errors} set={set} />
+        </section>
+        <section aria-labelledby="add-shipping">
+          <h2 id="add-shipping">Shipping Information</h2>
+          <ShippingFields
+            form={form}
+            errors={errors}
+            set={set}
+            detecting={detecting}
+            timeZone={timeZone}
+            onTrackingNumber={(value) => {
+              setTypedNumber(true);
+              setForm((f) => withTrackingNumber(f, value));
+            }}
+          />
+        </section>
+        <footer className="edit-footer">
+          <Link href={from} className="button-link">
+            Cancel
+          </Link>
+          <span className="spacer" />
+          <button type="submit" disabled={add.isPending} aria-busy={add.isPending || undefined}>
+            Add Order
+          </button>
+        </footer>
+      </form>
+    </main>
+  );
+}

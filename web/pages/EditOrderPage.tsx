@@ -1,0 +1,335 @@
+/**
+ * Edit Order (/orders/:id/edit?from=&section=review; spec §2, §4, §5, §7, §8): skeleton while
+ * loading, 'Order Not Found', three tabs, and Cancel / Save / Save & Close. When only the tracking
+ * number or carrier changed, the save goes through the tracking call.
+ */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { Link, useLocation, useParams, useSearch } from "wouter";
+import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts";
+import { ConfirmDialog } from "../components/Dialog.tsx";
+import { useNow } from "../components/orders/useNow.ts";
+import {
+  invalidateAfterOrderChange,
+  isNotFound,
+  orderKeys,
+  toastTrackingError,
+  toastTrackingSaved,
+  useCarrierDetection,
+  useOrder,
+} from "../hooks/useOrders.ts";
+import { useTimeZone } from "../hooks/useTimeZone.ts";
+import { apiJson, apiRequest, errorMessage } from "../lib/api.ts";
+import {
+  changedFields,
+  type EditTab,
+  FIELD_TABS,
+  type FormErrors,
+  type FormField,
+  fromLabel,
+  isTrackingOnlyChange,
+  type OrderForm,
+  type OrderPayload,
+  orderToForm,
+  safeFrom,
+  validateOrderForm,
+  withDetectedCarrier,
+  withTrackingNumber,
+} from "../lib/orders.ts";
+import { toast, toastError } from "../lib/toast.tsx";
+import { ProductFields } from "./edit-order/ProductTab.tsx";
+import { ReviewFields } from "./edit-order/ReviewTab.tsx";
+import { ShippingFields } from "./edit-order/ShippingTab.tsx";
+import "../styles/orders.css";
+
+const TABS: { id: EditTab; label: string; short: string }[] = [
+  { id: "product", label: "Product Information", short: "Product" },
+  { id: "shipping", label: "Shipping Information", short: "Shipping" },
+  { id: "review", label: "Review Information", short: "Review" },
+];
+
+export function EditOrderPage() {
+  const params = useParams<{ id: string }>();
+  const search = new URLSearchParams(useSearch());
+  const from = safeFrom(search.get("from"));
+  const initialTab: EditTab = search.get("section") === "review" ? "review" : "product";
+  const id = /^\d+$/.test(params.id ?? "") ? Number(params.id) : Number.NaN;
+  const { data: order, isLoading, isError, error, refetch } = useOrder(id);
+  const missing = !Number.isInteger(id) || id <= 0 || (isError && isNotFound(error));
+
+  return (
+    <main className="container edit-order">
+      {missing ? (
+        <article className="empty-state">
+          <h1>Order Not Found</h1>
+          <p>This order does not exist or has been deleted.</p>
+          <Link href={from} className="button-link primary">
+            Back to {fromLabel(from)}
+          </Link>
+        </article>
+      ) : isError ? (
+        <article className="empty-state">
+          <h1>Edit Order</h1>
+          <p>{errorMessage(error, "The order could not be loaded.")}</p>
+          <div className="button-row center">
+            <button type="button" onClick={() => void refetch()}>
+              Try Again
+            </button>
+            <Link href={from} className="button-link">
+              Back to {fromLabel(from)}
+            </Link>
+          </div>
+        </article>
+      ) : isLoading || !order ? (
+        <EditSkeleton />
+      ) : (
+        <EditOrderForm key={order.orderid} order={order} from={from} initialTab={initialTab} />
+      )}
+    </main>
+  );
+}
+
+function EditSkeleton() {
+  return (
+    <div role="status" aria-busy="true" aria-label="Loading order" className="edit-skeleton">
+      <div className="skeleton-line wide" />
+      <div className="skeleton-line" />
+      <div className="skeleton-block" />
+      <div className="skeleton-block" />
+    </div>
+  );
+}
+
+function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab }) {
+  const { order, from } = props;
+  const timeZone = useTimeZone();
+  const now = useNow();
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const [tab, setTab] = useState<EditTab>(props.initialTab);
+  const [original, setOriginal] = useState<OrderForm>(() => orderToForm(order, timeZone));
+  const [form, setForm] = useState<OrderForm>(original);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [typedNumber, setTypedNumber] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const dirty = Object.keys(changedFields(original, form)).length > 0;
+
+  // A fresh copy from the server (refetch, live update) replaces the form while nothing is edited.
+  const lastSeen = useRef(order.updatedate);
+  useEffect(() => {
+    if (order.updatedate === lastSeen.current) return;
+    lastSeen.current = order.updatedate;
+    if (!dirty) {
+      const next = orderToForm(order, timeZone);
+      setOriginal(next);
+      setForm(next);
+    }
+  }, [order, dirty, timeZone]);
+
+  const set = <K extends FormField>(field: K, value: OrderForm[K]) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const detecting = useCarrierDetection(form.trackingnumber, typedNumber, (carrier) =>
+    setForm((f) => withDetectedCarrier(f, carrier)),
+  );
+
+  const save = useMutation({
+    mutationFn: async (vars: {
+      changes: OrderPayload;
+      next: OrderForm;
+      trackingOnly: boolean;
+      close: boolean;
+    }): Promise<{ order: Order; tracking: TrackingUpdateResponse | null }> => {
+      if (vars.trackingOnly) {
+        const res = await apiJson<TrackingUpdateResponse>(
+          "PUT",
+          `/api/orders/${order.orderid}/tracking`,
+          {
+            trackingnumber: vars.next.trackingnumber.trim() || null,
+            carrier: vars.next.carrier || null,
+          },
+        );
+        return { order: res.order, tracking: res };
+      }
+      const updated = await apiJson<Order>("PUT", `/api/orders/${order.orderid}`, vars.changes);
+      return { order: updated, tracking: null };
+    },
+    onSuccess: ({ order: saved, tracking }, vars) => {
+      queryClient.setQueryData(orderKeys.detail(saved.orderid), saved);
+      lastSeen.current = saved.updatedate;
+      const next = orderToForm(saved, timeZone);
+      setOriginal(next);
+      setForm(next);
+      setTypedNumber(false);
+      if (tracking) toastTrackingSaved(tracking, timeZone);
+      else toast({ title: "Order updated successfully", variant: "success" });
+      if (vars.close) navigate(from);
+    },
+    onError: (err, vars) => {
+      if (vars.trackingOnly) toastTrackingError(err);
+      else
+        toastError(
+          err,
+          "Error updating order",
+          errorMessage(err, "Failed to update order. Please try again."),
+        );
+    },
+    onSettled: () => invalidateAfterOrderChange(queryClient),
+  });
+
+  function submit(opts: { close?: boolean; overrides?: Partial<OrderForm> } = {}) {
+    const next = { ...form, ...opts.overrides };
+    const problems = validateOrderForm(next);
+    const fields = Object.keys(problems) as FormField[];
+    setErrors(problems);
+    if (fields.length) {
+      const first = TABS.find((t) => fields.some((f) => FIELD_TABS[f] === t.id));
+      if (first) setTab(first.id);
+      return;
+    }
+    const changes = changedFields(original, next);
+    if (Object.keys(changes).length === 0) {
+      if (opts.close) navigate(from);
+      else toast({ title: "No changes to save" });
+      return;
+    }
+    if (opts.overrides) setForm(next);
+    save.mutate({
+      changes,
+      next,
+      trackingOnly: isTrackingOnlyChange(original, changes),
+      close: Boolean(opts.close),
+    });
+  }
+
+  function markSubmitted() {
+    if (form.rating === null) {
+      toast({
+        title: "Rating Required",
+        description:
+          "Amazon does not allow zero-star reviews. Please select a rating from 1 to 5 stars.",
+        variant: "destructive",
+      });
+      setTab("review");
+      return;
+    }
+    submit({ close: true, overrides: { status: "Review Submitted" } });
+  }
+
+  const remove = useMutation({
+    mutationFn: () => apiRequest("DELETE", `/api/orders/${order.orderid}`),
+    onSuccess: () => {
+      setDeleting(false);
+      queryClient.removeQueries({ queryKey: orderKeys.detail(order.orderid) });
+      toast({ title: "Order deleted", description: order.productname, variant: "success" });
+      navigate(from, { replace: true });
+      void invalidateAfterOrderChange(queryClient);
+    },
+    onError: (err) => {
+      setDeleting(false);
+      toastError(err, "Delete failed", errorMessage(err, "Failed to delete the order."));
+    },
+  });
+
+  const busy = save.isPending;
+  const tabErrors = (t: EditTab) =>
+    (Object.keys(errors) as FormField[]).some((f) => errors[f] && FIELD_TABS[f] === t);
+
+  return (
+    <form
+      className="edit-order-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <hgroup>
+        <h1>Edit Order</h1>
+        <p>{order.amazonordernumber ? `Order #${order.amazonordernumber}` : order.productname}</p>
+      </hgroup>
+
+      <div role="tablist" className="tabs" aria-label="Order sections">
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={t.id === tab}
+            aria-controls={`panel-${t.id}`}
+            className={`tab${t.id === tab ? " active" : ""}${tabErrors(t.id) ? " has-error" : ""}`}
+            onClick={() => setTab(t.id)}
+          >
+            <span className="label-long">{t.label}</span>
+            <span className="label-short">{t.short}</span>
+          </button>
+        ))}
+      </div>
+
+      <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+        {tab === "product" && (
+          <ProductFields form={form} errors={errors} set={set} onDelete={() => setDeleting(true)} />
+        )}
+        {tab === "shipping" && (
+          <ShippingFields
+            form={form}
+            errors={errors}
+            set={set}
+            order={order}
+            originalExpected={original.expecteddeliverydate}
+            detecting={detecting}
+            timeZone={timeZone}
+            onTrackingNumber={(value) => {
+              setTypedNumber(true);
+              setForm((f) => withTrackingNumber(f, value));
+            }}
+          />
+        )}
+        {tab === "review" && (
+          <ReviewFields
+            form={form}
+            errors={errors}
+            set={set}
+            order={order}
+            now={now}
+            timeZone={timeZone}
+            busy={busy}
+            onMarkSubmitted={markSubmitted}
+            onMarkStatus={(status) => submit({ overrides: { status } })}
+          />
+        )}
+      </section>
+
+      <footer className="edit-footer">
+        <Link href={from} className="button-link">
+          Cancel &amp; Return to {fromLabel(from)}
+        </Link>
+        <span className="spacer" />
+        <button type="submit" className="outline" disabled={busy} aria-busy={busy || undefined}>
+          Save
+        </button>
+        <button
+          type="button"
+          disabled={busy}
+          aria-busy={busy || undefined}
+          onClick={() => submit({ close: true })}
+        >
+          Save &amp; Close
+        </button>
+      </footer>
+
+      <ConfirmDialog
+        open={deleting}
+        title="Delete order"
+        message={`Delete "${order.productname}"? This action cannot be undone.`}
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onConfirm={() => remove.mutate()}
+        onCancel={() => setDeleting(false)}
+      />
+    </form>
+  );
+}

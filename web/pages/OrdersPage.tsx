@@ -1,0 +1,199 @@
+/**
+ * The orders list (spec §2, §9). Status filter, search, sort, page and page size live in the
+ * address (?status=&q=&sort=&page=&size=), so the edit screen's `from` returns to the same view.
+ * Filtering, search, sorting and paging happen on the server (GET /api/orders + X-Total-Count).
+ */
+import { useEffect, useRef, useState } from "react";
+import { Link, useLocation, useSearch } from "wouter";
+import { ORDER_SORT_LABELS, ORDER_SORTS, ORDER_STATUSES } from "../../src/contract/constants.ts";
+import { OrderCard } from "../components/orders/OrderCard.tsx";
+import { Pagination } from "../components/orders/Pagination.tsx";
+import { useNow } from "../components/orders/useNow.ts";
+import { useDashboardCounts } from "../hooks/useDashboard.ts";
+import { useOrderList } from "../hooks/useOrders.ts";
+import { useTimeZone } from "../hooks/useTimeZone.ts";
+import {
+  FILTER_ORDER_LABELS,
+  hasOwnOrdering,
+  isOrderSort,
+  isOrderStatus,
+  type ListView,
+  listViewPath,
+  parseListView,
+  SEARCH_DEBOUNCE_MS,
+  totalPages,
+} from "../lib/orders.ts";
+import "../styles/orders.css";
+
+export function OrdersPage() {
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const view = parseListView(search);
+  const here = listViewPath(view);
+  const timeZone = useTimeZone();
+  const now = useNow();
+  const { data, isLoading, isError, isPlaceholderData, refetch } = useOrderList(view);
+  const [editing, setEditing] = useState<number | null>(null);
+
+  const go = (next: Partial<ListView>, replace = false) =>
+    navigate(listViewPath({ ...view, ...next }), { replace });
+  // Effects below read the latest view without restarting on every render.
+  const latest = useRef({ view, go });
+  latest.current = { view, go };
+
+  // The search box follows the address, and the address follows typing after a 300 ms pause.
+  const [query, setQuery] = useState(view.q);
+  useEffect(() => setQuery(view.q), [view.q]);
+  useEffect(() => {
+    if (query.trim() === latest.current.view.q.trim()) return;
+    const t = setTimeout(() => latest.current.go({ q: query, page: 1 }, true), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [query]);
+
+  // A page past the end (after orders left the filter): show the last page instead.
+  const total = data?.total ?? 0;
+  const pages = totalPages(total, view.size);
+  const pastEnd = Boolean(data) && !isPlaceholderData && view.page > pages;
+  useEffect(() => {
+    if (pastEnd) latest.current.go({ page: pages }, true);
+  }, [pastEnd, pages]);
+
+  const filtersActive = view.status !== "all" || view.q.trim() !== "";
+  const ownOrder = hasOwnOrdering(view.status);
+  const sortValue = view.sort ?? (ownOrder ? "" : "newest");
+
+  return (
+    <main className="container orders-page">
+      <div className="page-head">
+        <hgroup>
+          <h1>Orders</h1>
+          <p>
+            Manage your Amazon Vine orders
+            {view.status === "Shipped" && <ShippedCount />}
+          </p>
+        </hgroup>
+        <div className="button-row">
+          <Link
+            href={`/orders/new?from=${encodeURIComponent(here)}`}
+            className="button-link primary"
+          >
+            Add Order
+          </Link>
+        </div>
+      </div>
+
+      <search className="orders-toolbar">
+        <input
+          type="search"
+          aria-label="Search orders"
+          placeholder="Search orders..."
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+        <select
+          aria-label="Status filter"
+          value={view.status}
+          onChange={(e) => {
+            const v = e.target.value;
+            go({ status: isOrderStatus(v) ? v : "all", page: 1 });
+          }}
+        >
+          <option value="all">All Orders</option>
+          {ORDER_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label="Sort"
+          value={sortValue}
+          onChange={(e) => {
+            const v = e.target.value;
+            // Newest First is the plain default: only a different choice goes in the address.
+            const sort = isOrderSort(v) && !(v === "newest" && !ownOrder) ? v : null;
+            go({ sort, page: 1 });
+          }}
+        >
+          {ownOrder && view.status !== "all" && (
+            <option value="">{FILTER_ORDER_LABELS[view.status]}</option>
+          )}
+          {ORDER_SORTS.map((s) => (
+            <option key={s} value={s}>
+              {ORDER_SORT_LABELS[s]}
+            </option>
+          ))}
+        </select>
+      </search>
+
+      {isLoading ? (
+        <div className="order-list" role="status" aria-busy="true" aria-label="Loading orders">
+          <div className="skeleton-card" />
+          <div className="skeleton-card" />
+          <div className="skeleton-card" />
+        </div>
+      ) : isError ? (
+        <article className="empty-state">
+          <h2>Orders could not be loaded</h2>
+          <button type="button" className="outline" onClick={() => void refetch()}>
+            Try Again
+          </button>
+        </article>
+      ) : !data?.orders.length ? (
+        <article className="empty-state">
+          <h2>No orders found</h2>
+          <p>
+            {filtersActive
+              ? "Try adjusting your search or filter criteria"
+              : "Orders will appear here once they're tracked"}
+          </p>
+        </article>
+      ) : (
+        <>
+          <section
+            className="order-list"
+            aria-label="Order list"
+            aria-busy={isPlaceholderData || undefined}
+          >
+            {data.orders.map((order) => (
+              <OrderCard
+                key={order.orderid}
+                order={order}
+                timeZone={timeZone}
+                now={now}
+                from={here}
+                filter={view.status}
+                mode="status"
+                editing={editing === order.orderid}
+                blocked={editing !== null && editing !== order.orderid}
+                onEdit={() => setEditing(order.orderid)}
+                onEditDone={() => setEditing((id) => (id === order.orderid ? null : id))}
+              />
+            ))}
+          </section>
+          <Pagination
+            page={Math.min(view.page, pages)}
+            size={view.size}
+            total={total}
+            onPage={(page) => {
+              go({ page });
+              window.scrollTo({ top: 0 });
+            }}
+            onSize={(size) => go({ size, page: 1 })}
+          />
+        </>
+      )}
+    </main>
+  );
+}
+
+function ShippedCount() {
+  const { data } = useDashboardCounts();
+  if (!data) return null;
+  return (
+    <span className="shipped-count">
+      {" "}
+      · {data.Shipped} {data.Shipped === 1 ? "order" : "orders"} shipped
+    </span>
+  );
+}

@@ -1,0 +1,70 @@
+/** Product Information: image, name, ASIN, value, status, date ordered, View Product Page. */
+import { PackageIcon } from "../../components/orders/PackageIcon.tsx";
+import { StatusSelect } from "../../components/orders/StatusSelect.tsx";
+import { Field, type FormProps, TextInput } from "./fields.tsx";
+
+export function ProductFields(props: FormProps & { onDelete?: () => void }) {
+  const { form } = props;
+  const image = form.productimage.trim();
+  const url = form.producturl.trim();
+  // The edit screen always shows the picture (or a parcel); Add Order only once there is one.
+  const showImage = Boolean(image) || Boolean(props.onDelete);
+  const urlOk = url !== "" && !props.errors.producturl && /^https?:\/\//i.test(url);
+  return (
+    <div className={showImage ? "edit-product" : "edit-product no-image"}>
+      {showImage && (
+        <div className="product-image">
+          {image ? <img src={image} alt="Product" /> : <PackageIcon size={48} />}
+        </div>
+      )}
+      <div className="form-grid">
+        <TextInput {...props} field="productname" label="Product name" required multiline />
+        <TextInput {...props} field="asin" label="ASIN" required placeholder="B0XXXXXXXX" />
+        <TextInput {...props} field="amazonordernumber" label="Order number" />
+        <TextInput
+          {...props}
+          field="estimatedretailvalue"
+          label="Estimated value ($)"
+          inputMode="decimal"
+          placeholder="24.99"
+        />
+        <Field
+          label="Status"
+          error={props.errors.status}
+          control={(a) => (
+            <StatusSelect {...a} value={form.status} onChange={(s) => props.set("status", s)} />
+          )}
+        />
+        <TextInput {...props} field="dateordered" label="Date ordered" type="date" />
+        <TextInput
+          {...props}
+          field="producturl"
+          label="Product URL"
+          type="url"
+          inputMode="url"
+          placeholder="https://www.amazon.com/dp/…"
+        />
+        <TextInput
+          {...props}
+          field="productimage"
+          label="Image URL"
+          type="url"
+          inputMode="url"
+          placeholder="https://…"
+        />
+      </div>
+      <div className="button-row">
+        {urlOk && (
+          <a href={url} target="_blank" rel="noopener noreferrer" className="button-link">
+            View Product Page ↗
+          </a>
+        )}
+        {props.onDelete && (
+          <button type="button" className="danger outline" onClick={props.onDelete}>
+            Delete order
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,180 @@
+/**
+ * Review Information: the status line with urgency, star rating, subject, text with its word
+ * counter, copy buttons, the lifecycle buttons (Mark Review Submitted / Mark Approved / Mark
+ * Rejected) and the review reference with its 'View on Amazon' link (spec §2, §4, §5).
+ */
+import type { Order } from "../../../src/contract/orders.ts";
+import { StarRating } from "../../components/orders/StarRating.tsx";
+import {
+  DEFAULT_TARGET_WORDS,
+  REVIEW_SUBJECT_MAX,
+  reviewStatusLine,
+  reviewUrl,
+  wordBand,
+  wordCount,
+} from "../../lib/orders.ts";
+import { toast } from "../../lib/toast.tsx";
+import { Field, type FormProps, TextInput } from "./fields.tsx";
+
+async function copy(text: string) {
+  if (!text.trim()) {
+    toast({ title: "Nothing to copy" });
+    return;
+  }
+  try {
+    if (navigator.clipboard?.writeText) await navigator.clipboard.writeText(text);
+    else legacyCopy(text);
+    toast({ title: "Copied to clipboard", variant: "success" });
+  } catch {
+    toast({ title: "Copy failed", variant: "destructive" });
+  }
+}
+
+/**
+ * The Clipboard API exists only in secure contexts; a self-hosted server is often opened over
+ * plain http on the LAN, where the old copy command still works.
+ */
+function legacyCopy(text: string) {
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.append(area);
+  area.select();
+  const ok = document.execCommand("copy");
+  area.remove();
+  if (!ok) throw new Error("copy command refused");
+}
+
+export function ReviewFields(
+  props: FormProps & {
+    order: Order;
+    now: Date;
+    timeZone: string;
+    busy: boolean;
+    targetWords?: number;
+    onMarkSubmitted: () => void;
+    onMarkStatus: (status: "Review Approved" | "Review Rejected") => void;
+  },
+) {
+  const { form, order } = props;
+  // The line describes the saved order: its dates are the server's.
+  const line = reviewStatusLine(order, props.now, props.timeZone);
+  const target = props.targetWords ?? DEFAULT_TARGET_WORDS;
+  const words = wordCount(form.reviewtext);
+  const band = wordBand(words, target);
+  const link = order.status === "Review Approved" ? reviewUrl(order.reviewreference) : null;
+  const canSubmit = form.status === "Received" || form.status === "Review Rejected";
+
+  return (
+    <div className="edit-review">
+      <p className={`review-status urgency-${line.urgency}`}>
+        <strong>{line.label}</strong>
+        {line.detail && <span> · {line.detail}</span>}
+      </p>
+
+      <StarRating
+        value={form.rating}
+        onChange={(v) => props.set("rating", v)}
+        invalid={Boolean(props.errors.rating)}
+      />
+      {props.errors.rating && <small className="field-error">{props.errors.rating}</small>}
+
+      <Field
+        label="Review subject"
+        error={props.errors.reviewsubject}
+        hint={`${form.reviewsubject.length}/${REVIEW_SUBJECT_MAX}`}
+        control={(a) => (
+          <div className="with-copy">
+            <input
+              {...a}
+              name="reviewsubject"
+              value={form.reviewsubject}
+              maxLength={REVIEW_SUBJECT_MAX}
+              onChange={(e) => props.set("reviewsubject", e.target.value)}
+            />
+            <button
+              type="button"
+              className="outline secondary small"
+              onClick={() => void copy(form.reviewsubject)}
+              aria-label="Copy subject"
+            >
+              Copy
+            </button>
+          </div>
+        )}
+      />
+
+      <Field
+        label="Review text"
+        error={props.errors.reviewtext}
+        hint={
+          <span className={`word-count word-${band}`}>
+            {words} {words === 1 ? "word" : "words"} (target {target})
+          </span>
+        }
+        control={(a) => (
+          <div className="with-copy">
+            <textarea
+              {...a}
+              name="reviewtext"
+              rows={10}
+              value={form.reviewtext}
+              onChange={(e) => props.set("reviewtext", e.target.value)}
+            />
+            <button
+              type="button"
+              className="outline secondary small"
+              onClick={() => void copy(form.reviewtext)}
+              aria-label="Copy review text"
+            >
+              Copy
+            </button>
+          </div>
+        )}
+      />
+
+      <div className="button-row">
+        {canSubmit && (
+          <button type="button" onClick={props.onMarkSubmitted} disabled={props.busy}>
+            Mark Review Submitted
+          </button>
+        )}
+        {form.status === "Review Submitted" && (
+          <>
+            <button
+              type="button"
+              className="approve"
+              onClick={() => props.onMarkStatus("Review Approved")}
+              disabled={props.busy}
+            >
+              Mark Approved
+            </button>
+            <button
+              type="button"
+              className="danger outline"
+              onClick={() => props.onMarkStatus("Review Rejected")}
+              disabled={props.busy}
+            >
+              Mark Rejected
+            </button>
+          </>
+        )}
+      </div>
+
+      <TextInput
+        {...props}
+        field="reviewreference"
+        label="Review reference"
+        placeholder="e.g. R1ABCDEFGHIJKL"
+        hint="The ID of the published review on Amazon"
+      />
+      {link && (
+        <a href={link} target="_blank" rel="noopener noreferrer" className="button-link">
+          View on Amazon ↗
+        </a>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+/**
+ * Shipping Information: expected delivery (with the Estimated badge), ship-to address, tracking
+ * number (carrier detected as it is typed), carrier, delivery details, View Tracking, last update.
+ */
+import type { Order } from "../../../src/contract/orders.ts";
+import { CarrierSelect } from "../../components/orders/CarrierSelect.tsx";
+import { formatDate } from "../../lib/format.ts";
+import { trackingUrl } from "../../lib/orders.ts";
+import { Field, type FormProps, TextInput } from "./fields.tsx";
+
+export function ShippingFields(
+  props: FormProps & {
+    /** The saved order (edit screen only). */
+    order?: Order;
+    /** The original expected day, to keep the Estimated badge only while it is unchanged. */
+    originalExpected?: string;
+    detecting: boolean;
+    onTrackingNumber: (value: string) => void;
+    timeZone: string;
+  },
+) {
+  const { form, order } = props;
+  const estimated =
+    order?.expecteddeliveryestimated === true &&
+    form.expecteddeliverydate !== "" &&
+    form.expecteddeliverydate === props.originalExpected;
+  const link = trackingUrl(form.carrier || null, form.trackingnumber, form.amazonordernumber);
+  return (
+    <div className="edit-shipping">
+      <div className="form-grid">
+        <Field
+          label={
+            <>
+              Expected delivery{" "}
+              {estimated && (
+                <span className="status-badge estimated-badge" title="Guessed from the text">
+                  Estimated
+                </span>
+              )}
+            </>
+          }
+          error={props.errors.expecteddeliverydate}
+          control={(a) => (
+            <input
+              {...a}
+              type="date"
+              name="expecteddeliverydate"
+              value={form.expecteddeliverydate}
+              onChange={(e) => props.set("expecteddeliverydate", e.target.value)}
+            />
+          )}
+        />
+        <TextInput
+          {...props}
+          field="expecteddeliverydatetext"
+          label="Expected delivery text"
+          placeholder="e.g. Arriving Tuesday"
+        />
+        <Field
+          label="Tracking number"
+          error={props.errors.trackingnumber}
+          control={(a) => (
+            <input
+              {...a}
+              name="trackingnumber"
+              value={form.trackingnumber}
+              autoComplete="off"
+              aria-busy={props.detecting || undefined}
+              onChange={(e) => props.onTrackingNumber(e.target.value)}
+            />
+          )}
+        />
+        <Field
+          label="Carrier"
+          error={props.errors.carrier}
+          hint={
+            props.detecting
+              ? "Detecting carrier…"
+              : "Auto-detected when a tracking number is entered"
+          }
+          control={(a) => (
+            <CarrierSelect {...a} value={form.carrier} onChange={(c) => props.set("carrier", c)} />
+          )}
+        />
+        <TextInput {...props} field="shiptoaddress" label="Ship-to address" multiline />
+        <TextInput {...props} field="deliverydetails" label="Delivery details" multiline />
+      </div>
+      {order?.datedelivered && (
+        <p className="muted">Delivered: {formatDate(order.datedelivered, props.timeZone)}</p>
+      )}
+      <div className="button-row tracking-row">
+        {link && (
+          <a href={link} target="_blank" rel="noopener noreferrer" className="button-link">
+            View Tracking ↗
+          </a>
+        )}
+        {order && (
+          <p className="muted last-updated">
+            Last updated: {formatDate(order.lastTrackingUpdate, props.timeZone)}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

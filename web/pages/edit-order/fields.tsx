@@ -1,0 +1,112 @@
+/**
+ * Form plumbing shared by the Edit Order tabs and Add Order: the form state type, and a labelled
+ * field that shows its rule's message under it (aria-invalid + aria-describedby).
+ */
+import { type ReactNode, useId } from "react";
+import type { FormErrors, FormField, OrderForm } from "../../lib/orders.ts";
+
+export type FormProps = {
+  form: OrderForm;
+  errors: FormErrors;
+  set: <K extends FormField>(field: K, value: OrderForm[K]) => void;
+};
+
+/** Label, control and its error/hint. `control` gets the ids and invalid flag to spread. */
+export function Field(props: {
+  label: ReactNode;
+  error?: string | undefined;
+  hint?: ReactNode;
+  required?: boolean;
+  className?: string;
+  control: (a: {
+    id: string;
+    "aria-invalid": true | undefined;
+    "aria-describedby": string | undefined;
+  }) => ReactNode;
+}) {
+  const id = useId();
+  const messageId = `${id}-message`;
+  const hintId = `${id}-hint`;
+  const described = [props.error ? messageId : null, props.hint ? hintId : null]
+    .filter(Boolean)
+    .join(" ");
+  return (
+    <div className={props.className ? `field ${props.className}` : "field"}>
+      <label htmlFor={id}>
+        {props.label}
+        {props.required && (
+          <span className="required" aria-hidden="true">
+            {" "}
+            *
+          </span>
+        )}
+      </label>
+      {props.control({
+        id,
+        "aria-invalid": props.error ? true : undefined,
+        "aria-describedby": described || undefined,
+      })}
+      {props.error && (
+        <small id={messageId} className="field-error">
+          {props.error}
+        </small>
+      )}
+      {props.hint && (
+        <small id={hintId} className="field-hint">
+          {props.hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** A text input bound to one form field. */
+export function TextInput(
+  props: FormProps & {
+    field: Exclude<FormField, "status" | "carrier" | "rating">;
+    label: string;
+    required?: boolean;
+    type?: string;
+    hint?: ReactNode;
+    placeholder?: string;
+    maxLength?: number;
+    multiline?: boolean;
+    inputMode?: "decimal" | "url" | "text";
+    autoComplete?: string;
+  },
+) {
+  const value = props.form[props.field];
+  return (
+    <Field
+      label={props.label}
+      required={props.required}
+      error={props.errors[props.field]}
+      hint={props.hint}
+      control={(a) =>
+        props.multiline ? (
+          <textarea
+            {...a}
+            name={props.field}
+            rows={3}
+            value={value}
+            placeholder={props.placeholder}
+            maxLength={props.maxLength}
+            onChange={(e) => props.set(props.field, e.target.value)}
+          />
+        ) : (
+          <input
+            {...a}
+            name={props.field}
+            type={props.type ?? "text"}
+            value={value}
+            placeholder={props.placeholder}
+            maxLength={props.maxLength}
+            inputMode={props.inputMode}
+            autoComplete={props.autoComplete ?? "off"}
+            onChange={(e) => props.set(props.field, e.target.value)}
+          />
+        )
+      }
+    />
+  );
+}
