@@ -56,7 +56,7 @@ test.describe("an order's life", () => {
     await expect(dashboard.card(name)).toContainText("Ordered");
     await expect(dashboard.card(name)).toContainText("$34.50");
     await dashboard.expectCount("Ordered", 1);
-    await expect(dashboard.statusCard("Ordered")).toHaveAccessibleName(/, 1 today$/);
+    await expect(dashboard.statusCard("Ordered")).toHaveAccessibleName(/, 1 ordered today$/);
     await expect(dashboard.statValue("Average Value")).toHaveText("$34.50");
 
     // …and in the list.

@@ -44,7 +44,7 @@ export class DashboardPage {
     return this.main.getByText(/^(Last update: .+|Waiting for updates)$/);
   }
 
-  /** The status card link; its accessible name is "<status>: <count>, <subtitle>[, n today]". */
+  /** The status card link; its accessible name is "<status>: <count>, <subtitle>[, n ordered today]". */
   statusCard(status: DashboardStatus): Locator {
     return this.statusCards.getByRole("link", { name: new RegExp(`^${status}: `) });
   }

@@ -75,7 +75,7 @@ function StatusCards() {
           href={`/orders?status=${encodeURIComponent(status)}`}
           className={`status-card status-card-${status.toLowerCase().replace(/\s+/g, "-")}`}
           aria-label={`${status}: ${counts ? counts[status] : "…"}, ${STATUS_SUBTITLES[status]}${
-            status === "Ordered" && today > 0 ? `, ${today} today` : ""
+            status === "Ordered" && today > 0 ? `, ${today} ordered today` : ""
           }`}
         >
           <span className="status-card-title">{status}</span>
@@ -85,7 +85,7 @@ function StatusCards() {
           <span className="status-card-subtitle">
             {STATUS_SUBTITLES[status]}
             {status === "Ordered" && today > 0 && (
-              <span className="today-badge">{today} today</span>
+              <span className="today-badge">{today} ordered today</span>
             )}
           </span>
         </Link>
