@@ -48,3 +48,15 @@ export const EVENT_TABLES = ["order", "notification", "user", "IMAP", "MANUAL_RE
 export type EventTable = (typeof EVENT_TABLES)[number];
 /** A comment line is sent this often so proxies and Bun keep the stream open. */
 export const SSE_HEARTBEAT_MS = 25_000;
+
+export const MAILBOX_STATES = [
+  "idle",
+  "connected",
+  "polling",
+  "disconnected",
+  "connecting",
+] as const;
+export type MailboxState = (typeof MAILBOX_STATES)[number];
+/** "Process Old Emails" periods in days (spec §9); 30 is the default. */
+export const OLD_EMAIL_PERIODS = [1, 7, 14, 30, 60, 90, 120, 150, 180] as const;
+export const DEFAULT_OLD_EMAIL_PERIOD = 30;

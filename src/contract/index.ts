@@ -4,6 +4,7 @@ export * from "./auth.ts";
 export * from "./constants.ts";
 export * from "./dashboard.ts";
 export * from "./events.ts";
+export * from "./mailbox.ts";
 export * from "./notifications.ts";
 export * from "./orders.ts";
 export * from "./user.ts";

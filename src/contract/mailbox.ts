@@ -1,0 +1,83 @@
+/** Mailbox (spec §3 Mailbox status, Mail folder; §7 Mailbox). */
+import { z } from "zod";
+import { type MailboxState, OLD_EMAIL_PERIODS } from "./constants.ts";
+
+/** A rate-limited action the user can take (manual reconnect, retry real-time). */
+export type MailboxAction = {
+  available: boolean;
+  message: string;
+  /** ISO time when the next attempt is allowed, or null when it is allowed now. */
+  nextAttemptTime: string | null;
+  buttonState: "enabled" | "disabled" | "cooldown" | "hidden";
+  remainingAttempts: { window: number; daily: number };
+};
+
+/** GET /api/imap/status */
+export type MailboxStatus = {
+  status: MailboxState;
+  manualReconnect: MailboxAction;
+  idleRetry: MailboxAction;
+  /** Why it is not connected, in words a person can act on; null when fine. */
+  lastError: string | null;
+  folder: string | null;
+  lastProcessedTime: string | null;
+  emailsScanned: number;
+};
+
+/** GET /api/imap/folders */
+export type MailFolder = { name: string; path: string; specialUse: string | null };
+
+export const processEmailsBody = z.object({
+  daysBack: z
+    .number({ error: "daysBack must be a number of days" })
+    .int("daysBack must be a whole number")
+    .refine((n) => (OLD_EMAIL_PERIODS as readonly number[]).includes(n), {
+      message: `daysBack must be one of ${OLD_EMAIL_PERIODS.join(", ")}`,
+    }),
+});
+
+export const folderSelectBody = z.object({
+  selectedFolder: z
+    .string({ error: "selectedFolder is required" })
+    .trim()
+    .min(1, "selectedFolder is required")
+    .max(500),
+  processedFolder: z.string().trim().max(500).nullish(),
+  markProcessedAsRead: z.boolean({ error: "markProcessedAsRead must be true or false" }),
+});
+
+/** POST /api/imap/app-password: connect Gmail with an app password (no Google Cloud project). */
+export const appPasswordBody = z.object({
+  email: z
+    .string({ error: "Gmail address is required" })
+    .trim()
+    .toLowerCase()
+    .min(1, "Gmail address is required")
+    .max(254)
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter a valid Gmail address"),
+  appPassword: z
+    .string({ error: "App password is required" })
+    .transform((s) => s.replace(/\s+/g, ""))
+    .pipe(z.string().min(1, "App password is required").max(64, "App password is too long")),
+});
+
+/** Why a message produced nothing, as counted in a scan or import summary. */
+export const SKIP_REASONS = [
+  "not-amazon",
+  "spoofed",
+  "forwarded",
+  "duplicate",
+  "not-an-order-mail",
+  "not-vine",
+  "unreadable",
+  "no-matching-order",
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** POST /api/imap/import and the summary of a scan. */
+export type IngestSummary = {
+  messagesRead: number;
+  ordersCreated: number;
+  ordersUpdated: number;
+  skipped: Partial<Record<SkipReason, number>>;
+};

@@ -1,0 +1,65 @@
+/**
+ * What the Amazon mail reader gives the ingestion pipeline. The reader is pure: it never touches
+ * the database; the pipeline decides what an order becomes (and never moves one backwards).
+ */
+import type { Carrier } from "../../contract/index.ts";
+
+/** A message as the pipeline sees it, whatever its source (IMAP, .eml, .mbox). */
+export type MailMessage = {
+  /** Message-ID header without angle brackets; null when the message has none. */
+  messageId: string | null;
+  from: { address: string; name: string } | null;
+  subject: string;
+  /** The Date header, or null. */
+  date: Date | null;
+  html: string | null;
+  text: string | null;
+  /** Header lines in order, lower-cased names (Authentication-Results may repeat). */
+  headers: Array<{ name: string; value: string }>;
+};
+
+export type MailKind =
+  | "ordered"
+  | "shipped"
+  | "out-for-delivery"
+  | "delivered"
+  | "canceled"
+  | "delayed"
+  | "other";
+
+export type Marketplace = "US" | "UK" | "CA" | "DE" | "IT" | "unknown";
+
+export type MailItem = {
+  productname: string;
+  asin: string | null;
+  producturl: string | null;
+  productimage: string | null;
+  /** Unit price as written, normalised to "12.34"; null when not shown. */
+  price: string | null;
+  quantity: number;
+};
+
+/** One order the message is about. */
+export type MailOrder = {
+  amazonordernumber: string;
+  /** Items this message names; empty when the message names none (e.g. "1 item"). */
+  items: MailItem[];
+  shiptoaddress: string | null;
+  /** ISO date-time when known (order confirmation: the mail's date). */
+  dateordered: string | null;
+  expecteddeliverydatetext: string | null;
+  trackingnumber: string | null;
+  carrier: Carrier | null;
+  /** ISO date-time for delivered mail. */
+  datedelivered: string | null;
+  /** Order or shipment total as written, normalised "0.00"; used for the Vine ($0.00) rule. */
+  total: string | null;
+};
+
+export type MailFacts = {
+  kind: MailKind;
+  marketplace: Marketplace;
+  orders: MailOrder[];
+  /** For logs and tests: why the reader decided this kind. */
+  reason: string;
+};
