@@ -155,3 +155,103 @@ export const reminders = sqliteTable(
 
 export type OrderRow = typeof orders.$inferSelect;
 export type NotificationRow = typeof notifications.$inferSelect;
+
+/** The one connected mailbox of a user (Gmail by OAuth or by app password). */
+export const mailboxAccounts = sqliteTable("mailbox_accounts", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  provider: text("provider").notNull().default("gmail"),
+  /** "oauth" or "app-password" */
+  authType: text("auth_type").notNull(),
+  emailAddress: text("email_address").notNull(),
+  /** The refresh token or the app password, encrypted with the data folder's key. */
+  secretEnc: text("secret_enc"),
+  /** "ok", or "expired" when Google refused the refresh token (spec: Email Authorization Expired). */
+  authState: text("auth_state").notNull().default("ok"),
+  isConnected: integer("is_connected", { mode: "boolean" }).notNull().default(true),
+  selectedFolder: text("selected_folder").notNull().default("INBOX"),
+  processedFolder: text("processed_folder"),
+  markProcessedAsRead: integer("mark_processed_as_read", { mode: "boolean" })
+    .notNull()
+    .default(false),
+  /** JSON array of {name, path, specialUse}. */
+  foldersJson: text("folders_json"),
+  lastFolderRefresh: text("last_folder_refresh"),
+  createdAt: text("created_at").notNull().default(now),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+
+/** Where reading stopped in each folder (IMAP UIDs are only meaningful with their UIDVALIDITY). */
+export const mailFolderState = sqliteTable(
+  "mail_folder_state",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    folder: text("folder").notNull(),
+    uidValidity: integer("uid_validity").notNull(),
+    lastUid: integer("last_uid").notNull().default(0),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.folder] })],
+);
+
+/** The ledger: each message is processed once per user, whatever folder or UID it has now. */
+export const processedMessages = sqliteTable(
+  "processed_messages",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The Message-ID, or "sha256:<hex>" of the raw message when it has none. */
+    messageKey: text("message_key").notNull(),
+    /** "created", "updated", "unchanged" or "skipped" */
+    outcome: text("outcome").notNull(),
+    /** A SkipReason when skipped. */
+    reason: text("reason"),
+    kind: text("kind"),
+    ordersCreated: integer("orders_created").notNull().default(0),
+    ordersUpdated: integer("orders_updated").notNull().default(0),
+    processedAt: text("processed_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.messageKey] })],
+);
+
+/** Per-user mail counters and the import setting. */
+export const mailStats = sqliteTable("mail_stats", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  emailsScanned: integer("emails_scanned").notNull().default(0),
+  lastProcessedTime: text("last_processed_time"),
+  /** "vine" (only $0.00 Vine orders, the default) or "all" Amazon orders. */
+  importMode: text("import_mode").notNull().default("vine"),
+});
+
+/** A running or interrupted "Process Old Emails" backfill, so it resumes after a restart. */
+export const mailBackfills = sqliteTable("mail_backfills", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  folder: text("folder").notNull(),
+  sinceDate: text("since_date").notNull(),
+  /** UIDs at or below this one in `folder` (same UIDVALIDITY) are done. */
+  doneThroughUid: integer("done_through_uid").notNull().default(0),
+  uidValidity: integer("uid_validity"),
+  status: text("status").notNull().default("running"),
+  startedAt: text("started_at").notNull().default(now),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+
+/** OAuth authorization requests in flight (state → user, PKCE verifier), short-lived. */
+export const oauthStates = sqliteTable("oauth_states", {
+  state: text("state").primaryKey(),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  codeVerifier: text("code_verifier").notNull(),
+  createdAt: text("created_at").notNull().default(now),
+});
+
+export type MailboxAccountRow = typeof mailboxAccounts.$inferSelect;
