@@ -38,6 +38,36 @@ const int = (name: string, fallback: number, min: number, max: number) =>
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
+/** An absolute http(s) address; `fallback` when unset. Trailing slashes are dropped. */
+const httpUrl = <F extends string | null>(name: string, fallback: F) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx): string | F => {
+      const s = v?.trim() ?? "";
+      if (s === "") return fallback;
+      let u: URL | null = null;
+      try {
+        u = new URL(s);
+      } catch {
+        u = null;
+      }
+      if (!u || (u.protocol !== "http:" && u.protocol !== "https:") || u.search || u.hash) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${name} must be an http:// or https:// address without ? or # (got "${v}")`,
+        });
+        return z.NEVER;
+      }
+      return s.replace(/\/+$/, "");
+    });
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() || null);
+
+
 const envSchema = z.object({
   PORT: int("PORT", 3000, 1, 65535),
   HOST: z
@@ -66,6 +96,38 @@ const envSchema = z.object({
   ALLOW_REGISTRATION: bool("ALLOW_REGISTRATION", true),
   SESSION_DAYS: int("SESSION_DAYS", 30, 1, 3650),
   TRUST_PROXY: bool("TRUST_PROXY", false),
+  SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = v?.trim() ?? "";
+      if (s === "") return null;
+      const key = /^[A-Za-z0-9+/]+={0,2}$/.test(s) ? Buffer.from(s, "base64") : null;
+      if (key?.length !== 32) {
+        ctx.addIssue({
+          code: "custom",
+          message:
+            "SECRET_KEY must be 32 bytes written in base64 (make one with: openssl rand -base64 32)",
+        });
+        return z.NEVER;
+      }
+      return key;
+    }),
+  GMAIL_IMAP_HOST: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || "imap.gmail.com"),
+  GMAIL_IMAP_PORT: int("GMAIL_IMAP_PORT", 993, 1, 65535),
+  GMAIL_IMAP_TLS: bool("GMAIL_IMAP_TLS", true),
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  PUBLIC_URL: httpUrl("PUBLIC_URL", null),
+  GOOGLE_AUTH_URL: httpUrl("GOOGLE_AUTH_URL", "https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_TOKEN_URL: httpUrl("GOOGLE_TOKEN_URL", "https://oauth2.googleapis.com/token"),
+  GOOGLE_USERINFO_URL: httpUrl(
+    "GOOGLE_USERINFO_URL",
+    "https://openidconnect.googleapis.com/v1/userinfo",
+  ),
 });
 
 export type Config = Readonly<{
@@ -82,6 +144,19 @@ export type Config = Readonly<{
   allowRegistration: boolean;
   sessionDays: number;
   trustProxy: boolean;
+  /** AES-256 key for secrets at rest; null means the key file in the data folder is used. */
+  secretKey: Buffer | null;
+  gmailImap: Readonly<{ host: string; port: number; tls: boolean }>;
+  /** The app's public address (PUBLIC_URL, no trailing slash); null when unset. */
+  publicUrl: string | null;
+  /** Gmail with OAuth: the admin's Google client (null when unset) and Google's endpoints. */
+  google: Readonly<{
+    clientId: string | null;
+    clientSecret: string | null;
+    authUrl: string;
+    tokenUrl: string;
+    userinfoUrl: string;
+  }>;
 }>;
 
 export class ConfigError extends Error {}
@@ -114,5 +189,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowRegistration: e.ALLOW_REGISTRATION,
     sessionDays: e.SESSION_DAYS,
     trustProxy: e.TRUST_PROXY,
+    secretKey: e.SECRET_KEY,
+    gmailImap: Object.freeze({
+      host: e.GMAIL_IMAP_HOST,
+      port: e.GMAIL_IMAP_PORT,
+      tls: e.GMAIL_IMAP_TLS,
+    }),
+    publicUrl: e.PUBLIC_URL,
+    google: Object.freeze({
+      clientId: e.GOOGLE_CLIENT_ID,
+      clientSecret: e.GOOGLE_CLIENT_SECRET,
+      authUrl: e.GOOGLE_AUTH_URL,
+      tokenUrl: e.GOOGLE_TOKEN_URL,
+      userinfoUrl: e.GOOGLE_USERINFO_URL,
+    }),
   });
 }

@@ -103,7 +103,14 @@ export function pruneOldLogs(logDir: string, retentionDays: number, now = new Da
   return removed;
 }
 
-/** Replaces the value of any `token=` query parameter so secrets never reach a log line. */
+/**
+ * Replaces the values of query parameters that carry secrets so they never reach a log line:
+ * `token=` (the event stream), and OAuth's `code=` and `state=` (the Google callback) and
+ * `access_token=`/`refresh_token=`/`id_token=`.
+ */
 export function redactUrl(pathAndQuery: string): string {
-  return pathAndQuery.replace(/([?&]token=)[^&#]*/gi, "$1[redacted]");
+  return pathAndQuery.replace(
+    /([?&](?:token|code|state|access_token|refresh_token|id_token)=)[^&#]*/gi,
+    "$1[redacted]",
+  );
 }

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import { ConfigError, loadConfig } from "./config.ts";
 import { closeDatabase, openDatabase } from "./db/client.ts";
 import { createApp } from "./http/app.ts";
+import { IMPORT_BODY_LIMIT } from "./http/routes/mail-import.routes.ts";
 import { createAppJobs } from "./jobs/registry.ts";
 import { createLogger } from "./log.ts";
 import { createServices } from "./services.ts";
@@ -56,7 +57,8 @@ try {
     port: config.port,
     hostname: config.host,
     idleTimeout: 60,
-    maxRequestBodySize: 110 * 1024 * 1024,
+    // The largest body any route takes (a Takeout .mbox import); JSON routes cap theirs at 1 MB.
+    maxRequestBodySize: IMPORT_BODY_LIMIT + 1024 * 1024,
     fetch: (req, srv) => app.fetch(req, { server: srv }),
   });
 } catch (err) {
@@ -72,6 +74,8 @@ log.info(
 // Background jobs start after the server listens (start-up runs go in the background).
 const jobs = createAppJobs({ db, services, log: logger.log.child({ scope: "jobs" }) });
 jobs.start();
+// One mailbox supervisor per connected Gmail account; interrupted backfills resume.
+services.mailbox.startAll();
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -84,6 +88,8 @@ async function shutdown(signal: string) {
   const streams = services.sse.closeAll();
   if (streams > 0) log.info({ streams }, "live event streams closed");
   await jobs.stop();
+  // Supervisors and backfills finish the message in hand and log out before the db closes.
+  await services.mailbox.stopAll();
   await server.stop(false);
   closeDatabase(db);
   log.info("stopped");

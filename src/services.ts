@@ -9,15 +9,34 @@ import { createLoginThrottle } from "./features/auth/login-throttle.ts";
 import { createSessionsRepo } from "./features/auth/sessions.repo.ts";
 import { createDashboardRepo } from "./features/dashboard/dashboard.repo.ts";
 import { createDashboardService } from "./features/dashboard/dashboard.service.ts";
+import { createIngestRepo } from "./features/mailbox/ingest.repo.ts";
+import { createMailIngestService } from "./features/mailbox/ingest.service.ts";
+import { createMailboxRepo } from "./features/mailbox/mailbox.repo.ts";
+import {
+  createMailboxService,
+  type MailboxServiceDeps,
+} from "./features/mailbox/mailbox.service.ts";
 import { createNotificationsRepo } from "./features/notifications/notifications.repo.ts";
 import { createNotificationsService } from "./features/notifications/notifications.service.ts";
 import { createOrdersRepo } from "./features/orders/orders.repo.ts";
 import { createOrdersService } from "./features/orders/orders.service.ts";
 import { createUsersRepo } from "./features/users/users.repo.ts";
 import { createUsersService } from "./features/users/users.service.ts";
+import { createSecrets } from "./lib/secrets.ts";
 import type { AppLogger } from "./log.ts";
+import { readAmazonMail } from "./mail/amazon/reader.ts";
+import { isAmazonSender } from "./mail/amazon/senders.ts";
+import { parseMail } from "./mail/parse.ts";
 
-export function createServices(config: Config, db: Db, logger: AppLogger) {
+/** Tests replace parts of the mailbox (a slow or failing ingest, short timers, an IDLE hook). */
+export type ServiceOverrides = { mailbox?: Partial<MailboxServiceDeps> };
+
+export function createServices(
+  config: Config,
+  db: Db,
+  logger: AppLogger,
+  overrides: ServiceOverrides = {},
+) {
   const usersRepo = createUsersRepo(db);
   const sessionsRepo = createSessionsRepo(db);
   const events = createEventBus();
@@ -32,12 +51,36 @@ export function createServices(config: Config, db: Db, logger: AppLogger) {
     repo: createNotificationsRepo(db),
     events,
   });
+  /** The mail pipeline: IMAP and the file import hand every raw message to it. */
+  const mailIngest = createMailIngestService({
+    repo: createIngestRepo(db),
+    orders,
+    notify: notifications.notify,
+    events,
+    log: logger.log.child({ scope: "mail" }),
+    parseMail,
+    readAmazonMail,
+    isAmazonSender,
+  });
+  /** The connected Gmail mailbox: supervisors (IDLE), folders, backfills. */
+  const mailbox = createMailboxService({
+    repo: createMailboxRepo(db),
+    secrets: createSecrets({ key: config.secretKey, dataDir: config.dataDir }),
+    events,
+    notifications,
+    ingest: mailIngest,
+    endpoint: config.gmailImap,
+    log: logger.log.child({ scope: "mailbox" }),
+    ...overrides.mailbox,
+  });
   return {
     events,
     /** Open live-event streams (GET /api/events/stream); closed first at shutdown. */
     sse: createSseHub({ events }),
     notifications,
     orders,
+    mailIngest,
+    mailbox,
     dashboard: createDashboardService({
       dashboard: createDashboardRepo(db),
       orders: ordersRepo,
@@ -54,7 +97,14 @@ export function createServices(config: Config, db: Db, logger: AppLogger) {
       users: usersRepo,
       sessions: sessionsRepo,
       mediaDir: config.mediaDir,
-      exportSections: [notifications.exportSection, orders.exportSection],
+      exportSections: [
+        notifications.exportSection,
+        orders.exportSection,
+        mailIngest.exportSection,
+        mailbox.exportSection,
+      ],
+      mailStats: (userId) => mailIngest.stats(userId),
+      mailbox,
     }),
     adminLogs: createAdminLogsService({ logDir: config.logDir, activeFile: logger.activeFile }),
     /** Housekeeping that runs at start: forget expired sessions. */

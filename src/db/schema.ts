@@ -93,7 +93,9 @@ export const orders = sqliteTable(
       t.valueCents,
     ),
     index("orders_user_status_value_idx").on(t.userId, t.status, t.valueCents),
-    index("orders_user_date_ordered_idx").on(t.userId, t.dateOrdered),
+    // The dashboard's "ordered in this day/month" counts read only this index (covering): both
+    // its ranges, by date_ordered and by created_at where date_ordered is null (migration 0005).
+    index("orders_user_ordered_idx").on(t.userId, t.dateOrdered, t.createdAt, t.status),
     // The per-filter orderings of spec §9 (nulls last where ascending).
     index("orders_user_status_delivered_idx").on(
       t.userId,

@@ -1,5 +1,6 @@
 /** The HTTP application: middleware, /api routes, error mapping, and the web app with SPA fallback. */
-import { Hono } from "hono";
+import path from "node:path";
+import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
@@ -16,6 +17,8 @@ import { authRoutes } from "./routes/auth.routes.ts";
 import { dashboardRoutes } from "./routes/dashboard.routes.ts";
 import { eventsRoutes } from "./routes/events.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
+import { disconnectEmailRoute, imapRoutes } from "./routes/imap.routes.ts";
+import { IMPORT_PATH, mailImportRoutes } from "./routes/mail-import.routes.ts";
 import { notificationsRoutes } from "./routes/notifications.routes.ts";
 import { ordersRoutes } from "./routes/orders.routes.ts";
 import { shippingRoutes } from "./routes/shipping.routes.ts";
@@ -44,13 +47,13 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
     c.set("clientIp", ip);
     await next();
   });
-  app.use(
-    "/api/*",
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: (c) => c.json({ error: "The request body is too large (the limit is 1 MB)" }, 413),
-    }),
-  );
+  const jsonBodyLimit = bodyLimit({
+    maxSize: JSON_BODY_LIMIT,
+    onError: (c) => c.json({ error: "The request body is too large (the limit is 1 MB)" }, 413),
+  });
+  // The mail import streams its upload to disk under its own, larger limit (mail-import.routes.ts);
+  // hono's bodyLimit would read a body sent without Content-Length into memory.
+  app.use("/api/*", (c, next) => (c.req.path === IMPORT_PATH ? next() : jsonBodyLimit(c, next)));
 
   const auth = requireAuth(services.auth);
   app.route("/api/health", healthRoutes(db, new Date()));
@@ -58,6 +61,7 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   app.use("/api/user/*", auth);
   app.use("/api/user", auth);
   app.route("/api/user", userRoutes(services.users));
+  app.route("/api/user/disconnect-email", disconnectEmailRoute(services.mailbox));
   app.use("/api/admin/*", auth, requireAdmin(services.auth));
   app.route("/api/admin", adminRoutes(services.adminLogs));
   app.use("/api/notifications/*", auth);
@@ -72,6 +76,18 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   app.route("/api/shipping", shippingRoutes());
   app.use("/api/dashboard/*", auth);
   app.route("/api/dashboard", dashboardRoutes(services.dashboard));
+
+  app.use(IMPORT_PATH, auth);
+  app.route(
+    IMPORT_PATH,
+    mailImportRoutes({ ingest: services.mailIngest, tmpDir: path.join(config.dataDir, "tmp") }),
+  );
+
+  // The mailbox (spec §7); the import above has its own auth.
+  const imapAuth: MiddlewareHandler<AppEnv> = (c, next) =>
+    c.req.path === IMPORT_PATH ? next() : auth(c, next);
+  app.use("/api/imap/*", imapAuth);
+  app.route("/api/imap", imapRoutes(services.mailbox));
 
   app.all("/api/*", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   app.all("/api", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));

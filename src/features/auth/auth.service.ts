@@ -14,7 +14,7 @@ export function toPublicUser(u: UserRow): PublicUser {
 }
 
 export function hashToken(token: string): string {
-  return new Bun.CryptoHasher("sha256").update(token).digest("hex");
+  return Bun.CryptoHasher.hash("sha256", token, "hex");
 }
 
 function newToken(): string {

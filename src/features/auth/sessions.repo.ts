@@ -1,21 +1,36 @@
+/**
+ * Session rows. The lookups every authenticated request makes (findById, touch, delete) are
+ * bun:sqlite statements prepared once here: building a drizzle query per call cost ~30 µs each.
+ */
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type SessionRow, sessions } from "../../db/schema.ts";
 
+/** The columns of SessionRow, named and ordered as drizzle's select() returns them. */
+const SESSION_COLUMNS = `id, user_id AS userId, created_at AS createdAt, last_used_at AS lastUsedAt,
+  expires_at AS expiresAt, user_agent AS userAgent, ip`;
+
 export function createSessionsRepo(db: Db) {
+  const byId = db.$client.prepare<SessionRow, [string]>(
+    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?1`,
+  );
+  const touchStmt = db.$client.prepare<unknown, [string, string, string]>(
+    "UPDATE sessions SET last_used_at = ?2, expires_at = ?3 WHERE id = ?1",
+  );
+  const deleteStmt = db.$client.prepare<unknown, [string]>("DELETE FROM sessions WHERE id = ?1");
+
   return {
     insert: (row: typeof sessions.$inferInsert): void => {
       db.insert(sessions).values(row).run();
     },
-    findById: (id: string): SessionRow | undefined =>
-      db.select().from(sessions).where(eq(sessions.id, id)).get(),
+    findById: (id: string): SessionRow | undefined => byId.get(id) ?? undefined,
     listForUser: (userId: number): SessionRow[] =>
       db.select().from(sessions).where(eq(sessions.userId, userId)).all(),
     touch: (id: string, lastUsedAt: string, expiresAt: string): void => {
-      db.update(sessions).set({ lastUsedAt, expiresAt }).where(eq(sessions.id, id)).run();
+      touchStmt.run(id, lastUsedAt, expiresAt);
     },
     delete: (id: string): void => {
-      db.delete(sessions).where(eq(sessions.id, id)).run();
+      deleteStmt.run(id);
     },
     deleteOthers: (userId: number, keepId: string): void => {
       db.delete(sessions)

@@ -1,6 +1,11 @@
-/** Dashboard aggregates, scoped to one user; each is one indexed SQL statement. */
+/**
+ * Dashboard aggregates, scoped to one user; each is one indexed SQL statement. Their results are
+ * kept per user and orders generation (`cached`, see orders-cache.ts): any write of the user's
+ * orders makes them be computed again.
+ */
 import { ORDER_STATUSES } from "../../contract/index.ts";
 import type { Db } from "../../db/client.ts";
+import { ordersCacheFor } from "../orders/orders-cache.ts";
 
 /** A calendar range in the user's zone: [startIso, endIso) as instants, and as day strings. */
 export type ZonedRange = { startIso: string; endIso: string; firstDay: string; lastDay: string };
@@ -11,55 +16,81 @@ export type StatusCounts = Record<string, number>;
 /** Sum and number of the values, in cents, of the user's orders that are not Canceled. */
 export type ValueTotals = { cents: number; valued: number };
 
+/** Per status: how many orders, and the sum and number of their values in cents. */
+export type StatusFigures = { status: string; n: number; cents: number; valued: number }[];
+
 /**
- * When an order was ordered: date_ordered, else created_at. A bare "YYYY-MM-DD" is a calendar day
- * and is compared with the range's days; an ISO instant with the range's instants. The first
- * condition only narrows the rows to the two index ranges (user_id, date_ordered) and
- * (user_id, created_at) that can hold a match; the CASE decides.
+ * Whether an order's "ordered" value (date_ordered, else created_at) falls in the range: a bare
+ * "YYYY-MM-DD" is a calendar day and is compared with the range's days, an ISO instant with the
+ * range's instants.
  */
-const ORDERED = "COALESCE(date_ordered, created_at)";
+const inRange = (col: string) =>
+  `CASE WHEN length(${col}) = 10 THEN ${col} BETWEEN +$first AND +$last
+        ELSE ${col} >= +$start AND ${col} < +$end END`;
+
+/**
+ * (`+$param`: see orders.repo.ts; a bare parameter made SQLite prepare these again on every run.)
+ *
+ * Orders (not Canceled) ordered, else created, in the range: those with a date_ordered, plus those
+ * without one by created_at. The two sets are disjoint, and each is one range of the covering index
+ * (user_id, date_ordered, created_at, status) (migration 0004): no table row is read. [lo, hi)
+ * only narrows each to the index range that can hold a match; the CASE decides.
+ */
 const ORDERED_IN_RANGE = `
-  SELECT COUNT(*) AS n FROM orders
-   WHERE user_id = $user AND status <> 'Canceled'
-     AND ((date_ordered >= $lo AND date_ordered < $hi)
-          OR (date_ordered IS NULL AND created_at >= $lo AND created_at < $hi))
-     AND CASE WHEN length(${ORDERED}) = 10 THEN ${ORDERED} BETWEEN $first AND $last
-              ELSE ${ORDERED} >= $start AND ${ORDERED} < $end END`;
+  SELECT (SELECT COUNT(*) FROM orders
+           WHERE user_id = +$user AND date_ordered >= +$lo AND date_ordered < +$hi
+             AND status <> 'Canceled' AND ${inRange("date_ordered")})
+       + (SELECT COUNT(*) FROM orders
+           WHERE user_id = +$user AND date_ordered IS NULL AND created_at >= +$lo AND created_at < +$hi
+             AND status <> 'Canceled' AND ${inRange("created_at")}) AS n`;
 
 export function createDashboardRepo(db: Db) {
-  // One index range count per status (faster than a GROUP BY over every order).
-  const byStatus = db.$client.query<StatusCounts, { user: number }>(
-    `SELECT ${ORDER_STATUSES.map(
-      (s, i) => `(SELECT COUNT(*) FROM orders WHERE user_id = $user AND status = '${s}') AS s${i}`,
-    ).join(", ")}`,
+  const cache = ordersCacheFor(db);
+  // One pass over the covering index (user_id, status, value_cents) gives every count and value.
+  const byStatus = db.$client.prepare<StatusFigures[number], [{ user: number }]>(
+    `SELECT status, COUNT(*) AS n, COALESCE(SUM(value_cents), 0) AS cents,
+            COUNT(value_cents) AS valued
+       FROM orders WHERE user_id = +$user GROUP BY status`,
   );
-  const values = db.$client.query<ValueTotals, { user: number }>(
-    `SELECT COALESCE(SUM(value_cents), 0) AS cents, COUNT(value_cents) AS valued
-       FROM orders WHERE user_id = $user AND status <> 'Canceled'`,
-  );
-  const orderedIn = db.$client.query<
+  const orderedIn = db.$client.prepare<
     { n: number },
-    {
-      user: number;
-      lo: string;
-      hi: string;
-      first: string;
-      last: string;
-      start: string;
-      end: string;
-    }
+    [
+      {
+        user: number;
+        lo: string;
+        hi: string;
+        first: string;
+        last: string;
+        start: string;
+        end: string;
+      },
+    ]
   >(ORDERED_IN_RANGE);
+
+  /** Per-status figures of the user, read once per orders generation. */
+  const statusFigures = (userId: number): StatusFigures =>
+    cache.get(userId, "status-figures", () => byStatus.all({ user: userId }));
 
   return {
     /** Orders per status. */
     statusCounts(userId: number): StatusCounts {
-      const row = byStatus.get({ user: userId }) ?? {};
-      return Object.fromEntries(ORDER_STATUSES.map((s, i) => [s, row[`s${i}`] ?? 0]));
+      const counts: StatusCounts = {};
+      for (const s of ORDER_STATUSES) counts[s] = 0;
+      for (const f of statusFigures(userId)) if (f.status in counts) counts[f.status] = f.n;
+      return counts;
     },
 
     /** Values of the orders that are not Canceled, in cents. */
-    valueTotals: (userId: number): ValueTotals =>
-      values.get({ user: userId }) ?? { cents: 0, valued: 0 },
+    valueTotals(userId: number): ValueTotals {
+      let cents = 0;
+      let valued = 0;
+      for (const f of statusFigures(userId)) {
+        if (f.status === "Canceled") continue;
+        cents += f.cents;
+        valued += f.valued;
+      }
+      return { cents, valued };
+    },
 
     /** Orders (not Canceled) ordered, else created, within the range. */
     orderedWithin(userId: number, r: ZonedRange): number {
@@ -77,6 +108,13 @@ export function createDashboardRepo(db: Db) {
         })?.n ?? 0
       );
     },
+
+    /**
+     * A figure of the user's computed from their orders, kept until their orders change. `key`
+     * must name everything the figure depends on besides the orders (e.g. the zoned range).
+     */
+    cached: <T>(userId: number, key: string, compute: () => T): T =>
+      cache.get(userId, key, compute),
   };
 }
 export type DashboardRepo = ReturnType<typeof createDashboardRepo>;

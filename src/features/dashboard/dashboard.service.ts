@@ -37,6 +37,37 @@ function range(from: DayParts, to: DayParts, zone: string): ZonedRange {
   };
 }
 
+const rangeKey = (r: ZonedRange) => `${r.startIso}|${r.endIso}|${r.firstDay}|${r.lastDay}`;
+
+/** Today and this month in a zone, valid while the clock is within [from, to) (today's range). */
+type ZonedDay = { from: number; to: number; today: ZonedRange; month: ZonedRange };
+
+/**
+ * Today's and this month's ranges per zone, computed again only when the clock leaves today
+ * (the Intl calls behind them cost ~20 µs per request). Any instant in [start of today, start of
+ * tomorrow) is today in the zone, so a cached day is exactly what dayInZone would give.
+ */
+function createZonedDays(clock: () => Date) {
+  const days = new Map<string, ZonedDay>();
+  return (zone: string): ZonedDay => {
+    const t = clock().getTime();
+    const hit = days.get(zone);
+    if (hit && t >= hit.from && t < hit.to) return hit;
+    const today = dayInZone(new Date(t), zone);
+    const day: ZonedDay = {
+      from: 0,
+      to: 0,
+      today: range(today, addDays(today, 1), zone),
+      month: range({ ...today, day: 1 }, addMonths(today, 1), zone),
+    };
+    day.from = Date.parse(day.today.startIso);
+    day.to = Date.parse(day.today.endIso);
+    if (days.size >= 1000) days.clear(); // a few zones in practice; bounded all the same
+    days.set(zone, day);
+    return day;
+  };
+}
+
 export function createDashboardService(deps: {
   dashboard: DashboardRepo;
   orders: OrdersRepo;
@@ -45,16 +76,20 @@ export function createDashboardService(deps: {
 }) {
   const clock = deps.now ?? (() => new Date());
   const zoneOf = (userId: number): string => deps.users.findById(userId)?.timezone || "UTC";
+  const zonedDay = createZonedDays(clock);
 
   return {
     counts(userId: number): DashboardCounts {
-      const zone = zoneOf(userId);
-      const today = dayInZone(clock(), zone);
-      const n = deps.dashboard.statusCounts(userId);
-      const count = (status: OrderStatus) => n[status] ?? 0;
+      const { today } = zonedDay(zoneOf(userId));
+      // Figures kept per orders generation and day (a new day, or another zone, is another key).
+      const f = deps.dashboard.cached(userId, `counts|${rangeKey(today)}`, () => ({
+        n: deps.dashboard.statusCounts(userId),
+        orderedToday: deps.dashboard.orderedWithin(userId, today),
+      }));
+      const count = (status: OrderStatus) => f.n[status] ?? 0;
       return {
         Ordered: count("Ordered"),
-        OrderedToday: deps.dashboard.orderedWithin(userId, range(today, addDays(today, 1), zone)),
+        OrderedToday: f.orderedToday,
         Shipped: count("Shipped"),
         Received: count("Received"),
         "Review Submitted": count("Review Submitted"),
@@ -68,23 +103,21 @@ export function createDashboardService(deps: {
     },
 
     stats(userId: number): DashboardStats {
-      const zone = zoneOf(userId);
-      const today = dayInZone(clock(), zone);
-      const first = { ...today, day: 1 };
-      const n = deps.dashboard.statusCounts(userId);
-      const sum = (statuses: readonly OrderStatus[]) =>
-        statuses.reduce((a, s) => a + (n[s] ?? 0), 0);
-      const reached = sum(REACHED_RECEIVED);
-      const reviewed = sum(REVIEWED);
-      const { cents, valued } = deps.dashboard.valueTotals(userId);
-      return {
-        monthlyOrders: deps.dashboard.orderedWithin(
-          userId,
-          range(first, addMonths(today, 1), zone),
-        ),
-        averageValue: valued > 0 ? Math.round(cents / valued) / 100 : 0,
-        reviewRate: reached > 0 ? Math.round((reviewed * 100) / reached) : 0,
-      };
+      const { month } = zonedDay(zoneOf(userId));
+      const stats = deps.dashboard.cached(userId, `stats|${rangeKey(month)}`, () => {
+        const n = deps.dashboard.statusCounts(userId);
+        const sum = (statuses: readonly OrderStatus[]) =>
+          statuses.reduce((a, s) => a + (n[s] ?? 0), 0);
+        const reached = sum(REACHED_RECEIVED);
+        const reviewed = sum(REVIEWED);
+        const { cents, valued } = deps.dashboard.valueTotals(userId);
+        return {
+          monthlyOrders: deps.dashboard.orderedWithin(userId, month),
+          averageValue: valued > 0 ? Math.round(cents / valued) / 100 : 0,
+          reviewRate: reached > 0 ? Math.round((reviewed * 100) / reached) : 0,
+        };
+      });
+      return { ...stats }; // the cached object stays unshared
     },
   };
 }

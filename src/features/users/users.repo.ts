@@ -1,13 +1,26 @@
+/**
+ * User rows. findById (every authenticated request) and findByEmail are bun:sqlite statements
+ * prepared once: building a drizzle query per call cost ~30 µs.
+ */
 import { count, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type UserRow, users } from "../../db/schema.ts";
+import { ordersCacheFor } from "../orders/orders-cache.ts";
+
+/** The columns of UserRow, named and ordered as drizzle's select() returns them. */
+const USER_COLUMNS = `id, email, displayname, password_hash AS passwordHash, timezone,
+  created_at AS createdAt, updated_at AS updatedAt`;
 
 export function createUsersRepo(db: Db) {
+  const byId = db.$client.prepare<UserRow, [number]>(
+    `SELECT ${USER_COLUMNS} FROM users WHERE id = ?1`,
+  );
+  const byEmail = db.$client.prepare<UserRow, [string]>(
+    `SELECT ${USER_COLUMNS} FROM users WHERE email = ?1`,
+  );
   return {
-    findById: (id: number): UserRow | undefined =>
-      db.select().from(users).where(eq(users.id, id)).get(),
-    findByEmail: (email: string): UserRow | undefined =>
-      db.select().from(users).where(eq(users.email, email)).get(),
+    findById: (id: number): UserRow | undefined => byId.get(id) ?? undefined,
+    findByEmail: (email: string): UserRow | undefined => byEmail.get(email) ?? undefined,
     count: (): number => db.select({ n: count() }).from(users).get()?.n ?? 0,
     insert: (row: { email: string; displayname: string; passwordHash: string }): UserRow =>
       db.insert(users).values(row).returning().get(),
@@ -21,8 +34,13 @@ export function createUsersRepo(db: Db) {
         .where(eq(users.id, id))
         .returning()
         .get(),
+    /** Deletes the user; their orders go by cascade, and so do their cached order figures. */
     delete: (id: number): void => {
-      db.delete(users).where(eq(users.id, id)).run();
+      try {
+        db.delete(users).where(eq(users.id, id)).run();
+      } finally {
+        ordersCacheFor(db).dropUser(id);
+      }
     },
   };
 }

@@ -1,7 +1,7 @@
 /** The signed-in user's own account: data, profile, password, time zone, export and deletion. */
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { PasswordBody, ProfileBody, UserData } from "../../contract/index.ts";
+import type { EmailSettings, PasswordBody, ProfileBody, UserData } from "../../contract/index.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { canonicalTimeZone } from "../../lib/time.ts";
@@ -18,6 +18,13 @@ export function createUsersService(deps: {
   sessions: SessionsRepo;
   mediaDir: string;
   exportSections?: ExportSection[];
+  /** The mail pipeline's counters (features/mailbox); zero and null without it. */
+  mailStats?: (userId: number) => { emailsscanned: number; lastprocessedtime: string | null };
+  /** The connected mailbox (features/mailbox): its settings, and its supervisor to stop. */
+  mailbox?: {
+    emailSettings: (userId: number) => EmailSettings | null;
+    stopUser: (userId: number) => Promise<void>;
+  };
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
@@ -32,15 +39,16 @@ export function createUsersService(deps: {
   return {
     userData(userId: number): UserData {
       const u = mustFind(userId);
+      const mail = deps.mailStats?.(userId);
       return {
         userid: u.id,
         email: u.email,
         displayname: u.displayname,
         timezone: u.timezone,
         createdate: u.createdAt,
-        emailsscanned: 0,
-        lastprocessedtime: null,
-        emailSettings: null,
+        emailsscanned: mail?.emailsscanned ?? 0,
+        lastprocessedtime: mail?.lastprocessedtime ?? null,
+        emailSettings: deps.mailbox?.emailSettings(userId) ?? null,
       };
     },
 
@@ -121,6 +129,8 @@ export function createUsersService(deps: {
       if (!(await Bun.password.verify(password, u.passwordHash))) {
         throw badRequest("Password is incorrect. Your account was not deleted.");
       }
+      // The mailbox supervisor and any backfill stop before their rows disappear.
+      await deps.mailbox?.stopUser(userId);
       deps.users.delete(userId);
       await fs.rm(path.join(deps.mediaDir, String(userId)), { recursive: true, force: true });
       return {

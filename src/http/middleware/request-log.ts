@@ -11,21 +11,24 @@ export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
       incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID().slice(0, 8);
     c.set("requestId", requestId);
     c.set("log", log.child({ reqId: requestId }));
-    const url = new URL(c.req.url);
     try {
       await next();
     } finally {
       c.header("X-Request-Id", requestId);
       const status = c.res.status;
-      const line = {
-        reqId: requestId,
-        method: c.req.method,
-        path: redactUrl(url.pathname + url.search),
-        status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      };
-      if (status >= 500) log.error(line, "request");
-      else log.info(line, "request");
+      // The line is only built when it will be written (LOG_LEVEL info or lower, or an error).
+      if (status >= 500 || log.isLevelEnabled("info")) {
+        const url = new URL(c.req.url);
+        const line = {
+          reqId: requestId,
+          method: c.req.method,
+          path: redactUrl(url.pathname + url.search),
+          status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        };
+        if (status >= 500) log.error(line, "request");
+        else log.info(line, "request");
+      }
     }
   };
 }

@@ -54,6 +54,11 @@ export type MailOrder = {
   datedelivered: string | null;
   /** Order or shipment total as written, normalised "0.00"; used for the Vine ($0.00) rule. */
   total: string | null;
+  /**
+   * Cancellation mail only: "order" when the whole order was canceled, "items" when only the
+   * items listed (or named in the subject) were.
+   */
+  cancelscope?: "order" | "items";
 };
 
 export type MailFacts = {
@@ -62,4 +67,10 @@ export type MailFacts = {
   orders: MailOrder[];
   /** For logs and tests: why the reader decided this kind. */
   reason: string;
+  /**
+   * The subject or body looks like a forward ("Fwd:", "---------- Forwarded message ---------",
+   * "Begin forwarded message:"). A hint for the pipeline, which refuses forwarded mail; the
+   * reader itself reads it like any other.
+   */
+  forwarded?: boolean;
 };

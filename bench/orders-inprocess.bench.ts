@@ -1,0 +1,220 @@
+/**
+ * Orders and dashboard, in process (not a test): the real services and Hono app over a real SQLite
+ * file (test/harness.ts), called through app.request — no network, no second process — so the
+ * figures are the server's own cost per request. Seeds 10,000 orders for one user the way
+ * bench/orders.bench.ts does, then times N calls of each endpoint and prints µs per request; also
+ * a few raw SQL statements for comparison.
+ *
+ *   bun run bench/orders-inprocess.bench.ts            (BENCH_N=2000 by default)
+ *
+ * Before the timed calls of an endpoint, one write through the API (PUT of an order) is made
+ * when BENCH_WRITE=1, so the cached figures are recomputed; the "after write" rows show that cost.
+ */
+import os from "node:os";
+import { createHarness } from "../test/harness.ts";
+
+const ORDERS = 10_000;
+const N = Number(process.env.BENCH_N ?? 2000);
+
+const STATUSES = [
+  "Ordered",
+  "Shipped",
+  "Received",
+  "Review Submitted",
+  "Review Approved",
+  "Review Rejected",
+  "Canceled",
+];
+const WORDS = [
+  "Wireless",
+  "Ceramic",
+  "Garden",
+  "Kitchen",
+  "USB-C",
+  "Organic",
+  "Travel",
+  "LED",
+  "Steel",
+  "Bamboo",
+  "Widget",
+  "Charger",
+  "Lamp",
+  "Mug",
+  "Cable",
+  "Hose",
+  "Pillow",
+  "Bottle",
+];
+
+const h = createHarness();
+const u = await h.register("bench@example.com", "benchpass", "Bench");
+
+// The same generator as bench/orders.bench.ts.
+const insert = h.db.$client.prepare(
+  `INSERT INTO orders (user_id, amazon_order_number, product_name, asin, status, estimated_retail_value,
+    value_cents, date_ordered, date_delivered, expected_delivery_date, expected_delivery_estimated,
+    date_review_submitted, date_review_approved, date_review_rejected, created_at, updated_at)
+   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+);
+const day = 86_400_000;
+const start = Date.now() - 365 * day;
+let rnd = 42;
+const rand = () => {
+  rnd = (rnd * 1103515245 + 12345) % 2147483648;
+  return rnd / 2147483648;
+};
+h.db.$client.transaction(() => {
+  for (let i = 0; i < ORDERS; i++) {
+    const status = STATUSES[Math.floor(rand() * STATUSES.length)]!;
+    const created = new Date(start + rand() * 365 * day).toISOString();
+    const cents = Math.floor(rand() * 30000);
+    const iso = (offsetDays: number) =>
+      new Date(Date.parse(created) + offsetDays * day).toISOString();
+    const name = `${WORDS[Math.floor(rand() * WORDS.length)]} ${WORDS[Math.floor(rand() * WORDS.length)]} ${i}`;
+    insert.run(
+      u.userid,
+      `11${String(i).padStart(3, "0")}-${Math.floor(rand() * 1e7)}-${Math.floor(rand() * 1e7)}`,
+      name,
+      `B0${String(i).padStart(8, "0")}`,
+      status,
+      (cents / 100).toFixed(2),
+      cents,
+      created,
+      ["Received", "Review Submitted", "Review Approved", "Review Rejected"].includes(status)
+        ? iso(4)
+        : null,
+      status === "Shipped" ? iso(5).slice(0, 10) : null,
+      status === "Shipped" && rand() < 0.5 ? 1 : 0,
+      status.startsWith("Review ") ? iso(10) : null,
+      status === "Review Approved" ? iso(12) : null,
+      status === "Review Rejected" ? iso(12) : null,
+      created,
+      created,
+    );
+  }
+})();
+
+const headers = { authorization: `Bearer ${u.token}` };
+async function call(url: string, init?: RequestInit, expect = 200) {
+  const res = await h.app.request(url, init ?? { headers });
+  await res.arrayBuffer();
+  if (res.status !== expect) throw new Error(`${url}: ${res.status}`);
+  return res;
+}
+
+/** µs per call: the median of 5 rounds of n/5 calls each (less noise than one long run). */
+async function time(fn: () => Promise<unknown> | unknown, n = N): Promise<number> {
+  for (let i = 0; i < Math.min(200, n); i++) await fn(); // warm up
+  const rounds: number[] = [];
+  const per = Math.max(1, Math.floor(n / 5));
+  for (let r = 0; r < 5; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < per; i++) await fn();
+    rounds.push(((performance.now() - t0) * 1000) / per);
+  }
+  rounds.sort((a, b) => a - b);
+  return rounds[2]!;
+}
+
+let putCount = 0;
+const write = () =>
+  call("/api/orders/1", {
+    method: "PUT",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify({ reviewsubject: `bench ${putCount++}` }),
+  });
+
+const endpoints: [string, string, number?][] = [
+  ["trivial GET /api/health", "/api/health"],
+  ["auth only (GET /api/shipping/x: 404)", "/api/shipping/x", 404],
+  ["GET /api/user/data", "/api/user/data"],
+  ["orders limit=10", "/api/orders?limit=10"],
+  ["orders Shipped, page 3", "/api/orders?status=Shipped&limit=25&offset=50"],
+  ["orders Received", "/api/orders?status=Received&limit=25"],
+  ["orders search 'lamp' (~1/18)", "/api/orders?q=lamp&limit=25"],
+  ["orders search '11' (LIKE, all rows)", "/api/orders?q=11&limit=25"],
+  ["orders value-desc, page 20", "/api/orders?sort=value-desc&limit=25&offset=475"],
+  ["orders product-asc, 100", "/api/orders?sort=product-asc&limit=100"],
+  ["dashboard/counts", "/api/dashboard/counts"],
+  ["dashboard/recent", "/api/dashboard/recent"],
+  ["dashboard/stats", "/api/dashboard/stats"],
+];
+
+console.log("== orders in-process benchmark ==");
+console.log(
+  `machine:  bun ${Bun.version}, ${os.platform()} ${os.arch()}, ${os.cpus().length} cores, ${new Date().toISOString()}`,
+);
+console.log(`setup:    ${ORDERS} orders for one user, ${N} calls per endpoint (app.request)\n`);
+console.log(`${"endpoint".padEnd(36)} ${"µs/req".padStart(9)} ${"after write".padStart(12)}`);
+for (const [name, url, expect] of endpoints) {
+  const warm = await time(() => call(url, undefined, expect));
+  // Each call preceded by a write: what a request costs when its cached figures are stale
+  // (the write's own cost is measured alone and subtracted).
+  const cold = /^\/api\/(orders|dashboard)/.test(url) ? url : null;
+  let afterWrite = "";
+  if (cold) {
+    const both = await time(async () => {
+      await write();
+      await call(cold);
+    }, N / 4);
+    const w = await time(write, N / 4);
+    afterWrite = (both - w).toFixed(1);
+  }
+  console.log(`${name.padEnd(36)} ${warm.toFixed(1).padStart(9)} ${afterWrite.padStart(12)}`);
+}
+
+const sqlite = h.db.$client;
+const raw: [string, string][] = [
+  ["SQL COUNT(*) of the user's orders", "SELECT COUNT(*) FROM orders WHERE user_id = ?1"],
+  [
+    "SQL page of 10 rows (newest)",
+    "SELECT * FROM orders WHERE user_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 10",
+  ],
+  [
+    "SQL SUM(value_cents) not Canceled",
+    "SELECT SUM(value_cents), COUNT(value_cents) FROM orders WHERE user_id = ?1 AND status <> 'Canceled'",
+  ],
+];
+console.log("");
+for (const [name, text] of raw) {
+  const st = sqlite.query(text);
+  console.log(`${name.padEnd(36)} ${(await time(() => st.all(u.userid))).toFixed(1).padStart(9)}`);
+}
+console.log(`\n(PUT /api/orders/1 alone: ${(await time(write, N / 4)).toFixed(1)} µs)`);
+
+// A trigram search that matches every one of a user's 10,000 orders: a second user whose product
+// names all contain "Vine" (the first user's names never do).
+const v = await h.register("vine@example.com", "benchpass", "Vine");
+h.db.$client.transaction(() => {
+  for (let i = 0; i < ORDERS; i++) {
+    const created = new Date(start + rand() * 365 * day).toISOString();
+    insert.run(
+      v.userid,
+      null,
+      `Vine ${WORDS[i % WORDS.length]} ${i}`,
+      null,
+      STATUSES[i % 7]!,
+      null,
+      null,
+      created,
+      null,
+      null,
+      0,
+      null,
+      null,
+      null,
+      created,
+      created,
+    );
+  }
+})();
+const vineHeaders = { authorization: `Bearer ${v.token}` };
+const vine = async () => {
+  const res = await h.app.request("/api/orders?q=vine&limit=25", { headers: vineHeaders });
+  await res.arrayBuffer();
+  if (res.headers.get("x-total-count") !== String(ORDERS)) throw new Error("vine: wrong total");
+};
+console.log(
+  `\n${"search 'vine' (all 10,000 of user 2)".padEnd(36)} ${(await time(vine)).toFixed(1).padStart(9)}`,
+);
+await h.close();

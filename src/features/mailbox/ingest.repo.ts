@@ -1,0 +1,146 @@
+/**
+ * Queries of the mail pipeline: the processed-message ledger, the per-user mail counters and the
+ * read-only order look-ups that match a message to orders. Order WRITES go through the orders
+ * service, never through here.
+ */
+import { and, count, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { mailStats, type OrderRow, orders, processedMessages } from "../../db/schema.ts";
+
+export type LedgerRow = typeof processedMessages.$inferSelect;
+export type NewLedgerRow = Omit<typeof processedMessages.$inferInsert, "processedAt"> & {
+  processedAt: string;
+};
+export type ImportMode = "vine" | "all";
+
+export function createIngestRepo(db: Db) {
+  // Every statement of the per-message path is prepared once: a statement prepared per call
+  // lives in native memory until the garbage collector finalises it, which made a large import
+  // grow by tens of megabytes.
+  const findLedger = db
+    .select()
+    .from(processedMessages)
+    .where(
+      and(
+        eq(processedMessages.userId, sql.placeholder("user")),
+        eq(processedMessages.messageKey, sql.placeholder("key")),
+      ),
+    )
+    .prepare();
+  const insertLedger = db.$client.query<
+    unknown,
+    {
+      user: number;
+      key: string;
+      outcome: string;
+      reason: string | null;
+      kind: string | null;
+      created: number;
+      updated: number;
+      at: string;
+    }
+  >(
+    `INSERT INTO processed_messages (user_id, message_key, outcome, reason, kind, orders_created,
+       orders_updated, processed_at)
+     VALUES ($user, $key, $outcome, $reason, $kind, $created, $updated, $at)
+     ON CONFLICT (user_id, message_key) DO NOTHING`,
+  );
+  const bumpStmt = db.$client.query<unknown, { user: number; now: string }>(
+    `INSERT INTO mail_stats (user_id, emails_scanned, last_processed_time) VALUES ($user, 1, $now)
+     ON CONFLICT(user_id) DO UPDATE SET emails_scanned = emails_scanned + 1,
+       last_processed_time = excluded.last_processed_time`,
+  );
+  const statsStmt = db
+    .select()
+    .from(mailStats)
+    .where(eq(mailStats.userId, sql.placeholder("user")))
+    .prepare();
+  const byNumberStmt = db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, sql.placeholder("user")),
+        eq(orders.amazonOrderNumber, sql.placeholder("number")),
+      ),
+    )
+    .orderBy(orders.id)
+    .prepare();
+  const unnumberedByAsinStmt = db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, sql.placeholder("user")),
+        isNull(orders.amazonOrderNumber),
+        eq(sql`upper(${orders.asin})`, sql.placeholder("asin")),
+      ),
+    )
+    .orderBy(orders.id)
+    .prepare();
+
+  return {
+    /** The ledger entry of a message, when it was processed before. */
+    findProcessed: (userId: number, messageKey: string): LedgerRow | undefined =>
+      findLedger.get({ user: userId, key: messageKey }),
+
+    /** Writes the ledger entry; false when the key was there already (nothing is overwritten). */
+    recordProcessed: (row: NewLedgerRow): boolean =>
+      insertLedger.run({
+        user: row.userId,
+        key: row.messageKey,
+        outcome: row.outcome,
+        reason: row.reason ?? null,
+        kind: row.kind ?? null,
+        created: row.ordersCreated ?? 0,
+        updated: row.ordersUpdated ?? 0,
+        at: row.processedAt,
+      }).changes > 0,
+
+    /** emails_scanned + 1 and last_processed_time = now, creating the row on first use. */
+    countScanned: (userId: number, nowIso: string): void => {
+      bumpStmt.run({ user: userId, now: nowIso });
+    },
+
+    stats: (
+      userId: number,
+    ): { emailsScanned: number; lastProcessedTime: string | null; importMode: ImportMode } => {
+      const row = statsStmt.get({ user: userId });
+      return {
+        emailsScanned: row?.emailsScanned ?? 0,
+        lastProcessedTime: row?.lastProcessedTime ?? null,
+        importMode: row?.importMode === "all" ? "all" : "vine",
+      };
+    },
+
+    setImportMode: (userId: number, mode: ImportMode): void => {
+      db.insert(mailStats)
+        .values({ userId, importMode: mode })
+        .onConflictDoUpdate({ target: mailStats.userId, set: { importMode: mode } })
+        .run();
+    },
+
+    /** Ledger totals by outcome, for the export. */
+    ledgerCounts: (userId: number): Record<string, number> => {
+      const rows = db
+        .select({ outcome: processedMessages.outcome, n: count() })
+        .from(processedMessages)
+        .where(eq(processedMessages.userId, userId))
+        .groupBy(processedMessages.outcome)
+        .all();
+      return Object.fromEntries(rows.map((r) => [r.outcome, r.n]));
+    },
+
+    /** The user's orders with this Amazon order number, oldest first. */
+    ordersByNumber: (userId: number, orderNumber: string): OrderRow[] =>
+      byNumberStmt.all({ user: userId, number: orderNumber }),
+
+    /** Orders entered by hand (no order number) with this ASIN (any case), oldest first. */
+    unnumberedByAsin: (userId: number, asin: string): OrderRow[] =>
+      unnumberedByAsinStmt.all({ user: userId, asin: asin.toUpperCase() }),
+
+    /** Runs fn in one SQLite transaction (synchronous: nothing else interleaves). */
+    transaction: <T>(fn: () => T): T => db.$client.transaction(fn)(),
+  };
+}
+export type IngestRepo = ReturnType<typeof createIngestRepo>;

@@ -1,0 +1,566 @@
+/**
+ * The mail ingestion pipeline: one raw message in, its orders committed, a result out. IMAP (IDLE,
+ * polling, backfill) and the file import call the same `ingest`.
+ *
+ *   raw → message key → ledger (seen? return the first outcome, change nothing)
+ *       → sender (Amazon? else forwarded / not-amazon) → spoof check (auth-check.ts)
+ *       → read (parse + the Amazon reader) → plan (apply-facts.ts) → ONE transaction:
+ *         orders (through the orders service) + ledger entry + counters.
+ *
+ * Rules decided here:
+ * - Message key: the Message-ID (without <>), else "sha256:<hex of the raw bytes>".
+ * - Idempotent: a key in the ledger returns the first outcome with alreadyProcessed: true and
+ *   changes nothing (not even the counters), across restarts, folders and UIDVALIDITY changes.
+ * - One transaction per message: the orders, the ledger entry and emailsscanned/lastprocessedtime
+ *   commit together or not at all (the orders service is synchronous and shares the connection,
+ *   so nothing else interleaves). A crash before the commit leaves no trace: the message is read
+ *   again next time. The ledger is checked again inside the transaction, so two passes racing on
+ *   the same message (IDLE and a backfill) apply it once. Order events are published by the
+ *   orders service during the transaction; a rollback after one only makes a browser refetch.
+ * - Bad mail never throws: unparseable or unreadable → skipped "unreadable" (and recorded, so it
+ *   is not retried forever); a value the orders service refuses rolls the message back and
+ *   records it as "unreadable". Infrastructure errors (the database) do throw, and nothing is
+ *   recorded: the caller must not mark, move or count the message (DESIGN.md §5).
+ * - Sender: the From address must pass isAmazonSender (read both by the parser and from the raw
+ *   header, one From header only), else "not-amazon". Forwarded mail (From not
+ *   Amazon, subject starting Fwd:/Fw:/WG:/I:, body quoting an Amazon address) is "forwarded":
+ *   never imported, because the forwarder wrote every byte of it and no Amazon signature covers
+ *   it. A non-Amazon sender with any other subject is rejected from its headers alone, without
+ *   parsing the body (most of a Takeout mbox is not Amazon's mail).
+ * - Spoofing: see auth-check.ts; a failure is skipped "spoofed" and logged as a warning.
+ *   Missing Authentication-Results (a .eml or .mbox exported elsewhere, a test Dovecot, a server
+ *   that does not add the header) is accepted, logged and counted as unverified in the result and
+ *   the scan: such a server would equally keep a forged header the sender wrote, so refusing would
+ *   protect nothing, and Gmail always adds the header, so real Gmail mail never takes this path.
+ * - Counters: emailsscanned + 1 and lastprocessedtime = now for every message read for the first
+ *   time, Amazon or not, in the same transaction as its ledger entry.
+ * - A scan collects totals; endScan sends ONE notification when the scan created or updated
+ *   orders (none otherwise) and publishes a "user" event so browsers refresh emailsscanned.
+ *   An `ingest` without a scan is a scan of one message.
+ */
+import type {
+  CreateOrderBody,
+  IngestSummary,
+  NotificationLevel,
+  SkipReason,
+} from "../../contract/index.ts";
+import type { EventBus } from "../../events/bus.ts";
+import { AppError } from "../../lib/errors.ts";
+import type { Logger } from "../../log.ts";
+import type { MailFacts, MailKind, MailMessage } from "../../mail/amazon/types.ts";
+import { html, type SafeHtml } from "../notifications/html.ts";
+import type { OrdersService } from "../orders/orders.service.ts";
+import { toOrder } from "../orders/orders.service.ts";
+import type { ExportSection } from "../users/users.service.ts";
+import { type Change, type ImportMode, planFacts } from "./apply-facts.ts";
+import { checkAuthentication, type HeaderLine } from "./auth-check.ts";
+import type { IngestRepo, LedgerRow } from "./ingest.repo.ts";
+
+export type ScanSource = "imap" | "backfill" | "import";
+export type Outcome = "created" | "updated" | "unchanged" | "skipped";
+
+export type IngestResult = {
+  messageKey: string;
+  outcome: Outcome;
+  reason?: SkipReason;
+  kind?: MailKind;
+  ordersCreated: number;
+  ordersUpdated: number;
+  alreadyProcessed: boolean;
+  /** Amazon mail only: "absent" when it carried no Authentication-Results (accepted, unverified). */
+  authentication?: "pass" | "absent";
+};
+
+/** A pass over many messages; its totals become one summary and at most one notification. */
+export type Scan = {
+  readonly userId: number;
+  readonly source: ScanSource;
+  readonly startedAt: string;
+  readonly summary: IngestSummary;
+  /** Amazon messages accepted without Authentication-Results. */
+  unverified: number;
+  /** Product names of the orders created, for the notification. */
+  readonly createdNames: string[];
+  readonly changes: Record<Change, number>;
+  ended: boolean;
+};
+
+export type IngestDeps = {
+  repo: IngestRepo;
+  orders: Pick<OrdersService, "create" | "update">;
+  notify: (userId: number, level: NotificationLevel, message: SafeHtml) => unknown;
+  events: EventBus;
+  log: Logger;
+  /** Raw message → MailMessage (mailparser). May throw on garbage. */
+  parseMail: (raw: Uint8Array) => Promise<MailMessage> | MailMessage;
+  /** The Amazon reader: pure, never touches the database. */
+  readAmazonMail: (msg: MailMessage) => MailFacts;
+  isAmazonSender: (address: string) => boolean;
+  now?: () => Date;
+};
+
+/* ------------------------------------------------------------------------------------------------
+ * Raw header helpers (no full parse needed for the key, the sender and the spoof check)
+ * --------------------------------------------------------------------------------------------- */
+
+const HEADER_SCAN_MAX = 256 * 1024;
+const utf8 = new TextDecoder("utf-8");
+
+/** The header block of a raw message, unfolded, in order, names lower-cased. */
+export function rawHeaders(bytes: Uint8Array): HeaderLine[] {
+  const limit = Math.min(bytes.length, HEADER_SCAN_MAX);
+  let end = limit;
+  for (let i = 0; i < limit; i++) {
+    if (bytes[i] !== 0x0a) continue;
+    // an empty line: "\n\n" or "\n\r\n"
+    if (bytes[i + 1] === 0x0a) {
+      end = i + 1;
+      break;
+    }
+    if (bytes[i + 1] === 0x0d && bytes[i + 2] === 0x0a) {
+      end = i + 1;
+      break;
+    }
+  }
+  const text = utf8.decode(bytes.subarray(0, end));
+  const out: HeaderLine[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (line === "") continue;
+    if ((line[0] === " " || line[0] === "\t") && out.length > 0) {
+      const last = out[out.length - 1]!;
+      last.value += ` ${line.trim()}`;
+      continue;
+    }
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    out.push({
+      name: line.slice(0, colon).trim().toLowerCase(),
+      value: line.slice(colon + 1).trim(),
+    });
+  }
+  return out;
+}
+
+/** "<abc@x>" → "abc@x"; null when there is none. */
+export function messageIdOf(headers: readonly HeaderLine[]): string | null {
+  const v = headers.find((h) => h.name === "message-id")?.value.trim();
+  if (!v) return null;
+  const m = /<([^<>\s]+)>/.exec(v);
+  const id = m ? m[1]! : /^\S+$/.test(v) ? v : null;
+  return id && id.length <= 900 ? id : null;
+}
+
+/** The address of a From value: the last <...>, else the bare address. Lower-cased. */
+export function addressOf(value: string | undefined): string | null {
+  if (!value) return null;
+  const angle = [...value.matchAll(/<([^<>\s]+@[^<>\s]+)>/g)].at(-1);
+  if (angle) return angle[1]!.toLowerCase();
+  const bare = /([^\s<>"(),;:]+@[^\s<>"(),;:]+)/.exec(value);
+  return bare ? bare[1]!.toLowerCase() : null;
+}
+
+const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
+
+/** Subjects of forwarded mail: Fwd:, Fw:, FW:, WG: (German), I: (Italian), optionally tagged. */
+export const FORWARD_SUBJECT = /^\s*(?:\[[^\]]*\]\s*)?(?:fwd?|wg|i)\s*:/i;
+
+const ADDRESS_RE = /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+/gi;
+
+/** True when the body quotes a message from an Amazon address (the forwarded original). */
+function quotesAmazon(msg: MailMessage, isAmazon: (a: string) => boolean): boolean {
+  const body = `${msg.text ?? ""}\n${msg.html ?? ""}`.slice(0, 512 * 1024);
+  for (const m of body.matchAll(ADDRESS_RE)) if (isAmazon(m[0].toLowerCase())) return true;
+  return false;
+}
+
+function sha256Hex(bytes: Uint8Array): string {
+  return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+}
+
+const encoder = new TextEncoder();
+
+/* ------------------------------------------------------------------------------------------------
+ * The service
+ * --------------------------------------------------------------------------------------------- */
+
+type Decision =
+  | { type: "skip"; reason: SkipReason; kind?: MailKind }
+  | { type: "apply"; facts: MailFacts; mailDate: Date | null };
+
+const emptyChanges = (): Record<Change, number> => ({
+  shipped: 0,
+  delivered: 0,
+  canceled: 0,
+  delayed: 0,
+  details: 0,
+});
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** How many created products the notification names before "and N more". */
+const NOTIFY_NAMES = 5;
+
+export function createMailIngestService(deps: IngestDeps) {
+  const { repo, log } = deps;
+  const clock = deps.now ?? (() => new Date());
+
+  function tally(scan: Scan, r: IngestResult) {
+    const s = scan.summary;
+    s.messagesRead++;
+    if (r.alreadyProcessed) {
+      s.skipped.duplicate = (s.skipped.duplicate ?? 0) + 1;
+      return;
+    }
+    s.ordersCreated += r.ordersCreated;
+    s.ordersUpdated += r.ordersUpdated;
+    if (r.outcome === "skipped" && r.reason) {
+      s.skipped[r.reason] = (s.skipped[r.reason] ?? 0) + 1;
+    }
+    if (r.authentication === "absent") scan.unverified++;
+  }
+
+  const fromLedger = (row: LedgerRow): IngestResult => ({
+    messageKey: row.messageKey,
+    outcome: row.outcome as Outcome,
+    ...(row.reason ? { reason: row.reason as SkipReason } : {}),
+    ...(row.kind ? { kind: row.kind as MailKind } : {}),
+    ordersCreated: row.ordersCreated,
+    ordersUpdated: row.ordersUpdated,
+    alreadyProcessed: true,
+  });
+
+  /** Sender, spoof check and reading: what the message is, without touching the database. */
+  async function decide(
+    bytes: Uint8Array,
+    headers: HeaderLine[],
+    ctx: { userId: number; key: string; auth?: "pass" | "absent" },
+  ): Promise<Decision> {
+    const headerFrom = addressOf(headers.find((h) => h.name === "from")?.value);
+    const subject = headers.find((h) => h.name === "subject")?.value ?? "";
+    // Fast path: plainly not Amazon's and not a forward: no need to parse the body.
+    if (headerFrom && !deps.isAmazonSender(headerFrom) && !FORWARD_SUBJECT.test(subject)) {
+      return { type: "skip", reason: "not-amazon" };
+    }
+    let msg: MailMessage;
+    try {
+      msg = await deps.parseMail(bytes);
+    } catch (err) {
+      log.info({ userId: ctx.userId, messageKey: ctx.key, err }, "mail: unparseable message");
+      return { type: "skip", reason: "unreadable" };
+    }
+    const sender = msg.from?.address?.toLowerCase() ?? headerFrom;
+    // Both readings of From must be Amazon's (the parser takes the first address, the header scan
+    // the last), and there must be one From header: a message built to be read two ways is not.
+    const oneFrom = headers.filter((h) => h.name === "from").length <= 1;
+    const amazon =
+      sender !== null &&
+      deps.isAmazonSender(sender) &&
+      (headerFrom === null || deps.isAmazonSender(headerFrom)) &&
+      oneFrom;
+    if (!sender || !amazon) {
+      if (FORWARD_SUBJECT.test(msg.subject ?? subject) && quotesAmazon(msg, deps.isAmazonSender)) {
+        log.info(
+          { userId: ctx.userId, messageKey: ctx.key, from: sender },
+          "mail: forwarded Amazon mail ignored (a forward is not authenticated by Amazon)",
+        );
+        return { type: "skip", reason: "forwarded" };
+      }
+      return { type: "skip", reason: "not-amazon" };
+    }
+    const auth = checkAuthentication(headers, domainOf(sender));
+    if (auth.verdict === "spoofed") {
+      log.warn(
+        { userId: ctx.userId, messageKey: ctx.key, from: sender, detail: auth.detail },
+        "mail: message claiming to be from Amazon failed authentication; ignored",
+      );
+      return { type: "skip", reason: "spoofed" };
+    }
+    ctx.auth = auth.verdict;
+    if (auth.verdict === "absent") {
+      log.info(
+        { userId: ctx.userId, messageKey: ctx.key, from: sender },
+        "mail: no Authentication-Results header; accepted unverified",
+      );
+    }
+    let facts: MailFacts;
+    try {
+      facts = deps.readAmazonMail(msg);
+    } catch (err) {
+      log.warn({ userId: ctx.userId, messageKey: ctx.key, err }, "mail: the reader failed");
+      return { type: "skip", reason: "unreadable" };
+    }
+    if (facts.kind === "other") return { type: "skip", reason: "not-an-order-mail", kind: "other" };
+    if (facts.forwarded) {
+      // Amazon's own address on a message that reads like a forward: Amazon never forwards, so
+      // this is not one of its order mails whatever it quotes.
+      log.info({ userId: ctx.userId, messageKey: ctx.key }, "mail: forwarded-looking mail ignored");
+      return { type: "skip", reason: "forwarded", kind: facts.kind };
+    }
+    return { type: "apply", facts, mailDate: msg.date };
+  }
+
+  /** Applies a decision, records the ledger and the counters, in one transaction. */
+  function commit(
+    userId: number,
+    key: string,
+    decision: Decision,
+    scan: Scan,
+    auth: "pass" | "absent" | undefined,
+  ): IngestResult {
+    const nowIso = clock().toISOString();
+    const base = {
+      messageKey: key,
+      alreadyProcessed: false,
+      ...(auth ? { authentication: auth } : {}),
+    };
+    const record = (r: IngestResult) => {
+      repo.recordProcessed({
+        userId,
+        messageKey: key,
+        outcome: r.outcome,
+        reason: r.reason ?? null,
+        kind: r.kind ?? null,
+        ordersCreated: r.ordersCreated,
+        ordersUpdated: r.ordersUpdated,
+        processedAt: nowIso,
+      });
+      repo.countScanned(userId, nowIso);
+    };
+    const skipped = (reason: SkipReason, kind?: MailKind): IngestResult => ({
+      ...base,
+      outcome: "skipped",
+      reason,
+      ...(kind ? { kind } : {}),
+      ordersCreated: 0,
+      ordersUpdated: 0,
+    });
+
+    const names: string[] = [];
+    const changes = emptyChanges();
+    const apply = (): IngestResult => {
+      const prior = repo.findProcessed(userId, key);
+      if (prior) return fromLedger(prior);
+      if (decision.type === "skip") {
+        const r = skipped(decision.reason, decision.kind);
+        record(r);
+        return r;
+      }
+      const { facts, mailDate } = decision;
+      const mode = repo.stats(userId).importMode;
+      const plan = planFacts(facts, {
+        mode,
+        mailDate,
+        byNumber: (n) => repo.ordersByNumber(userId, n).map(toOrder),
+        unnumberedByAsin: (a) => repo.unnumberedByAsin(userId, a).map(toOrder),
+      });
+      let r: IngestResult;
+      if (plan.skip) r = skipped(plan.skip, facts.kind);
+      else {
+        for (const c of plan.creates) {
+          // Absent fields are read as undefined, exactly like a request that leaves them out.
+          const o = deps.orders.create(userId, c.body as CreateOrderBody);
+          names.push(o.productname);
+        }
+        for (const u of plan.updates) {
+          deps.orders.update(userId, u.order.orderid, u.body);
+          changes[u.change]++;
+        }
+        const created = plan.creates.length;
+        const updated = plan.updates.length;
+        r = {
+          ...base,
+          outcome: created ? "created" : updated ? "updated" : "unchanged",
+          kind: facts.kind,
+          ordersCreated: created,
+          ordersUpdated: updated,
+        };
+      }
+      record(r);
+      return r;
+    };
+
+    let result: IngestResult;
+    try {
+      result = repo.transaction(apply);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      // The orders service refused a value the mail gave: the message is bad mail, not a bug.
+      log.warn({ userId, messageKey: key, err: err.message }, "mail: order change refused");
+      names.length = 0;
+      Object.assign(changes, emptyChanges());
+      const kind = decision.type === "apply" ? decision.facts.kind : undefined;
+      result = repo.transaction(() => {
+        const prior = repo.findProcessed(userId, key);
+        if (prior) return fromLedger(prior);
+        const r = skipped("unreadable", kind);
+        record(r);
+        return r;
+      });
+    }
+    if (!result.alreadyProcessed) {
+      scan.createdNames.push(...names);
+      for (const [k, n] of Object.entries(changes) as [Change, number][]) scan.changes[k] += n;
+      if (result.ordersCreated || result.ordersUpdated) {
+        log.info(
+          {
+            userId,
+            messageKey: key,
+            kind: result.kind,
+            created: result.ordersCreated,
+            updated: result.ordersUpdated,
+          },
+          "mail: orders changed",
+        );
+      }
+    }
+    return result;
+  }
+
+  const service = {
+    /**
+     * Parse, check, dedupe, read, apply; everything it changes is committed before it returns.
+     * Never throws for bad mail: returns outcome "skipped" with a reason. Throws only when the
+     * database fails, and then nothing of this message was recorded.
+     */
+    async ingest(
+      userId: number,
+      raw: Uint8Array | string,
+      opts: { scan?: Scan } = {},
+    ): Promise<IngestResult> {
+      const own = opts.scan === undefined;
+      const scan = opts.scan ?? service.beginScan(userId, "imap");
+      if (scan.userId !== userId) throw new Error("ingest: the scan belongs to another user");
+      try {
+        const bytes = typeof raw === "string" ? encoder.encode(raw) : raw;
+        const headers = rawHeaders(bytes);
+        const id = messageIdOf(headers);
+        const key = id ?? `sha256:${sha256Hex(bytes)}`;
+
+        const prior = repo.findProcessed(userId, key);
+        if (prior) {
+          const r = fromLedger(prior);
+          tally(scan, r);
+          return r;
+        }
+        const ctx: { userId: number; key: string; auth?: "pass" | "absent" } = { userId, key };
+        const decision = await decide(bytes, headers, ctx);
+        const r = commit(userId, key, decision, scan, ctx.auth);
+        tally(scan, r);
+        return r;
+      } finally {
+        if (own) service.endScan(scan);
+      }
+    },
+
+    /**
+     * Counts a message that could not even be handed to `ingest` (an mbox entry over the size
+     * cap) as read and skipped "unreadable". Nothing is recorded: there is nothing to apply.
+     */
+    countUnreadable(scan: Scan): void {
+      scan.summary.messagesRead++;
+      scan.summary.skipped.unreadable = (scan.summary.skipped.unreadable ?? 0) + 1;
+    },
+
+    beginScan(userId: number, source: ScanSource): Scan {
+      return {
+        userId,
+        source,
+        startedAt: clock().toISOString(),
+        summary: { messagesRead: 0, ordersCreated: 0, ordersUpdated: 0, skipped: {} },
+        unverified: 0,
+        createdNames: [],
+        changes: emptyChanges(),
+        ended: false,
+      };
+    },
+
+    /**
+     * Totals of the scan; sends ONE summary notification when it created or updated orders (none
+     * otherwise) and publishes a "user" event when it read anything. Ending twice does nothing more.
+     */
+    endScan(scan: Scan): IngestSummary {
+      const summary: IngestSummary = {
+        ...scan.summary,
+        skipped: { ...scan.summary.skipped },
+      };
+      if (scan.ended) return summary;
+      scan.ended = true;
+      const { userId } = scan;
+      if (summary.messagesRead > 0) {
+        log.info(
+          { userId, source: scan.source, ...summary, unverified: scan.unverified },
+          "mail: scan finished",
+        );
+        deps.events.publish(userId, "user", "UPDATE");
+      }
+      if (summary.ordersCreated + summary.ordersUpdated > 0) {
+        try {
+          deps.notify(userId, "information", scanMessage(scan));
+        } catch (err) {
+          log.error({ err, userId }, "mail: could not store the scan notification");
+        }
+      }
+      return summary;
+    },
+
+    stats(userId: number): {
+      emailsscanned: number;
+      lastprocessedtime: string | null;
+      importMode: ImportMode;
+    } {
+      const s = repo.stats(userId);
+      return {
+        emailsscanned: s.emailsScanned,
+        lastprocessedtime: s.lastProcessedTime,
+        importMode: s.importMode,
+      };
+    },
+
+    setImportMode(userId: number, mode: ImportMode): void {
+      if (mode !== "vine" && mode !== "all") {
+        throw new TypeError(`Unknown import mode "${String(mode)}": use "vine" or "all"`);
+      }
+      repo.setImportMode(userId, mode);
+      deps.events.publish(userId, "user", "UPDATE");
+    },
+
+    /** The export's `mail` section: counters, the import setting and the ledger by outcome. */
+    exportSection: ((userId: number): { mail: Record<string, unknown> } => ({
+      mail: { ...service.stats(userId), processedMessages: repo.ledgerCounts(userId) },
+    })) satisfies ExportSection,
+  };
+  return service;
+}
+export type MailIngestService = ReturnType<typeof createMailIngestService>;
+
+/** The one notification of a scan: new orders by name, then the other changes as counts. */
+export function scanMessage(scan: Scan): SafeHtml {
+  const created = scan.summary.ordersCreated;
+  const where = scan.source === "import" ? "your imported mail" : "your mail";
+  const parts: SafeHtml[] = [];
+  if (created > 0) {
+    const shown = scan.createdNames.slice(0, NOTIFY_NAMES);
+    const more = created - shown.length;
+    parts.push(
+      html`<strong>${plural(created, "new order", "new orders")}</strong> from ${where}: ${shown.map(
+        (n, i) => html`${i > 0 ? ", " : ""}${n}`,
+      )}${more > 0 ? ` and ${more} more` : ""}.`,
+    );
+  }
+  const c = scan.changes;
+  const counted: [number, string][] = [
+    [c.shipped, "shipped"],
+    [c.delivered, "delivered"],
+    [c.canceled, "canceled"],
+    [c.delayed, "delayed"],
+    [c.details, "updated"],
+  ];
+  const other = counted.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`);
+  if (other.length > 0) {
+    const lead = created > 0 ? " " : "";
+    parts.push(
+      html`${lead}<strong>${plural(scan.summary.ordersUpdated, "order", "orders")} updated</strong> from ${where}: ${other.join(", ")}.`,
+    );
+  }
+  return html`${parts}`;
+}

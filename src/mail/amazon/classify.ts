@@ -1,0 +1,236 @@
+/**
+ * What kind of Amazon message this is, from its subject and its body.
+ *
+ * Order of decisions:
+ * 1. Messages that are about something else even when they name an order: one-time delivery
+ *    passwords and sign-in codes, Hub/locker pickups, refunds and returns, review requests,
+ *    Subscribe & Save notices → "other". Quoted product names in the subject are left out of
+ *    this test (a product called "Pick Up Sticks" does not make a shipment a pickup notice).
+ * 2. A subject with the prefix of Amazon's current templates ("Ordered:", "Shipped:", "Out for
+ *    delivery:", "Delivered:", "Delivery update:", "Canceled:", and their UK/IT/DE forms) decides.
+ * 3. Otherwise the body decides (headline sentences such as "Your package has been delivered!",
+ *    "DISPATCH CONFIRMATION", "Thanks for your order"), looked for only above the
+ *    recommendations and the footer.
+ * 4. Otherwise an older subject wording ("Your Amazon.com order #… has shipped").
+ * 5. Otherwise, or when the body alone speaks and the message names no order: "other".
+ *
+ * The 2025 templates print a progress bar ("Ordered / Shipped / Out for delivery / Delivered")
+ * in every message, so bare status words in the body never count: only sentences do.
+ */
+import { clean, lastQuoteClose, QUOTE_OPEN } from "./extract.ts";
+import type { MailKind } from "./types.ts";
+
+export type Classification = {
+  kind: MailKind;
+  reason: string;
+  /** For "canceled": the whole order, or only some items. */
+  cancelScope: "order" | "items" | null;
+};
+
+type Rule = { kind: MailKind; re: RegExp; unless?: RegExp };
+
+/** "We'll let you know once your item(s) have dispatched": a promise, not the news. */
+const FUTURE_SHIPMENT =
+  /\b(?:once|when|after|as soon as|we'll|we will|will)\b.{0,80}\b(?:ship|shipped|ships|dispatch|dispatched|dispatches)\b/i;
+
+const FORWARD_PREFIX = /^\s*(?:fwd?|fw|re|aw|wg|tr|rv|r|i)\s*:\s*/i;
+
+/** The subject without "Fwd:"/"Re:" prefixes and invisible padding. */
+export function normaliseSubject(subject: string): string {
+  let s = clean(subject.slice(0, 2000));
+  for (let i = 0; i < 5 && FORWARD_PREFIX.test(s); i++) s = s.replace(FORWARD_PREFIX, "");
+  return s;
+}
+
+/** The subject with its quoted product name taken out. */
+export function withoutQuoted(s: string): string {
+  const open = s.search(QUOTE_OPEN);
+  if (open < 0) return s;
+  const close = lastQuoteClose(s);
+  if (close <= open) return s;
+  return `${s.slice(0, open)} … ${s.slice(close + 1)}`;
+}
+
+const OTHER_SUBJECT =
+  /one[- ]time (?:password|passcode|code)|verification code|security code|\bOTP\b|sign[- ]in|password assistance|ready for pick ?up|to pick ?up|pick ?up (?:code|your|at|from)|pickup|hub locker|\blocker\b|apartment hub|\brefund|rimborso|erstattung|rembourse|\breturn (?:request|label|received|started|confirmation|drop)|\brücksendung|\breso\b|\breview (?:your|this)|\brate your|how (?:was|did) your|price change|subscribe (?:&|and) save|your (?:deal|offer|coupon)|gift card|\bpayment (?:declined|failed|method)|\binvoice\b/i;
+
+const OTHER_BODY =
+  /your one[- ]time password is|one[- ]time password is required|your verification code is|ready for pick ?up|your pickup code is|^pickup code$|^pick up until|refund (?:was|has been) issued|we(?:'ve| have) issued your refund|your refund|^return summary$|your (?:next )?subscribe (?:&|and) save/i;
+
+const STRONG_SUBJECT: Rule[] = [
+  { kind: "ordered", re: /^(?:ordered|ordinato|bestellt|commandé|pedido realizado)\s*:/i },
+  {
+    kind: "shipped",
+    re: /^(?:shipped|dispatched|spedito|versandt|verschickt|expédié|enviado)\s*:/i,
+  },
+  {
+    kind: "out-for-delivery",
+    re: /^(?:out for delivery|arriving today|in consegna(?: oggi)?|wird heute zugestellt|heute zugestellt|in zustellung|en cours de livraison)\b/i,
+  },
+  {
+    kind: "delivered",
+    re: /^(?:(?:delivered|consegnato|zugestellt|livré|entregado)\s*:|consegna effettuata\b)/i,
+  },
+  {
+    kind: "canceled",
+    re: /^(?:cancell?ed|cancellation|annullato|storniert|annulé|cancelado)\s*:/i,
+  },
+  {
+    kind: "delayed",
+    re: /^(?:delivery update|delayed|running late|aggiornamento (?:sulla|della) consegna|in ritardo|lieferverzögerung|verspätet|retard)\s*:/i,
+  },
+];
+
+const WEAK_SUBJECT: Rule[] = [
+  {
+    kind: "canceled",
+    re: /\b(?:has|have) been cancell?ed\b|\bwas cancell?ed\b|\bcancellation\b|\bitem\(s\) cancell?ed\b|\border cancell?ed\b|\bannullat[oa]\b|\bstorniert\b/i,
+  },
+  {
+    kind: "delivered",
+    re: /\b(?:has|have) been delivered\b|\bwas delivered\b|\bhas arrived\b|\bconsegna effettuata\b|è stato consegnato\b|\bwurde zugestellt\b|\ba été livrée?/i,
+  },
+  {
+    kind: "out-for-delivery",
+    re: /\bout for delivery\b|\barriving today\b|\bwill be delivered today\b|\bin consegna oggi\b|\bwird heute zugestellt\b/i,
+  },
+  {
+    kind: "delayed",
+    re: /\bdelivery update\b|\bdelayed\b|\brunning late\b|\bin ritardo\b|\bverspätet\b|\bverzögert\b/i,
+  },
+  {
+    kind: "shipped",
+    re: /\bhas shipped\b|\bhave shipped\b|\bhas been (?:shipped|dispatched)\b|\bwas shipped\b|\bis on the way\b|è stato spedito\b|\bsono stati spediti\b|\bwurde versandt\b|\ba été expédiée?/i,
+  },
+  {
+    kind: "ordered",
+    re: /\border confirmation\b|\byour order has been placed\b|\bthanks for your order\b|\bthank you for your order\b|\byour amazon[\w.]* order of\b|\bbestellbestätigung\b|\bconferma (?:d'|dell')ordine\b|\bconfirmation de commande\b/i,
+  },
+];
+
+const BODY: Rule[] = [
+  {
+    kind: "canceled",
+    re: /\b(?:has|have) been (?:successfully )?cancell?ed\b|\bwe(?:'ve| have) cancell?ed\b|^(?:order|items?|item\(s\)) cancell?ed\b|\bcancellation (?:of|confirmation)\b|\bsuccessfully cancell?ed\b|è stato annullato\b|\bwurde storniert\b|\ba été annulée?/i,
+  },
+  {
+    kind: "delivered",
+    re: /\b(?:has|have) been delivered\b|\bwas delivered\b|\b(?:package|parcel|order|item) (?:has )?arrived\b|^delivered(?: today| yesterday| on\b|[:!])|è stato consegnato\b|^consegna effettuata\b|\bwurde zugestellt\b|\ba été livrée?/i,
+  },
+  {
+    kind: "out-for-delivery",
+    re: /\bis out for delivery\b|\bwill be delivered today\b|\bout for delivery today\b|\bin consegna oggi\b|\bwird heute zugestellt\b|\bheute in zustellung\b|\best en cours de livraison\b/i,
+  },
+  {
+    kind: "delayed",
+    re: /\brunning late\b|\b(?:has been|is|was) delayed\b|\bdelivery (?:is )?delayed\b|\bsorry for the delay\b|è in ritardo\b|\bverspätet sich\b|\bverzögert sich\b/i,
+  },
+  {
+    kind: "shipped",
+    re: /\b(?:has|have) (?:been )?(?:shipped|dispatched)\b|\bwe(?:'ve| have) dispatched\b|\bwas shipped\b|^(?:dispatch|shipping|shipment) confirmation\b|^amazon shipping confirmation\b|\bpackage is on the way\b|è stato spedito\b|^conferma spedizione\b|\bwurde versandt\b|^versandbestätigung\b|\ba été expédiée?/i,
+    unless: FUTURE_SHIPMENT,
+  },
+  {
+    kind: "ordered",
+    re: /^order confirmation\b|\bthanks for your order\b|\bthank you for your order\b|\bthank you for shopping with us\b|\byour order has been placed\b|^conferma (?:d'|dell')ordine\b|\bgrazie per (?:il tuo )?ordine\b|^bestellbestätigung\b|\bvielen dank für ihre bestellung\b|\bmerci pour votre commande\b/i,
+  },
+];
+
+/** Only some items: "Partial item(s) cancellation", "… from your order", "the rest of your order". */
+const CANCEL_PARTIAL =
+  /\bpartial\b|\bfrom your (?:amazon[\w.]* )?order\b|\bthe rest of your order\b|\bremaining items?\b|\bitem\(s\) cancell?ed\b/i;
+/** The whole order: "Your order #… has been canceled", "Order Cancellation". */
+const CANCEL_ORDER =
+  /\border\b.{0,40}\b(?:has been|was|is) (?:successfully )?cancell?ed\b|\bcancell?ed your (?:entire |whole )?order\b|^order cancell?ation\b/i;
+const CANCEL_ITEM_WORDING = /\bitems?\b.{0,40}\bcancell?ed\b|\bcancell?ed\b.{0,20}\bitems?\b/i;
+
+const MAX_BODY_LINES = 400;
+
+const quoteLine = (s: string): string => (s.length > 80 ? `${s.slice(0, 77)}...` : s);
+
+function bodyKind(lines: string[]): { kind: MailKind; line: string } | null {
+  const n = Math.min(lines.length, MAX_BODY_LINES);
+  for (let i = 0; i < n; i++) {
+    const l = lines[i] ?? "";
+    if (l.length <= 600 && OTHER_BODY.test(l)) return { kind: "other", line: l };
+  }
+  for (const rule of BODY) {
+    for (let i = 0; i < n; i++) {
+      const l = lines[i] ?? "";
+      if (l.length <= 600 && rule.re.test(l) && !rule.unless?.test(l)) {
+        return { kind: rule.kind, line: l };
+      }
+    }
+  }
+  return null;
+}
+
+function cancelScope(subject: string, lines: string[]): "order" | "items" {
+  const body = lines.slice(0, MAX_BODY_LINES).filter((l) => l.length <= 600);
+  const any = (re: RegExp) => re.test(subject) || body.some((l) => re.test(l));
+  if (any(CANCEL_PARTIAL)) return "items";
+  if (any(CANCEL_ORDER)) return "order";
+  return any(CANCEL_ITEM_WORDING) ? "items" : "order";
+}
+
+/**
+ * @param subjectRaw the Subject header as decoded
+ * @param bodyLines the body's lines above the recommendations and footer
+ * @param namesOrder whether the message names an order number anywhere
+ */
+export function classify(
+  subjectRaw: string,
+  bodyLines: string[],
+  namesOrder: boolean,
+): Classification {
+  const subject = normaliseSubject(subjectRaw);
+  const unquoted = withoutQuoted(subject);
+  const done = (kind: MailKind, reason: string): Classification => ({
+    kind,
+    reason,
+    cancelScope: kind === "canceled" ? cancelScope(subject, bodyLines) : null,
+  });
+
+  const other = OTHER_SUBJECT.exec(unquoted);
+  if (other) return done("other", `subject mentions "${other[0]}"`);
+
+  for (const rule of STRONG_SUBJECT) {
+    const m = rule.re.exec(subject);
+    if (m) return done(rule.kind, `subject starts "${m[0].trim()}"`);
+  }
+
+  const body = bodyKind(bodyLines);
+  if (body?.kind === "other") return done("other", `body says "${quoteLine(body.line)}"`);
+
+  let weak: Rule | null = null;
+  for (const rule of WEAK_SUBJECT) {
+    if (rule.re.test(unquoted)) {
+      weak = rule;
+      break;
+    }
+  }
+
+  if (body) {
+    if (!namesOrder && !weak) {
+      return done("other", `body says "${quoteLine(body.line)}" but no order number`);
+    }
+    const agree = weak && weak.kind === body.kind ? " (subject agrees)" : "";
+    return done(body.kind, `body says "${quoteLine(body.line)}"${agree}`);
+  }
+  if (weak) return done(weak.kind, `subject wording (${weak.kind})`);
+  return done("other", "no order, shipment or delivery wording in subject or body");
+}
+
+const FORWARD_BODY =
+  /^-{2,} ?(?:forwarded message|original message|weitergeleitete nachricht|messaggio inoltrato|message transféré|mensaje reenviado) ?-{2,}$|^begin forwarded message:?$|^inizio messaggio inoltrato:?$|^anfang der weitergeleiteten nachricht:?$/i;
+
+/** Subject "Fwd:"-style prefix, or a forward separator near the top of the body. */
+export function looksForwarded(subjectRaw: string, bodyLines: string[]): boolean {
+  if (/^\s*(?:fwd?|fw|wg|tr|i)\s*:/i.test(clean(subjectRaw.slice(0, 200)))) return true;
+  const n = Math.min(bodyLines.length, 200);
+  for (let i = 0; i < n; i++) {
+    const l = bodyLines[i] ?? "";
+    if (l.length <= 120 && FORWARD_BODY.test(l)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,591 @@
+/**
+ * The mailbox supervisor: one per connected user, watching the selected folder.
+ *
+ * States (spec §3/§4 Mailbox status):
+ *   connecting  → a connection attempt is under way
+ *   connected   → logged in, folder open, catching up on mail that came while we were away
+ *   idle        → real-time monitoring with IMAP IDLE (restarted every `idleRestartMs`, ~20 min)
+ *   polling     → IDLE failed: the folder is checked every `pollIntervalMs` (5 min) until the
+ *                 user retries real-time monitoring (retryIdle) or the next reconnect
+ *   disconnected→ waiting for the next automatic attempt (backoff), or stopped after the server
+ *                 refused the credentials (then only a new connect helps)
+ *
+ * Every pass over new mail goes through `sync`: collect the UIDs of Amazon's messages above the
+ * last UID we saw (tracked with UIDVALIDITY in mail_folder_state), then fetch them one at a time,
+ * ingest, and only after the ingest resolved (orders committed) mark \Seen and move.
+ *
+ * Isolation: the loop catches everything; a throw in one user's supervisor only reconnects that
+ * supervisor. A closed imapflow client is never reused: each attempt builds a new one.
+ */
+import type { ImapFlow } from "imapflow";
+import type { MailboxState } from "../../contract/index.ts";
+import type { IngestResult, MailIngestService } from "../../features/mailbox/ingest.service.ts";
+import type { Logger } from "../../log.ts";
+import {
+  classifyImapError,
+  closeImap,
+  fetchSource,
+  ImapError,
+  searchAmazonUids,
+} from "./client.ts";
+
+// ---------------------------------------------------------------------------------------------
+// The ingestion service as the mailbox sees it (src/features/mailbox/ingest.*).
+
+export type { IngestResult };
+/** What the mailbox uses of the ingestion service (one message in, committed when it resolves). */
+export type MailIngestPort = Pick<MailIngestService, "beginScan" | "ingest" | "endScan" | "stats">;
+
+/** What the supervisor needs to know about the user's folder settings. */
+export type MailSettings = {
+  selectedFolder: string;
+  processedFolder: string | null;
+  markProcessedAsRead: boolean;
+};
+
+export type FolderState = { uidValidity: number; lastUid: number; updatedAt: string };
+export type FolderStateStore = {
+  get(userId: number, folder: string): FolderState | null;
+  set(userId: number, folder: string, uidValidity: number, lastUid: number): void;
+};
+
+// ---------------------------------------------------------------------------------------------
+// One message at a time: fetch → ingest (committed) → \Seen → move.
+
+/** Marks and moves a message whose orders are committed. Connection loss propagates. */
+async function afterCommit(
+  client: ImapFlow,
+  uid: number,
+  settings: Pick<MailSettings, "markProcessedAsRead" | "processedFolder">,
+  log: Logger,
+) {
+  const range = String(uid);
+  if (settings.markProcessedAsRead) {
+    try {
+      await client.messageFlagsAdd(range, ["\\Seen"], { uid: true });
+    } catch (err) {
+      if (!client.usable) throw err;
+      log.warn({ uid, err: (err as Error).message }, "could not mark a processed message as read");
+    }
+  }
+  if (settings.processedFolder) {
+    let moved: unknown = false;
+    try {
+      moved = await client.messageMove(range, settings.processedFolder, { uid: true });
+    } catch (err) {
+      if (!client.usable) throw err;
+      log.warn({ uid, err: (err as Error).message }, "could not move a processed message");
+      return;
+    }
+    if (!moved) {
+      log.warn(
+        { uid, folder: settings.processedFolder },
+        "the server refused to move a processed message",
+      );
+    }
+  }
+}
+
+export type ProcessUidsResult = {
+  done: number;
+  /** The message whose ingest threw (processing stopped there), or null. */
+  failed: { uid: number; error: unknown } | null;
+};
+
+/**
+ * Processes UIDs of the selected folder in order. Stops at the first message whose ingest throws
+ * (so nothing after it is counted as done) and when `shouldStop` says so. Only messages whose
+ * outcome is created/updated/unchanged are marked and moved; skipped ones are left alone.
+ */
+export async function processUids(opts: {
+  client: ImapFlow;
+  userId: number;
+  uids: readonly number[];
+  ingest: MailIngestPort;
+  scan: ReturnType<MailIngestPort["beginScan"]>;
+  settings: Pick<MailSettings, "markProcessedAsRead" | "processedFolder">;
+  log: Logger;
+  shouldStop: () => boolean;
+  onDone: (uid: number, result: IngestResult | null) => void;
+}): Promise<ProcessUidsResult> {
+  let done = 0;
+  for (const uid of opts.uids) {
+    if (opts.shouldStop()) break;
+    const raw = await fetchSource(opts.client, uid);
+    if (!raw) {
+      // Deleted or moved away since the search.
+      opts.onDone(uid, null);
+      continue;
+    }
+    let result: IngestResult;
+    try {
+      result = await opts.ingest.ingest(opts.userId, raw, { scan: opts.scan });
+    } catch (error) {
+      opts.log.warn({ uid, err: error }, "ingesting a message failed");
+      return { done, failed: { uid, error } };
+    }
+    if (result.outcome !== "skipped") {
+      await afterCommit(opts.client, uid, opts.settings, opts.log);
+    }
+    opts.onDone(uid, result);
+    done++;
+  }
+  return { done, failed: null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A pass over new mail in the open folder.
+
+export type SyncFn = (
+  client: ImapFlow,
+  settings: MailSettings,
+  shouldStop: () => boolean,
+) => Promise<void>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Builds the per-user sync. The first time a folder is seen, watching starts at its current end
+ * (older mail is for "Process Old Emails"). After a UIDVALIDITY change, the Amazon mail since the
+ * day before the last pass is looked at again; the ledger skips what was processed.
+ * A message whose ingest keeps failing is given up after `maxFailures` passes (logged).
+ */
+export function createMailSync(deps: {
+  userId: number;
+  store: FolderStateStore;
+  ingest: MailIngestPort;
+  domains: () => readonly string[];
+  log: Logger;
+  maxFailures?: number;
+  now?: () => Date;
+}): SyncFn {
+  const { userId, store, log } = deps;
+  const maxFailures = deps.maxFailures ?? 3;
+  const now = deps.now ?? (() => new Date());
+  const failures = new Map<string, number>();
+
+  return async (client, settings, shouldStop) => {
+    const mb = client.mailbox;
+    if (!mb) throw new Error("No folder is open");
+    const folder = mb.path;
+    const uidValidity = Number(mb.uidValidity);
+    const state = store.get(userId, folder);
+    if (!state) {
+      store.set(userId, folder, uidValidity, Math.max(0, mb.uidNext - 1));
+      log.info({ folder }, "watching a new folder from its current end");
+      return;
+    }
+    let uids: number[];
+    if (state.uidValidity !== uidValidity) {
+      const last = Date.parse(state.updatedAt);
+      const since = new Date((Number.isNaN(last) ? now().getTime() - 7 * DAY_MS : last) - DAY_MS);
+      log.warn(
+        { folder, was: state.uidValidity, now: uidValidity, since: since.toISOString() },
+        "UIDVALIDITY changed: looking at recent Amazon mail again",
+      );
+      uids = await searchAmazonUids(client, deps.domains(), { since });
+      store.set(
+        userId,
+        folder,
+        uidValidity,
+        uids.length ? uids[0]! - 1 : Math.max(0, mb.uidNext - 1),
+      );
+    } else {
+      uids = await searchAmazonUids(client, deps.domains(), { afterUid: state.lastUid });
+    }
+    if (uids.length === 0) return;
+
+    const scan = deps.ingest.beginScan(userId, "imap");
+    try {
+      const res = await processUids({
+        client,
+        userId,
+        uids,
+        ingest: deps.ingest,
+        scan,
+        settings,
+        log,
+        shouldStop,
+        onDone: (uid) => store.set(userId, folder, uidValidity, uid),
+      });
+      if (res.failed) {
+        const key = `${folder}\u0000${uidValidity}\u0000${res.failed.uid}`;
+        const n = (failures.get(key) ?? 0) + 1;
+        if (n >= maxFailures) {
+          failures.delete(key);
+          store.set(userId, folder, uidValidity, res.failed.uid);
+          log.error(
+            { folder, uid: res.failed.uid, attempts: n, err: res.failed.error },
+            "a message failed to ingest again and again: it is left in the folder, unprocessed",
+          );
+        } else {
+          failures.set(key, n);
+        }
+      }
+    } finally {
+      await deps.ingest.endScan(scan);
+    }
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The supervisor.
+
+export type SupervisorTimings = {
+  /** IDLE is broken and restarted this often (DESIGN §5: 10–25 minutes). */
+  idleRestartMs: number;
+  /** The polling fallback's interval (spec §9: 5 minutes). */
+  pollIntervalMs: number;
+  /** Automatic reconnect: base delay, doubled per failed attempt, capped, ±20 % jitter. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** How long stop() waits for the current message before closing the connection anyway. */
+  stopGraceMs: number;
+};
+
+export const DEFAULT_TIMINGS: SupervisorTimings = {
+  idleRestartMs: 20 * 60_000,
+  pollIntervalMs: 5 * 60_000,
+  backoffBaseMs: 2_000,
+  backoffMaxMs: 5 * 60_000,
+  stopGraceMs: 5_000,
+};
+
+export type SupervisorSnapshot = {
+  status: MailboxState;
+  /** Why it is not connected (or why real-time monitoring is off), or null. */
+  lastError: string | null;
+  folder: string | null;
+  /** True after IDLE failed on this connection (the retry-to-real-time offer applies). */
+  idleFailed: boolean;
+  /** False once the supervisor has stopped for good (stop() or refused credentials). */
+  running: boolean;
+};
+
+export type SupervisorDeps = {
+  userId: number;
+  log: Logger;
+  timings: SupervisorTimings;
+  /** Current settings; null when the mailbox is no longer connected (the supervisor stops). */
+  settings: () => MailSettings | null;
+  /** A new, logged-in client (fresh credentials every time). */
+  connect: () => Promise<ImapFlow>;
+  sync: SyncFn;
+  onChange?: (snap: SupervisorSnapshot) => void;
+  /** The server refused the credentials: the supervisor has stopped. */
+  onAuthFailure?: (err: ImapError) => void;
+  /** Test hook: replaces client.idle(); resolve false to make IDLE fail. */
+  startIdle?: (client: ImapFlow) => Promise<boolean | undefined>;
+  random?: () => number;
+};
+
+type WakeReason = "stop" | "restart" | "closed" | "retry-idle" | "exists" | "timer";
+const PRIORITY: Record<WakeReason, number> = {
+  timer: 0,
+  exists: 1,
+  "retry-idle": 2,
+  closed: 3,
+  restart: 4,
+  stop: 5,
+};
+
+export function createSupervisor(deps: SupervisorDeps) {
+  const { log, timings } = deps;
+  const random = deps.random ?? Math.random;
+  let status: MailboxState = "disconnected";
+  let lastError: string | null = null;
+  let folder: string | null = null;
+  /** The run that may act; a stopped or replaced run sees a different value and ends. */
+  let activeRun: number | null = null;
+  let runs = 0;
+  let loopDone: Promise<void> = Promise.resolve();
+  let client: ImapFlow | null = null;
+  let wantIdle = true;
+  let resetBackoff = false;
+
+  let pending: WakeReason | null = null;
+  let waiter: ((r: WakeReason) => void) | null = null;
+
+  function snapshot(): SupervisorSnapshot {
+    return { status, lastError, folder, idleFailed: !wantIdle, running: activeRun !== null };
+  }
+
+  function setState(next: MailboxState, error: string | null = null) {
+    if (next === status && error === lastError) return;
+    status = next;
+    lastError = error;
+    log.debug({ status, lastError }, "mailbox state");
+    try {
+      deps.onChange?.(snapshot());
+    } catch (err) {
+      log.error({ err }, "mailbox state listener failed");
+    }
+  }
+
+  function wake(reason: WakeReason) {
+    if (!pending || PRIORITY[reason] > PRIORITY[pending]) pending = reason;
+    const w = waiter;
+    if (w) {
+      waiter = null;
+      const r = pending;
+      pending = null;
+      w(r);
+    }
+  }
+
+  /** Waits for a wake-up or `ms` ("timer"); cancel() forgets the wait. */
+  function waitWake(ms: number | null): { promise: Promise<WakeReason>; cancel: () => void } {
+    if (pending) {
+      const r = pending;
+      pending = null;
+      return { promise: Promise.resolve(r), cancel: () => {} };
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let fn: ((r: WakeReason) => void) | null = null;
+    const promise = new Promise<WakeReason>((resolve) => {
+      fn = (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      };
+      waiter = fn;
+      if (ms !== null) {
+        timer = setTimeout(() => {
+          if (waiter === fn) waiter = null;
+          resolve("timer");
+        }, ms);
+      }
+    });
+    return {
+      promise,
+      cancel: () => {
+        clearTimeout(timer);
+        if (waiter === fn) waiter = null;
+      },
+    };
+  }
+
+  function backoff(attempt: number): number {
+    const base = Math.min(timings.backoffMaxMs, timings.backoffBaseMs * 2 ** Math.min(attempt, 20));
+    return Math.round(base * (0.8 + 0.4 * random()));
+  }
+
+  /** One IDLE round; resolves with why it ended. IDLE is broken before this returns. */
+  async function idleOnce(c: ImapFlow): Promise<WakeReason | "idle-failed"> {
+    // Something came in while we were busy: handle it before going idle.
+    if (pending) {
+      const r = pending;
+      pending = null;
+      return r;
+    }
+    setState("idle");
+    const started = Date.now();
+    const startIdle = deps.startIdle ?? ((cl: ImapFlow) => cl.idle());
+    let settled = false;
+    const idleP = Promise.resolve()
+      .then(() => startIdle(c))
+      .then(
+        (r) => (r === false ? ("failed" as const) : ("ended" as const)),
+        () => "failed" as const,
+      )
+      .finally(() => {
+        settled = true;
+      });
+    const w = waitWake(timings.idleRestartMs);
+    const first = await Promise.race([idleP, w.promise]);
+    if (first === "failed" || first === "ended") {
+      w.cancel();
+      if (!c.usable) return "closed";
+      // The server ended a long IDLE by itself: go round again. A quick end is a failure.
+      if (first === "ended" && Date.now() - started > 1000) return "timer";
+      return "idle-failed";
+    }
+    // Break IDLE before anything else runs: a command makes imapflow send DONE first. IDLE may
+    // not have been sent yet (it starts a tick later), so wait for it to be on before breaking it.
+    const deadline = Date.now() + 5000;
+    while (!settled && c.usable && Date.now() < deadline) {
+      if (c.idling) {
+        try {
+          await c.noop();
+        } catch {
+          // the connection is going away; the caller sees it
+        }
+      } else {
+        await Bun.sleep(5);
+      }
+    }
+    return first;
+  }
+
+  async function session(c: ImapFlow, settings: MailSettings, alive: () => boolean) {
+    const onExists = () => wake("exists");
+    const onClose = () => wake("closed");
+    const breakRequested = () => !alive() || pending === "stop" || pending === "restart";
+    c.on("exists", onExists);
+    c.on("close", onClose);
+    try {
+      await c.mailboxOpen(settings.selectedFolder);
+      folder = settings.selectedFolder;
+      setState("connected");
+      await deps.sync(c, settings, breakRequested);
+      for (;;) {
+        if (!alive()) return;
+        let reason: WakeReason;
+        if (wantIdle && c.capabilities.has("IDLE")) {
+          const r = await idleOnce(c);
+          if (r === "idle-failed") {
+            wantIdle = false;
+            log.warn(
+              { everyMs: timings.pollIntervalMs },
+              "IDLE failed: checking the folder on a timer instead",
+            );
+            setState("polling");
+            reason = "timer";
+          } else {
+            reason = r;
+          }
+        } else {
+          setState("polling");
+          reason = await waitWake(timings.pollIntervalMs).promise;
+        }
+        if (!alive() || reason === "stop" || reason === "restart") return;
+        if (reason === "closed" || !c.usable) {
+          throw new ImapError("network", "The connection to the mail server was lost");
+        }
+        if (reason === "retry-idle") continue;
+        // New mail, an IDLE restart or a poll: look for new mail.
+        if (!(wantIdle && c.capabilities.has("IDLE"))) await c.noop();
+        await deps.sync(c, settings, breakRequested);
+      }
+    } finally {
+      c.off("exists", onExists);
+      c.off("close", onClose);
+    }
+  }
+
+  async function loop(run: number) {
+    const alive = () => activeRun === run;
+    let attempt = 0;
+    // A stop meant for the previous run does not apply to this one.
+    pending = null;
+    while (alive()) {
+      let settings: MailSettings | null = null;
+      try {
+        settings = deps.settings();
+      } catch (err) {
+        log.error({ err }, "cannot read the mailbox settings");
+      }
+      if (!settings) {
+        log.info("the mailbox is no longer connected: its supervisor stops");
+        activeRun = null;
+        break;
+      }
+      // Wake-ups meant for the previous connection do not apply to this one.
+      if (pending && PRIORITY[pending] < PRIORITY.restart) pending = null;
+      folder = settings.selectedFolder;
+      setState("connecting", lastError);
+      let c: ImapFlow | null = null;
+      try {
+        c = await deps.connect();
+        if (!alive()) break;
+        client = c;
+        attempt = 0;
+        await session(c, settings, alive);
+      } catch (err) {
+        if (!alive()) break;
+        const e = classifyImapError(err);
+        if (e.kind === "auth") {
+          log.warn({ err: e.message }, "the mail server refused the login: supervisor stops");
+          activeRun = null;
+          setState(
+            "disconnected",
+            "Gmail refused the saved credentials. Connect the mailbox again in Account Settings.",
+          );
+          try {
+            deps.onAuthFailure?.(e);
+          } catch (cbErr) {
+            log.error({ err: cbErr }, "auth failure handler failed");
+          }
+          break;
+        }
+        if (resetBackoff) {
+          resetBackoff = false;
+          attempt = 0;
+        }
+        const delay = backoff(attempt++);
+        log.warn({ err: e.message, kind: e.kind, retryInMs: delay }, "mailbox connection failed");
+        setState("disconnected", e.message);
+        const r = await waitWake(delay).promise;
+        if (r === "stop" || !alive()) break;
+        if (r === "restart") attempt = 0;
+      } finally {
+        if (client === c) client = null;
+        if (c) await closeImap(c, 2000);
+      }
+    }
+    if (activeRun === run) activeRun = null;
+    if (activeRun === null) setState("disconnected", lastError);
+  }
+
+  function start() {
+    if (activeRun !== null) return;
+    const run = ++runs;
+    activeRun = run;
+    wantIdle = true;
+    // Runs one after the other: a new run starts once the previous one has closed its connection.
+    loopDone = loopDone.then(() =>
+      loop(run).catch((err) => {
+        // Never reaches another user or the process.
+        if (activeRun === run) activeRun = null;
+        log.error({ err }, "mailbox supervisor crashed");
+        setState("disconnected", "The mailbox monitor stopped unexpectedly. Reconnect to retry.");
+      }),
+    );
+  }
+
+  return {
+    userId: deps.userId,
+    snapshot,
+    /** Starts the loop (no-op when running). */
+    start,
+    /** Stops for good: waits for the message in progress (up to stopGraceMs), then closes. */
+    async stop() {
+      activeRun = null;
+      wake("stop");
+      const done = loopDone;
+      const finished = await Promise.race([
+        done.then(() => true),
+        Bun.sleep(timings.stopGraceMs).then(() => false),
+      ]);
+      if (!finished) {
+        client?.close();
+        await Promise.race([done, Bun.sleep(1000)]);
+      }
+    },
+    /** Manual reconnect: drop the connection (if any) and connect again now. */
+    reconnect() {
+      if (activeRun === null) {
+        lastError = null;
+        start();
+        return;
+      }
+      wantIdle = true;
+      resetBackoff = true;
+      wake("restart");
+    },
+    /** Back to IDLE after the polling fallback. */
+    retryIdle() {
+      wantIdle = true;
+      wake("retry-idle");
+    },
+    /** Settings changed (folder): reopen with the new ones. */
+    restart() {
+      if (activeRun === null) {
+        start();
+        return;
+      }
+      wake("restart");
+    },
+    isRunning: () => activeRun !== null,
+  };
+}
+export type Supervisor = ReturnType<typeof createSupervisor>;

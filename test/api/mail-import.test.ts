@@ -1,0 +1,588 @@
+/**
+ * POST /api/imap/import (issue 4, item 7): .eml files and Google Takeout .mbox files through the
+ * mail pipeline, the upload streamed to DATA_DIR/tmp and removed afterwards; the streaming
+ * multipart parser on its own; bad uploads; the body limits.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import fs from "node:fs";
+import path from "node:path";
+import { Hono } from "hono";
+import type { IngestSummary, Order } from "../../src/contract/index.ts";
+import {
+  mailImportRoutes,
+  multipartBoundary,
+  type PartInfo,
+  readMultipart,
+} from "../../src/http/routes/mail-import.routes.ts";
+import type { AppEnv } from "../../src/http/types.ts";
+import { AppError } from "../../src/lib/errors.ts";
+import { createHarness, type Harness } from "../harness.ts";
+import { call, type ErrorBody } from "./helpers.ts";
+import { amazonMail, plainMail } from "./mail-messages.ts";
+
+let h: Harness;
+beforeEach(() => {
+  h = createHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+const orders = (userId: number): Order[] =>
+  h.services.orders.list(userId, { status: "all", q: "", sort: "oldest", limit: 500, offset: 0 })
+    .orders;
+const tmpEntries = () => {
+  try {
+    return fs.readdirSync(path.join(h.config.dataDir, "tmp"));
+  } catch {
+    return [];
+  }
+};
+
+/** Messages in mbox form: a postmark before each, "From " body lines quoted, LF line ends. */
+function mbox(messages: string[]): string {
+  return messages
+    .map((m, i) => {
+      const body = m.replace(/\r\n/g, "\n").replace(/^(>*From )/gm, ">$1");
+      return `From 18${String(i).padStart(17, "0")}@xxx Tue Jan 14 15:04:0${i % 10} +0000 2025\n${body}${body.endsWith("\n") ? "" : "\n"}\n`;
+    })
+    .join("");
+}
+
+const form = (files: [string, string | Uint8Array][], extra: [string, string][] = []) => {
+  const fd = new FormData();
+  for (const [name, value] of extra) fd.append(name, value);
+  for (const [name, content] of files) fd.append("files", new File([content as BlobPart], name));
+  return fd;
+};
+
+const upload = (token: string, body: BodyInit, headers: Record<string, string> = {}) =>
+  call<IngestSummary & Partial<ErrorBody>>(h, "POST", "/api/imap/import", {
+    token,
+    raw: body,
+    headers,
+  });
+
+const vine = (order: string, asin: string, name: string, id: string) =>
+  amazonMail({
+    kind: "ordered",
+    order,
+    items: [{ name, asin, price: "0.00" }],
+    total: "0.00",
+    messageId: id,
+  });
+
+describe("POST /api/imap/import", () => {
+  test("two .eml files and an mbox of several messages: the right summary and orders", async () => {
+    const u = await h.register();
+    const eml1 = vine(
+      "111-0000001-0000001",
+      "B0FIRST001",
+      "Ceramic Pour Over Coffee Dripper",
+      "e1@amazon.com",
+    );
+    const eml2 = amazonMail({
+      kind: "ordered",
+      order: "111-0000002-0000002",
+      items: [{ name: "Fake Gift Card", asin: "B0SPOOFED1", price: "0.00" }],
+      total: "0.00",
+      messageId: "e2@amazon.com",
+      auth: "mx.google.com; dkim=fail header.i=@amazon.com; dmarc=fail header.from=amazon.com",
+    });
+    const box = mbox([
+      vine("111-0000003-0000003", "B0THIRD003", "Silicone Baking Mat Set", "m1@amazon.com"),
+      amazonMail({
+        kind: "shipped",
+        order: "111-0000003-0000003",
+        items: [],
+        messageId: "m2@amazon.com",
+        tracking: "1Z879E930346834440",
+        carrier: "UPS",
+      }),
+      plainMail({
+        from: "newsletter@shop.example",
+        subject: "Weekly news",
+        messageId: "m3@shop.example",
+        body: "Hello,\n\nFrom the team: thanks for reading.\n>From a quoted line\n",
+      }),
+      amazonMail({
+        kind: "ordered",
+        order: "111-0000004-0000004",
+        items: [{ name: "Paid Headphones", asin: "B0PAID0004", price: "59.99" }],
+        total: "64.19",
+        messageId: "m4@amazon.com",
+      }),
+      vine(
+        "111-0000001-0000001",
+        "B0FIRST001",
+        "Ceramic Pour Over Coffee Dripper",
+        "e1@amazon.com",
+      ), // the .eml again
+    ]);
+    expect(box).toContain("\n>From the team");
+    const { status, body } = await upload(
+      u.token,
+      form([
+        ["order.eml", eml1],
+        ["spoof.eml", eml2],
+        ["All mail Including Spam and Trash.mbox", box],
+      ]),
+    );
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      messagesRead: 7,
+      ordersCreated: 2,
+      ordersUpdated: 1,
+      skipped: { spoofed: 1, "not-amazon": 1, "not-vine": 1, duplicate: 1 },
+    });
+    const list = orders(u.userid);
+    expect(list.map((o) => [o.amazonordernumber, o.status])).toEqual([
+      ["111-0000001-0000001", "Ordered"],
+      ["111-0000003-0000003", "Shipped"],
+    ]);
+    expect(list[1]?.trackingnumber).toBe("1Z879E930346834440");
+    expect(h.services.mailIngest.stats(u.userid).emailsscanned).toBe(6);
+    // one notification for the whole import
+    const notes = h.services.notifications.list(u.userid);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.message).toContain("from your imported mail");
+    expect(tmpEntries()).toEqual([]);
+
+    // the same files again: every message is a duplicate, nothing changes
+    const again = await upload(
+      u.token,
+      form([
+        ["order.eml", eml1],
+        ["x.mbox", box],
+      ]),
+    );
+    expect(again.body).toEqual({
+      messagesRead: 6,
+      ordersCreated: 0,
+      ordersUpdated: 0,
+      skipped: { duplicate: 6 },
+    });
+    expect(orders(u.userid)).toHaveLength(2);
+    expect(h.services.notifications.list(u.userid)).toHaveLength(1);
+  });
+
+  test("the unquoted message reaches the pipeline with its >From line restored", async () => {
+    const u = await h.register();
+    const seen: string[] = [];
+    const real = h.services.mailIngest.ingest;
+    h.services.mailIngest.ingest = (userId, raw, opts) => {
+      seen.push(typeof raw === "string" ? raw : dec.decode(raw));
+      return real(userId, raw, opts);
+    };
+    const msg = plainMail({
+      from: "a@b.example",
+      subject: "x",
+      messageId: "q@b",
+      body: "From the team\n>From quoted\n",
+    });
+    await upload(u.token, form([["box.mbox", mbox([msg])]]));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBe(msg.replace(/\r\n/g, "\n"));
+  });
+
+  test("another user's orders and counters are not touched", async () => {
+    const a = await h.register();
+    const b = await h.register();
+    await upload(
+      b.token,
+      form([["b.eml", vine("222-0000001-0000001", "B0BOWNER01", "Bee's Wrap", "b1@amazon.com")]]),
+    );
+    const before = JSON.stringify(orders(b.userid));
+    const res = await upload(
+      a.token,
+      form([
+        ["a.eml", vine("222-0000009-0000009", "B0AOWNER01", "Ant Farm", "a1@amazon.com")],
+        [
+          "b.eml",
+          amazonMail({
+            kind: "delivered",
+            order: "222-0000001-0000001",
+            items: [],
+            messageId: "b2@amazon.com",
+          }),
+        ],
+      ]),
+    );
+    expect(res.body).toMatchObject({
+      ordersCreated: 1,
+      ordersUpdated: 0,
+      skipped: { "no-matching-order": 1 },
+    });
+    expect(JSON.stringify(orders(b.userid))).toBe(before);
+    expect(h.services.mailIngest.stats(b.userid).emailsscanned).toBe(1);
+  });
+
+  test("a 5 MB mbox is imported as a stream and its temp file removed", async () => {
+    const u = await h.register();
+    const parts: string[] = [];
+    let size = 0;
+    let i = 0;
+    while (size < 5 * 1024 * 1024) {
+      const m =
+        i % 50 === 0
+          ? vine(
+              `333-${String(i).padStart(7, "0")}-0000001`,
+              `B0BULK${String(i).padStart(4, "0")}`,
+              `Bulk Item ${i}`,
+              `bulk${i}@amazon.com`,
+            )
+          : plainMail({
+              from: `list${i % 7}@news.example`,
+              subject: `Issue ${i}`,
+              messageId: `bulk${i}@news.example`,
+              body: `${"News text. ".repeat(400)}\n`,
+            });
+      parts.push(m);
+      size += m.length;
+      i++;
+    }
+    const { status, body } = await upload(u.token, form([["Takeout.mbox", mbox(parts)]]));
+    expect(status).toBe(200);
+    expect(body.messagesRead).toBe(i);
+    expect(body.ordersCreated).toBe(Math.ceil(i / 50));
+    expect(body.skipped["not-amazon"]).toBe(i - Math.ceil(i / 50));
+    expect(tmpEntries()).toEqual([]);
+  });
+
+  test("a 200 MB mbox generated while it is sent: imported with bounded memory", async () => {
+    const u = await h.register();
+    const boundary = "----memTestBoundary";
+    const limit = 200 * 1024 * 1024;
+    const filler = `${"Newsletter text that nobody reads, line after line. ".repeat(60)}\n`.repeat(
+      3,
+    );
+    let sent = 0;
+    let n = 0;
+    let started = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(ctrl) {
+        if (!started) {
+          started = true;
+          ctrl.enqueue(
+            enc.encode(
+              `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="big.mbox"\r\n\r\n`,
+            ),
+          );
+          return;
+        }
+        if (sent >= limit) {
+          ctrl.enqueue(enc.encode(`\r\n--${boundary}--\r\n`));
+          ctrl.close();
+          return;
+        }
+        const parts: string[] = [];
+        for (let k = 0; k < 24; k++) {
+          const i = n++;
+          const m =
+            i % 100 === 1
+              ? vine(
+                  `555-${String(i).padStart(7, "0")}-0000001`,
+                  `B0M${String(i).padStart(7, "0")}`,
+                  `Memory Item ${i}`,
+                  `mem${i}@amazon.com`,
+                )
+              : plainMail({
+                  from: "list@news.example",
+                  subject: `Issue ${i}`,
+                  messageId: `mem${i}@news.example`,
+                  body: filler,
+                });
+          parts.push(`From ${i}@xxx Tue Jan 14 15:04:05 +0000 2025\n${m.replace(/\r\n/g, "\n")}\n`);
+        }
+        const bytes = enc.encode(parts.join(""));
+        sent += bytes.length;
+        ctrl.enqueue(bytes);
+      },
+    });
+    Bun.gc(true);
+    const rss = () => process.memoryUsage.rss() / 1024 / 1024;
+    const before = rss();
+    let peak = before;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, rss());
+    }, 20);
+    const res = await upload(u.token, body, {
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+    });
+    clearInterval(timer);
+    expect(res.status).toBe(200);
+    expect(res.body.messagesRead).toBe(n);
+    expect(res.body.ordersCreated).toBe(Math.floor((n - 2) / 100) + 1);
+    // Holding the upload (or the mbox) in memory would add at least its 200 MB.
+    expect(peak - before).toBeLessThan(150);
+    expect(tmpEntries()).toEqual([]);
+  }, 120_000);
+
+  describe("bad uploads", () => {
+    const cases: [string, () => BodyInit, Record<string, string>, RegExp][] = [
+      [
+        "no files (only another field)",
+        () => form([], [["note", "hi"]]),
+        {},
+        /^No files were uploaded/,
+      ],
+      ["an empty multipart body", () => form([]), {}, /^No files were uploaded/],
+      ["an empty file", () => form([["empty.eml", ""]]), {}, /^"empty\.eml" is empty$/],
+      [
+        "a file that is neither",
+        () => form([["photo.pdf", "%PDF-1.7\n%âãÏÓ\n1 0 obj"]]),
+        {},
+        /"photo\.pdf" is neither an email message \(\.eml\) nor a mailbox \(\.mbox\)/,
+      ],
+      [
+        "JSON instead of multipart",
+        () => JSON.stringify({ files: [] }),
+        { "content-type": "application/json" },
+        /multipart\/form-data/,
+      ],
+      [
+        "multipart without a boundary",
+        () => "x",
+        { "content-type": "multipart/form-data" },
+        /multipart\/form-data/,
+      ],
+      [
+        "a body cut off before its end",
+        () =>
+          '--XyZ\r\nContent-Disposition: form-data; name="files"; filename="a.eml"\r\n\r\nFrom: a@b.c\r\n',
+        { "content-type": "multipart/form-data; boundary=XyZ" },
+        /ended before its last part/,
+      ],
+    ];
+    for (const [name, body, headers, message] of cases) {
+      test(`${name} → 400 with a message, nothing imported, no temp files`, async () => {
+        const u = await h.register();
+        const res = await upload(u.token, body(), headers);
+        expect(res.status).toBe(400);
+        expect(res.body.error).toMatch(message);
+        expect(h.services.mailIngest.stats(u.userid).emailsscanned).toBe(0);
+        expect(tmpEntries()).toEqual([]);
+      });
+    }
+
+    test("one bad file among good ones: 400 and none of them imported", async () => {
+      const u = await h.register();
+      const res = await upload(
+        u.token,
+        form([
+          ["ok.eml", vine("444-0000001-0000001", "B0GOODGOOD", "Good", "g@amazon.com")],
+          ["bad.txt", "hello world"],
+        ]),
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.error).toContain('"bad.txt"');
+      expect(orders(u.userid)).toHaveLength(0);
+    });
+
+    test("an upload interrupted midway: 400, nothing imported, temp files removed", async () => {
+      const u = await h.register();
+      let step = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(ctrl) {
+          step++;
+          if (step === 1) {
+            ctrl.enqueue(
+              enc.encode(
+                `--b1\r\nContent-Disposition: form-data; name="files"; filename="x.mbox"\r\n\r\n`,
+              ),
+            );
+          } else if (step < 5)
+            ctrl.enqueue(
+              enc.encode(
+                mbox([vine("666-0000001-0000001", "B0CUTCUT01", "Cut", `cut${step}@amazon.com`)]),
+              ),
+            );
+          else ctrl.error(new Error("connection reset"));
+        },
+      });
+      const res = await upload(u.token, body, {
+        "content-type": "multipart/form-data; boundary=b1",
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/interrupted/);
+      expect(orders(u.userid)).toHaveLength(0);
+      expect(tmpEntries()).toEqual([]);
+    });
+
+    test("without a token: 401", async () => {
+      const res = await call(h, "POST", "/api/imap/import", {
+        raw: form([["a.eml", "From: x\r\n\r\n"]]),
+      });
+      expect(res.status).toBe(401);
+    });
+  });
+
+  test("the 1 MB JSON limit no longer applies to the import, and still applies elsewhere", async () => {
+    const u = await h.register();
+    const big = plainMail({
+      from: "a@b.example",
+      subject: "big",
+      messageId: "big@b",
+      body: `${"x".repeat(100)}\n`.repeat(15_000),
+    });
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const res = await upload(u.token, form([["big.eml", big]]));
+    expect(res.status).toBe(200);
+    expect(res.body.skipped).toEqual({ "not-amazon": 1 });
+    const json = await call(h, "POST", "/api/orders", {
+      token: u.token,
+      raw: JSON.stringify({ productname: "x".repeat(1_100_000), asin: "B0X" }),
+      headers: { "content-type": "application/json" },
+    });
+    expect(json.status).toBe(413);
+  });
+});
+
+describe("the upload limit", () => {
+  /** The route alone with a tiny limit, behind a stand-in for requireAuth. */
+  function smallApp(maxBytes: number) {
+    const app = new Hono<AppEnv>();
+    app.use("*", async (c, next) => {
+      c.set("user", { id: 1 } as AppEnv["Variables"]["user"]);
+      await next();
+    });
+    app.route(
+      "/",
+      mailImportRoutes({
+        ingest: h.services.mailIngest,
+        tmpDir: path.join(h.config.dataDir, "tmp"),
+        maxBytes,
+      }),
+    );
+    app.onError((err, c) =>
+      err instanceof AppError
+        ? c.json({ error: err.message }, err.status)
+        : c.json({ error: String(err) }, 500),
+    );
+    return app;
+  }
+
+  test("a declared Content-Length over the limit: 413 before reading", async () => {
+    const res = await smallApp(1000).request("/", {
+      method: "POST",
+      headers: { "content-type": "multipart/form-data; boundary=b", "content-length": "5000" },
+      body: "x".repeat(5000),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as ErrorBody).error).toMatch(/too large: the limit is 1000 bytes/);
+  });
+
+  test("a streamed body (no Content-Length) over the limit: 413, temp files removed", async () => {
+    await h.register(); // user 1
+    const fd = form([
+      ["a.mbox", mbox([plainMail({ from: "a@b.example", subject: "s", body: "y".repeat(4000) })])],
+    ]);
+    const bytes = new Uint8Array(await new Response(fd).arrayBuffer());
+    const type = new Response(fd).headers.get("content-type")!;
+    const res = await smallApp(2000).request("/", {
+      method: "POST",
+      headers: { "content-type": type },
+      body: chunked(bytes, 512),
+    });
+    expect(res.status).toBe(413);
+    expect(tmpEntries()).toEqual([]);
+  });
+});
+
+/* ------------------------------------------------------------------------------------------------
+ * The streaming multipart parser
+ * --------------------------------------------------------------------------------------------- */
+
+function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream({
+    pull(ctrl) {
+      if (i >= bytes.length) return ctrl.close();
+      ctrl.enqueue(bytes.slice(i, i + size));
+      i += size;
+    },
+  });
+}
+
+async function parse(body: string | Uint8Array, boundary: string, size: number) {
+  const bytes = typeof body === "string" ? enc.encode(body) : body;
+  const parts: (PartInfo & { data: string })[] = [];
+  await readMultipart(chunked(bytes, size), boundary, {
+    maxBytes: 1 << 30,
+    onPart: (info) => {
+      const chunks: Uint8Array[] = [];
+      return {
+        write: (c) => {
+          chunks.push(c.slice());
+        },
+        end: () => {
+          parts.push({ ...info, data: dec.decode(Buffer.concat(chunks)) });
+        },
+      };
+    },
+  });
+  return parts;
+}
+
+describe("readMultipart", () => {
+  const B = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
+  const BODY =
+    `preamble to ignore\r\n--${B}\r\n` +
+    `Content-Disposition: form-data; name="files"; filename="a.eml"\r\nContent-Type: message/rfc822\r\n\r\n` +
+    `line one\r\n--${B.slice(0, 10)} not a boundary\r\n\r\n-${B}\r\n` +
+    `\r\n--${B}\r\n` +
+    `Content-Disposition: form-data; name="note"\r\n\r\nhello\r\n` +
+    `--${B}\r\n` +
+    `Content-Disposition: form-data; name="files"; filename*=UTF-8''K%C3%A4se%20box.mbox\r\n\r\n` +
+    `\r\n--${B}--\r\nepilogue`;
+
+  test("parts, names, file names (RFC 5987 too), bodies with boundary look-alikes; any chunk size", async () => {
+    const expected = [
+      {
+        name: "files",
+        filename: "a.eml",
+        contentType: "message/rfc822",
+        data: `line one\r\n--${B.slice(0, 10)} not a boundary\r\n\r\n-${B}\r\n`,
+      },
+      { name: "note", filename: null, contentType: null, data: "hello" },
+      { name: "files", filename: "Käse box.mbox", contentType: null, data: "" },
+    ];
+    for (const size of [1, 2, 3, 5, 17, 64, 1 << 16])
+      expect(await parse(BODY, B, size)).toEqual(expected);
+  });
+
+  test("a FormData body as Bun sends it", async () => {
+    const fd = form([["x.eml", "Subject: hi\r\n\r\nbody\r\n"]], [["a", "b"]]);
+    const res = new Response(fd);
+    const boundary = multipartBoundary(res.headers.get("content-type") ?? undefined)!;
+    const parts = await parse(new Uint8Array(await res.arrayBuffer()), boundary, 7);
+    expect(parts.map((p) => [p.name, p.filename, p.data])).toEqual([
+      ["a", null, "b"],
+      ["files", "x.eml", "Subject: hi\r\n\r\nbody\r\n"],
+    ]);
+  });
+
+  test("malformed bodies are 400s", async () => {
+    await expect(
+      parse(`--${B}\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end`, B, 4),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(parse(`--${B}garbage\r\n\r\n--${B}--`, B, 4)).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(parse("", B, 4)).rejects.toMatchObject({
+      status: 400,
+      message: "No files were uploaded",
+    });
+  });
+
+  test("multipartBoundary", () => {
+    expect(multipartBoundary('multipart/form-data; boundary="a b"')).toBe("a b");
+    expect(multipartBoundary("multipart/form-data;boundary=abc; charset=x")).toBe("abc");
+    expect(multipartBoundary("multipart/mixed; boundary=abc")).toBeNull();
+    expect(multipartBoundary("multipart/form-data")).toBeNull();
+    expect(multipartBoundary(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,348 @@
+/**
+ * The per-user cache of order figures (src/features/orders/orders-cache.ts): X-Total-Count and the
+ * dashboard's counts and stats are kept per user and orders generation, so every way an order
+ * changes must show in the very next read — through the API (create, edit, status, tracking,
+ * delete), raw SQL on the server's connection, another connection, a rolled-back transaction, a
+ * new day — and deleting a user drops what was kept for them.
+ */
+import { Database } from "bun:sqlite";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import type { DashboardCounts, DashboardStats, Order } from "../../src/contract/index.ts";
+import { createDashboardRepo } from "../../src/features/dashboard/dashboard.repo.ts";
+import { createDashboardService } from "../../src/features/dashboard/dashboard.service.ts";
+import { createOrdersRepo } from "../../src/features/orders/orders.repo.ts";
+import { MAX_KEYS_PER_USER, ordersCacheFor } from "../../src/features/orders/orders-cache.ts";
+import { createUsersRepo } from "../../src/features/users/users.repo.ts";
+import { createHarness, type Harness } from "../harness.ts";
+import { call } from "./helpers.ts";
+
+const UPS_NUMBER = "1Z879E930346834440";
+
+let h: Harness;
+beforeEach(() => {
+  h = createHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+async function create(token: string, body: Record<string, unknown> = {}): Promise<Order> {
+  const res = await call<Order>(h, "POST", "/api/orders", {
+    token,
+    body: { productname: "Bamboo Cutting Board", asin: "B0TEST0001", ...body },
+  });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status}`);
+  return res.body;
+}
+
+async function total(token: string, query = "") {
+  const res = await h.req("GET", `/api/orders?limit=1${query}`, { token });
+  expect(res.status).toBe(200);
+  return Number(res.headers.get("x-total-count"));
+}
+
+const counts = async (token: string) =>
+  (await call<DashboardCounts>(h, "GET", "/api/dashboard/counts", { token })).body;
+const stats = async (token: string) =>
+  (await call<DashboardStats>(h, "GET", "/api/dashboard/stats", { token })).body;
+
+/** Reads every cached figure once, so the next read would come from the cache. */
+async function warm(token: string) {
+  for (const q of ["", "&status=Shipped", "&status=Ordered", "&q=bamboo", "&q=ba"]) {
+    await total(token, q);
+  }
+  await counts(token);
+  await stats(token);
+}
+
+describe("writes through the API show in the next read", () => {
+  test("create: totals (all, by status, by search) and dashboard counts and stats", async () => {
+    const u = await h.register();
+    await create(u.token, { estimatedretailvalue: "10.00" });
+    await warm(u.token);
+    expect(await total(u.token)).toBe(1);
+    expect((await counts(u.token)).Ordered).toBe(1);
+    expect((await stats(u.token)).averageValue).toBe(10);
+
+    await create(u.token, { productname: "Garden Hose", estimatedretailvalue: "20.00" });
+    expect(await total(u.token)).toBe(2);
+    expect(await total(u.token, "&status=Ordered")).toBe(2);
+    expect(await total(u.token, "&q=bamboo")).toBe(1);
+    expect(await total(u.token, "&q=hose")).toBe(1);
+    const c = await counts(u.token);
+    expect(c.Ordered).toBe(2);
+    expect(c.OrderedToday).toBe(2);
+    expect(await stats(u.token)).toEqual({ monthlyOrders: 2, averageValue: 15, reviewRate: 0 });
+  });
+
+  test("edit: status, value and product name", async () => {
+    const u = await h.register();
+    const o = await create(u.token, { estimatedretailvalue: "10.00" });
+    await create(u.token, { estimatedretailvalue: "30.00" });
+    await warm(u.token);
+    expect(await total(u.token, "&status=Received")).toBe(0);
+
+    const put = (body: Record<string, unknown>) =>
+      call(h, "PUT", `/api/orders/${o.orderid}`, { token: u.token, body });
+    expect((await put({ status: "Received" })).status).toBe(200);
+    expect(await total(u.token, "&status=Received")).toBe(1);
+    expect(await total(u.token, "&status=Ordered")).toBe(1);
+    expect((await counts(u.token)).Received).toBe(1);
+    expect((await stats(u.token)).reviewRate).toBe(0);
+
+    expect((await put({ status: "Review Submitted" })).status).toBe(200);
+    expect((await counts(u.token))["Review Submitted"]).toBe(1);
+    expect((await stats(u.token)).reviewRate).toBe(100);
+
+    expect((await put({ estimatedretailvalue: "50.00" })).status).toBe(200);
+    expect((await stats(u.token)).averageValue).toBe(40);
+
+    expect(await total(u.token, "&q=bamboo")).toBe(2);
+    expect((await put({ productname: "Ceramic Mug" })).status).toBe(200);
+    expect(await total(u.token, "&q=bamboo")).toBe(1);
+    expect(await total(u.token, "&q=mug")).toBe(1);
+
+    expect((await put({ status: "Canceled" })).status).toBe(200);
+    expect(await stats(u.token)).toEqual({ monthlyOrders: 1, averageValue: 30, reviewRate: 0 });
+  });
+
+  test("tracking: a number makes the order Shipped, clearing it takes it back", async () => {
+    const u = await h.register();
+    const o = await create(u.token);
+    await warm(u.token);
+    const track = (trackingnumber: string | null) =>
+      call(h, "PUT", `/api/orders/${o.orderid}/tracking`, {
+        token: u.token,
+        body: { trackingnumber },
+      });
+    expect((await track(UPS_NUMBER)).status).toBe(200);
+    expect(await total(u.token, "&status=Shipped")).toBe(1);
+    expect(await total(u.token, "&status=Ordered")).toBe(0);
+    expect((await counts(u.token)).Shipped).toBe(1);
+    expect((await track(null)).status).toBe(200);
+    expect(await total(u.token, "&status=Shipped")).toBe(0);
+    expect((await counts(u.token)).Ordered).toBe(1);
+  });
+
+  test("delete", async () => {
+    const u = await h.register();
+    const o = await create(u.token, { estimatedretailvalue: "10.00" });
+    await create(u.token, { estimatedretailvalue: "20.00" });
+    await warm(u.token);
+    expect((await call(h, "DELETE", `/api/orders/${o.orderid}`, { token: u.token })).status).toBe(
+      200,
+    );
+    expect(await total(u.token)).toBe(1);
+    expect(await total(u.token, "&q=bamboo")).toBe(1);
+    expect((await counts(u.token)).Ordered).toBe(1);
+    expect((await stats(u.token)).averageValue).toBe(20);
+  });
+
+  test("one user's writes leave the other user's figures right, and each write is a generation", async () => {
+    const a = await h.register();
+    const b = await h.register();
+    await create(b.token);
+    await warm(a.token);
+    await warm(b.token);
+    const cache = ordersCacheFor(h.db);
+    const before = cache.generation(a.userid);
+    const o = await create(a.token);
+    await call(h, "PUT", `/api/orders/${o.orderid}`, { token: a.token, body: { rating: 5 } });
+    await call(h, "DELETE", `/api/orders/${o.orderid}`, { token: a.token });
+    expect(cache.generation(a.userid)).toBe(before + 3);
+    expect(await total(a.token)).toBe(0);
+    expect(await total(b.token)).toBe(1);
+    expect((await counts(b.token)).Ordered).toBe(1);
+  });
+
+  test("a page past the last match is empty, and the total stays right", async () => {
+    const u = await h.register();
+    await create(u.token);
+    await warm(u.token);
+    const res = await call<Order[]>(h, "GET", "/api/orders?limit=10&offset=1", { token: u.token });
+    expect(res.body).toEqual([]);
+    expect(res.res.headers.get("x-total-count")).toBe("1");
+    await create(u.token);
+    const next = await call<Order[]>(h, "GET", "/api/orders?limit=10&offset=1", { token: u.token });
+    expect(next.body).toHaveLength(1);
+    expect(next.res.headers.get("x-total-count")).toBe("2");
+  });
+});
+
+describe("writes that bypass the orders repo are noticed too", () => {
+  const insertRaw = (db: Database, userId: number, status = "Ordered") =>
+    db
+      .query(
+        "INSERT INTO orders (user_id, product_name, asin, status, value_cents) VALUES (?, 'Raw Lamp', 'B0RAW', ?, 1000)",
+      )
+      .run(userId, status);
+
+  test("raw SQL on the server's own connection", async () => {
+    const u = await h.register();
+    await create(u.token);
+    await warm(u.token);
+    insertRaw(h.db.$client, u.userid, "Shipped");
+    expect(await total(u.token)).toBe(2);
+    expect(await total(u.token, "&status=Shipped")).toBe(1);
+    expect(await total(u.token, "&q=lamp")).toBe(1);
+    expect((await counts(u.token)).Shipped).toBe(1);
+    h.db.$client.query("DELETE FROM orders WHERE user_id = ?").run(u.userid);
+    expect(await total(u.token)).toBe(0);
+    expect((await counts(u.token)).Ordered).toBe(0);
+  });
+
+  test("a raw write for one user is not hidden by a later API write of another user", async () => {
+    const a = await h.register();
+    const b = await h.register();
+    await create(a.token);
+    await warm(a.token);
+    await warm(b.token);
+    insertRaw(h.db.$client, a.userid);
+    await create(b.token); // accounts for its own change only
+    expect(await total(a.token)).toBe(2);
+    expect((await counts(a.token)).Ordered).toBe(2);
+    expect(await total(b.token)).toBe(1);
+  });
+
+  test("another connection to the same file (another process, the sqlite3 shell)", async () => {
+    const u = await h.register();
+    await create(u.token);
+    await warm(u.token);
+    const other = new Database(h.config.dbFile);
+    try {
+      insertRaw(other, u.userid);
+    } finally {
+      other.close();
+    }
+    expect(await total(u.token)).toBe(2);
+    expect((await counts(u.token)).Ordered).toBe(2);
+    expect((await stats(u.token)).averageValue).toBe(10);
+  });
+
+  test("a rolled-back transaction: read inside it is not kept, the write is undone", async () => {
+    const u = await h.register();
+    await create(u.token);
+    await warm(u.token);
+    const repo = createOrdersRepo(h.db);
+    expect(() =>
+      h.db.$client.transaction(() => {
+        h.services.orders.create(u.userid, { productname: "Doomed", asin: "B0DOOM" } as never);
+        // Inside the transaction the new order counts...
+        expect(repo.list(u.userid, { limit: 1, offset: 0 }).total).toBe(2);
+        throw new Error("roll back");
+      })(),
+    ).toThrow("roll back");
+    // ...after the rollback it does not.
+    expect(await total(u.token)).toBe(1);
+    expect((await counts(u.token)).Ordered).toBe(1);
+  });
+});
+
+describe("dashboard figures and the clock", () => {
+  test("a new day (no write in between) counts today's orders afresh", async () => {
+    const u = await h.register();
+    h.db.$client
+      .query(
+        "INSERT INTO orders (user_id, product_name, asin, date_ordered) VALUES (?, 'A', 'B0A', '2026-11-20T12:00:00.000Z')",
+      )
+      .run(u.userid);
+    let now = new Date("2026-11-20T18:00:00.000Z");
+    const svc = createDashboardService({
+      dashboard: createDashboardRepo(h.db),
+      orders: createOrdersRepo(h.db),
+      users: createUsersRepo(h.db),
+      now: () => now,
+    });
+    expect(svc.counts(u.userid).OrderedToday).toBe(1);
+    expect(svc.counts(u.userid).OrderedToday).toBe(1);
+    expect(svc.stats(u.userid).monthlyOrders).toBe(1);
+    now = new Date("2026-11-21T00:00:00.000Z");
+    expect(svc.counts(u.userid).OrderedToday).toBe(0);
+    expect(svc.stats(u.userid).monthlyOrders).toBe(1);
+    now = new Date("2026-12-01T00:00:00.000Z");
+    expect(svc.stats(u.userid).monthlyOrders).toBe(0);
+  });
+
+  test("changing the time zone moves today with it", async () => {
+    const u = await h.register();
+    // 2026-11-20T03:00Z: still the 19th in Los Angeles
+    h.db.$client
+      .query(
+        "INSERT INTO orders (user_id, product_name, asin, date_ordered) VALUES (?, 'A', 'B0A', '2026-11-20T03:00:00.000Z')",
+      )
+      .run(u.userid);
+    const svc = createDashboardService({
+      dashboard: createDashboardRepo(h.db),
+      orders: createOrdersRepo(h.db),
+      users: createUsersRepo(h.db),
+      now: () => new Date("2026-11-20T05:00:00.000Z"),
+    });
+    expect(svc.counts(u.userid).OrderedToday).toBe(1);
+    const res = await call(h, "PATCH", "/api/user/timezone", {
+      token: u.token,
+      body: { timezone: "America/Los_Angeles" },
+    });
+    expect(res.status).toBe(200);
+    expect(svc.counts(u.userid).OrderedToday).toBe(1); // 19th 20:00 and 22:00 in LA
+    expect(
+      createDashboardService({
+        dashboard: createDashboardRepo(h.db),
+        orders: createOrdersRepo(h.db),
+        users: createUsersRepo(h.db),
+        now: () => new Date("2026-11-20T09:00:00.000Z"), // the 20th 01:00 in LA
+      }).counts(u.userid).OrderedToday,
+    ).toBe(0);
+  });
+
+  test("stats handed out are copies: changing one does not change the next", async () => {
+    const u = await h.register();
+    await create(u.token, { estimatedretailvalue: "10.00" });
+    const first = h.services.dashboard.stats(u.userid);
+    first.averageValue = 999;
+    expect(h.services.dashboard.stats(u.userid).averageValue).toBe(10);
+  });
+});
+
+describe("bounds and account deletion", () => {
+  test("deleting the account drops the user's figures", async () => {
+    const u = await h.register("gone@example.com", "secret1");
+    await create(u.token);
+    await warm(u.token);
+    const cache = ordersCacheFor(h.db);
+    expect(cache.holds(u.userid)).toBe(true);
+    const res = await call(h, "DELETE", "/api/user", {
+      token: u.token,
+      body: { password: "secret1" },
+    });
+    expect(res.status).toBe(200);
+    expect(cache.holds(u.userid)).toBe(false);
+    expect(cache.generation(u.userid)).toBe(0);
+  });
+
+  test("many different searches keep at most MAX_KEYS_PER_USER figures, all right", async () => {
+    const u = await h.register();
+    await create(u.token, { productname: "Item 1000" });
+    for (let i = 0; i < MAX_KEYS_PER_USER + 10; i++) {
+      expect(await total(u.token, `&q=${1000 + i}`)).toBe(i === 0 ? 1 : 0);
+    }
+    expect(ordersCacheFor(h.db).size().figures).toBeLessThanOrEqual(MAX_KEYS_PER_USER);
+    expect(await total(u.token, "&q=1000")).toBe(1);
+  });
+
+  test("each database connection has its own cache", async () => {
+    const other = createHarness();
+    try {
+      const a = await h.register();
+      const b = await other.register();
+      expect(a.userid).toBe(b.userid); // the same id in two databases
+      await create(a.token);
+      await warm(a.token);
+      expect(await total(a.token)).toBe(1);
+      const res = await other.req("GET", "/api/orders?limit=1", { token: b.token });
+      expect(res.headers.get("x-total-count")).toBe("0");
+      expect(ordersCacheFor(h.db)).not.toBe(ordersCacheFor(other.db));
+    } finally {
+      await other.close();
+    }
+  });
+});
