@@ -3,6 +3,7 @@
  * (one card at a time, save on blur only when changed, the spec's toasts), and the stat cards.
  */
 import { signInWithToken } from "./support/api.ts";
+import { liveStreamOpened } from "./support/live.ts";
 import { createOrderApi, expect, test, UPS_NUMBER } from "./support/orders.ts";
 
 test("an empty dashboard: header, status cards, empty Recent Orders, stat cards", async ({
@@ -28,9 +29,11 @@ test("an empty dashboard: header, status cards, empty Recent Orders, stat cards"
   await expect(dashboard.statusCard("Review Approved")).toHaveAccessibleName(
     "Review Approved: 0, All Done!",
   );
-  // No refresh button and no mailbox card yet (their features come later).
+  // No tracking refresh button yet (carrier look-ups come later); without a mailbox the Emails
+  // Scanned card offers to connect one.
   await expect(dashboard.main.getByRole("button", { name: /refresh/i })).toHaveCount(0);
-  await expect(dashboard.main.getByText("Emails Scanned")).toHaveCount(0);
+  await expect(dashboard.main.getByText("Emails Scanned")).toHaveCount(1);
+  await expect(dashboard.main.getByRole("link", { name: "Connect your mailbox" })).toBeVisible();
 
   await expect(dashboard.emptyRecent).toBeVisible();
   await expect(dashboard.statValue("This Month")).toHaveText("0");
@@ -52,8 +55,10 @@ test("a live order change updates the header's last-update time", async ({
   page,
   dashboard,
 }) => {
+  const opened = liveStreamOpened(page, user.token);
   await signInWithToken(page, user.token, "/");
-  await expect(dashboard.lastUpdate).toHaveText("Waiting for updates");
+  await opened;
+  await expect(dashboard.lastUpdate).toHaveText(/Waiting for updates|Last update/);
   await createOrderApi(request, user.token, { productname: "Arrives Live", asin: "B0LIVE0001" });
   await expect(dashboard.lastUpdate).toHaveText("Last update: Just now");
   await expect(dashboard.card("Arrives Live")).toBeVisible();

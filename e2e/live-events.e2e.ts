@@ -5,6 +5,7 @@
 import type { Page, Request } from "@playwright/test";
 import { NotificationsPopover } from "./pages/NotificationsPopover.ts";
 import { test as base, expect } from "./support/fixtures.ts";
+import { liveStreamOpened } from "./support/live.ts";
 import { announceNotificationChange, insertNotifications } from "./support/notifications.ts";
 
 const test = base.extend<{ notifications: NotificationsPopover }>({
@@ -82,7 +83,7 @@ test.describe("Live events", () => {
     notifications,
   }) => {
     insertNotifications(user.user.userid, [{ message: "First notice" }]);
-    const opened = page.waitForRequest(isStream(user.token));
+    const opened = liveStreamOpened(page, user.token);
     await page.goto("/privacy-policy");
     await page.evaluate((t) => localStorage.setItem("auth-token", t), user.token);
     await page.goto("/");
@@ -106,7 +107,7 @@ test.describe("Live events", () => {
     user,
     request,
   }) => {
-    const opened = page.waitForRequest(isStream(user.token));
+    const opened = liveStreamOpened(page, user.token);
     await page.goto("/privacy-policy");
     await page.evaluate((t) => localStorage.setItem("auth-token", t), user.token);
     await page.goto("/");

@@ -67,7 +67,6 @@ const optionalText = z
   .optional()
   .transform((v) => v?.trim() || null);
 
-
 const envSchema = z.object({
   PORT: int("PORT", 3000, 1, 65535),
   HOST: z

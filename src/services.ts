@@ -26,6 +26,12 @@ import { createSecrets } from "./lib/secrets.ts";
 import type { AppLogger } from "./log.ts";
 import { readAmazonMail } from "./mail/amazon/reader.ts";
 import { isAmazonSender } from "./mail/amazon/senders.ts";
+import {
+  CALLBACK_PATH,
+  createAccessTokens,
+  createGmailOAuth,
+  createGoogleClient,
+} from "./mail/oauth/google.ts";
 import { parseMail } from "./mail/parse.ts";
 
 /** Tests replace parts of the mailbox (a slow or failing ingest, short timers, an IDLE hook). */
@@ -62,16 +68,44 @@ export function createServices(
     readAmazonMail,
     isAmazonSender,
   });
+  const secrets = createSecrets({ key: config.secretKey, dataDir: config.dataDir });
+  /** Gmail with OAuth: Google's endpoints, when the admin configured a client and PUBLIC_URL. */
+  const g = config.google;
+  const google =
+    g.clientId && g.clientSecret && config.publicUrl
+      ? createGoogleClient({
+          clientId: g.clientId,
+          clientSecret: g.clientSecret,
+          redirectUri: `${config.publicUrl}${CALLBACK_PATH}`,
+          authUrl: g.authUrl,
+          tokenUrl: g.tokenUrl,
+          userinfoUrl: g.userinfoUrl,
+        })
+      : null;
+  const oauthLog = logger.log.child({ scope: "oauth" });
+  const accessTokens = createAccessTokens({ google, secrets, log: oauthLog });
   /** The connected Gmail mailbox: supervisors (IDLE), folders, backfills. */
   const mailbox = createMailboxService({
     repo: createMailboxRepo(db),
-    secrets: createSecrets({ key: config.secretKey, dataDir: config.dataDir }),
+    secrets,
     events,
     notifications,
     ingest: mailIngest,
     endpoint: config.gmailImap,
     log: logger.log.child({ scope: "mailbox" }),
+    // A fresh access token before every connect; invalid_grant → the Expired state.
+    oauthAccessToken: (userId, account) => accessTokens.get(userId, account),
     ...overrides.mailbox,
+  });
+  const gmailOAuth = createGmailOAuth({
+    db,
+    google,
+    clientId: g.clientId,
+    publicUrl: config.publicUrl,
+    accessTokens,
+    mailbox,
+    endpoint: config.gmailImap,
+    log: oauthLog,
   });
   return {
     events,
@@ -81,6 +115,8 @@ export function createServices(
     orders,
     mailIngest,
     mailbox,
+    /** Connect Gmail with OAuth (GET /api/auth/google and its callback). */
+    gmailOAuth,
     dashboard: createDashboardService({
       dashboard: createDashboardRepo(db),
       orders: ordersRepo,

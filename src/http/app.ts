@@ -20,6 +20,7 @@ import { healthRoutes } from "./routes/health.routes.ts";
 import { disconnectEmailRoute, imapRoutes } from "./routes/imap.routes.ts";
 import { IMPORT_PATH, mailImportRoutes } from "./routes/mail-import.routes.ts";
 import { notificationsRoutes } from "./routes/notifications.routes.ts";
+import { oauthRoutes } from "./routes/oauth.routes.ts";
 import { ordersRoutes } from "./routes/orders.routes.ts";
 import { shippingRoutes } from "./routes/shipping.routes.ts";
 import { userRoutes } from "./routes/user.routes.ts";
@@ -57,6 +58,9 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
 
   const auth = requireAuth(services.auth);
   app.route("/api/health", healthRoutes(db, new Date()));
+  // Gmail OAuth: GET /api/auth/google needs a token (checked in the route); its /callback is a
+  // redirect from Google without one (the state names the user). Before the accounts routes.
+  app.route("/api/auth/google", oauthRoutes({ oauth: services.gmailOAuth, requireAuth: auth }));
   app.route("/api/auth", authRoutes(services.auth));
   app.use("/api/user/*", auth);
   app.use("/api/user", auth);

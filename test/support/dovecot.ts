@@ -9,6 +9,11 @@
  * - Maildir under the temp folder; IDLE works (inotify); Gmail-like special-use folders under a
  *   configurable parent ("[Gmail]" or "[Google Mail]") plus plain folders.
  * - `mail_max_userip_connections = 100`, no auth penalty and no failure delay, so tests stay fast.
+ * - With `oauth2: {introspectionUrl}` an oauth2 passdb (after the passwd-file one) accepts
+ *   XOAUTH2/OAUTHBEARER with any access token the endpoint calls active
+ *   (`introspection_mode = post`, answer `{"active":"true","username":<address>}`): the Gmail OAuth
+ *   path runs for real against test/support/fake-google.ts. Any address logs in that way (the
+ *   userdb is static); add it to `users` too to append mail with a password.
  * - `restart()` stops the server and starts it again on the same port (the down/up test);
  *   `stop()` ends it. Only the master process we spawned is signalled, by its recorded PID.
  *
@@ -36,6 +41,13 @@ export const DOVECOT_BIN = "/usr/sbin/dovecot";
 export const DOVECOT_INSTALL = "apt-get install -y dovecot-imapd";
 
 export type DovecotUser = { user: string; pass: string };
+
+export type DovecotOAuth2 = {
+  /** Where Dovecot POSTs `token=<access token>` (introspection_mode = post). */
+  introspectionUrl: string;
+  /** The OAuth mechanisms offered (default both; imapflow prefers OAUTHBEARER). */
+  mechanisms?: Array<"xoauth2" | "oauthbearer">;
+};
 
 export type Dovecot = {
   host: string;
@@ -98,7 +110,12 @@ function passwdLine(u: DovecotUser): string {
 let instances = 0;
 
 export async function startDovecot(
-  opts: { users?: DovecotUser[]; gmailFolder?: string; extraFolders?: string[] } = {},
+  opts: {
+    users?: DovecotUser[];
+    gmailFolder?: string;
+    extraFolders?: string[];
+    oauth2?: DovecotOAuth2;
+  } = {},
 ): Promise<Dovecot> {
   if (!fs.existsSync(DOVECOT_BIN)) {
     throw new Error(
@@ -143,6 +160,30 @@ export async function startDovecot(
   fs.writeFileSync(logFile, "");
 
   const port = freePort();
+  const oauthMechs = opts.oauth2 ? (opts.oauth2.mechanisms ?? ["xoauth2", "oauthbearer"]) : [];
+  let oauthPassdb = "";
+  if (opts.oauth2) {
+    const oauthFile = path.join(dir, "dovecot-oauth2.conf.ext");
+    fs.writeFileSync(
+      oauthFile,
+      [
+        `introspection_mode = post`,
+        `introspection_url = ${opts.oauth2.introspectionUrl}`,
+        `force_introspection = yes`,
+        `username_attribute = username`,
+        `active_attribute = active`,
+        `active_value = true`,
+        `timeout_msecs = 5000`,
+        "",
+      ].join("\n"),
+    );
+    oauthPassdb = `passdb {
+  driver = oauth2
+  mechanisms = ${oauthMechs.join(" ")}
+  args = ${oauthFile}
+}
+`;
+  }
   const folderBlocks = [
     `  mailbox "${gmail}/All Mail" {\n    special_use = \\All\n    auto = create\n  }`,
     `  mailbox "${gmail}/Sent Mail" {\n    special_use = \\Sent\n    auto = create\n  }`,
@@ -161,7 +202,7 @@ protocols = imap
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = ${["plain", "login", ...oauthMechs].join(" ")}
 auth_failure_delay = 0
 default_internal_user = ${userName}
 default_internal_group = ${groupName}
@@ -174,8 +215,8 @@ imap_idle_notify_interval = 1 mins
 passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%u ${passwdFile}
-}
-userdb {
+${opts.oauth2 ? "  mechanisms = plain login\n" : ""}}
+${oauthPassdb}userdb {
   driver = static
   args = uid=${uid} gid=${gid} home=${dir}/home/%u
 }

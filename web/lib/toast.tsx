@@ -2,7 +2,7 @@
  * Toasts (spec §9): one visible at a time; a new toast replaces the current one. A toast closes by
  * itself after 5 s or with its close button, and a dismissed toast is removed after 1,000,000 ms.
  */
-import { useSyncExternalStore } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { SignedOutError } from "./api.ts";
 
 export type ToastVariant = "default" | "success" | "destructive";
@@ -71,8 +71,25 @@ export function useToasts() {
 
 export function Toaster() {
   const list = useToasts().filter((t) => t.open);
+  const ref = useRef<HTMLElement>(null);
+  const newest = list[0]?.id;
+  // A modal <dialog> sits in the browser's top layer, above any z-index. The toaster is a manual
+  // popover, also in the top layer; showing it again after each new toast puts it above any
+  // dialog opened since, so a toast raised from a dialog is never hidden behind it.
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof el.showPopover !== "function") return;
+    if (el.matches(":popover-open")) el.hidePopover();
+    if (newest !== undefined) el.showPopover();
+  }, [newest]);
   return (
-    <section className="toaster" aria-label="Notifications" aria-live="polite">
+    <section
+      ref={ref}
+      popover="manual"
+      className="toaster"
+      aria-label="Notifications"
+      aria-live="polite"
+    >
       {list.map((t) => (
         <div key={t.id} className={`toast toast-${t.variant}`} role="status">
           <div>

@@ -1,23 +1,65 @@
 /**
- * Account settings (spec §2). Tabs appear here as their features arrive; today: Profile.
+ * Account settings (spec §2). Tabs appear here as their features arrive; today: Profile and
+ * Email Configuration. `?tab=email` opens the Email tab; so does a return from Gmail's
+ * authorization (`?oauth=success|error`), which also shows its toast and is then removed from the
+ * address (spec §2).
  */
-import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { afterConnect } from "../hooks/useMailbox.ts";
+import {
+  announceOAuthResult,
+  readOAuthResult,
+  takeOAuthPending,
+  withoutOAuthParam,
+} from "../lib/oauth-popup.ts";
+import { EmailTab } from "./account/EmailTab.tsx";
+import { toastOAuthResult } from "./account/email/GmailConnectDialog.tsx";
 import { ProfileTab } from "./account/ProfileTab.tsx";
 
 type Tab = { id: string; label: string; short: string; render: () => React.ReactNode };
 
 const TABS: Tab[] = [
   { id: "profile", label: "Profile Information", short: "Profile", render: () => <ProfileTab /> },
+  { id: "email", label: "Email Configuration", short: "Email", render: () => <EmailTab /> },
 ];
 
+function initialTab(): string {
+  const params = new URLSearchParams(window.location.search);
+  if (readOAuthResult(window.location.search)) return "email";
+  const wanted = params.get("tab");
+  return TABS.some((t) => t.id === wanted) ? wanted! : TABS[0]!.id;
+}
+
+/** The return from Gmail's authorization: toast, address cleanup, and (on success) the scan. */
+function useOAuthReturn(onReturn: () => void) {
+  const queryClient = useQueryClient();
+  const handled = useRef(false);
+  useEffect(() => {
+    if (handled.current) return;
+    const result = readOAuthResult(window.location.search);
+    if (!result) return;
+    handled.current = true;
+    window.history.replaceState(window.history.state, "", withoutOAuthParam(window.location.href));
+    onReturn();
+    // In the popup: tell the page that opened it and close. If the window stays open (it was not
+    // opened by script), it goes on like a normal return below.
+    if (takeOAuthPending()) announceOAuthResult(result);
+    toastOAuthResult(result);
+    if (result === "success") afterConnect(queryClient);
+  }, [queryClient, onReturn]);
+}
+
 export function AccountPage() {
-  const [active, setActive] = useState(TABS[0]!.id);
+  const [active, setActive] = useState(initialTab);
+  const showEmail = useRef(() => setActive("email")).current;
+  useOAuthReturn(showEmail);
   const tab = TABS.find((t) => t.id === active) ?? TABS[0]!;
   return (
     <main className="container">
       <hgroup>
         <h1>Account Settings</h1>
-        <p>Your profile, password and data.</p>
+        <p>Your profile, email connection and data.</p>
       </hgroup>
       <div role="tablist" className="tabs" aria-label="Account sections">
         {TABS.map((t) => (

@@ -5,6 +5,8 @@
 import { useState } from "react";
 import { Link } from "wouter";
 import type { DashboardCounts } from "../../src/contract/dashboard.ts";
+import { MailboxStatusBadge } from "../components/mailbox/MailboxStatusBadge.tsx";
+import { ReconnectOffer } from "../components/mailbox/ReconnectOffer.tsx";
 import { OrderCard } from "../components/orders/OrderCard.tsx";
 import { useNow } from "../components/orders/useNow.ts";
 import {
@@ -13,12 +15,14 @@ import {
   useDashboardStats,
 } from "../hooks/useDashboard.ts";
 import { useLastLiveUpdate } from "../hooks/useLiveEvents.ts";
+import { useMailboxStatus } from "../hooks/useMailbox.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUserData } from "../hooks/useUser.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { formatRelativeTime } from "../lib/format.ts";
 import { STATUS_SUBTITLES } from "../lib/orders.ts";
 import "../styles/orders.css";
+import "../styles/mailbox.css";
 
 const CARD_STATUSES: Exclude<keyof DashboardCounts, "OrderedToday">[] = [
   "Ordered",
@@ -59,7 +63,7 @@ export function DashboardPage() {
       </div>
       <StatusCards />
       <RecentOrders timeZone={timeZone} now={now} />
-      <StatCards />
+      <StatCards timeZone={timeZone} now={now} />
     </main>
   );
 }
@@ -144,7 +148,7 @@ function RecentOrders({ timeZone, now }: { timeZone: string; now: Date }) {
   );
 }
 
-function StatCards() {
+function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
   const { data: stats } = useDashboardStats();
   const items = [
     {
@@ -172,6 +176,41 @@ function StatCards() {
           <p className="stat-sub">{s.sub}</p>
         </article>
       ))}
+      <EmailsScannedCard timeZone={timeZone} now={now} />
     </section>
+  );
+}
+
+/** Emails Scanned: the count, the mailbox status badge, the last processed time and the offers. */
+function EmailsScannedCard({ timeZone, now }: { timeZone: string; now: Date }) {
+  const { data: user } = useUserData();
+  const settings = user?.emailSettings ?? null;
+  const connected = settings?.isConnected === true;
+  const { data: status } = useMailboxStatus(connected);
+  const expired = !!settings && !connected && settings.accessToken === null;
+  const scanned = status?.emailsScanned ?? user?.emailsscanned ?? 0;
+  const last = status?.lastProcessedTime ?? user?.lastprocessedtime ?? null;
+  return (
+    <>
+      <article className="stat-card emails-scanned-card">
+        <h3>Emails Scanned</h3>
+        <p className="stat-value">{user ? scanned : "–"}</p>
+        {connected || expired ? (
+          <>
+            <p className="stat-sub">
+              <MailboxStatusBadge state={expired ? "expired" : (status?.status ?? "unknown")} />
+            </p>
+            <p className="stat-sub">Last processed: {formatRelativeTime(last, now, timeZone)}</p>
+            {expired && <Link href="/account?tab=email">Reconnect your mailbox</Link>}
+          </>
+        ) : (
+          <p className="stat-sub">
+            <Link href="/account?tab=email">Connect your mailbox</Link>
+          </p>
+        )}
+      </article>
+      {/* Below the four cards, across the grid, so the cards keep one height. */}
+      {status && <ReconnectOffer status={status} timeZone={timeZone} />}
+    </>
   );
 }

@@ -1,0 +1,534 @@
+/**
+ * The mailbox screens: Account Settings → Email Configuration (provider chooser, Gmail explainer,
+ * OAuth not configured, app-password refusal, file import, privacy details, the return from
+ * Google's authorization) and the dashboard's Emails Scanned card.
+ *
+ * The e2e server has no Gmail to talk to: the app-password login is really attempted and refused
+ * by the server. The connected-mailbox screens (status box, Process Old Emails, folder settings)
+ * are checked in the last describe with the mailbox's own calls answered by the test (page.route),
+ * since no IMAP server is wired to the e2e server.
+ */
+import type { Page, Route } from "@playwright/test";
+import type { MailboxStatus, MailFolder } from "../src/contract/mailbox.ts";
+import type { UserData } from "../src/contract/user.ts";
+import { amazonMail } from "../test/api/mail-messages.ts";
+import { AppShell } from "./pages/AppShell.ts";
+import { DashboardPage } from "./pages/DashboardPage.ts";
+import { EmailsScannedCard, EmailTab, SOON_PROVIDERS } from "./pages/EmailTab.ts";
+import { expect, test } from "./support/fixtures.ts";
+import { orderNumber } from "./support/orders.ts";
+
+const CONNECT_FAILED =
+  "Unable to connect to Gmail. Please ensure your Google OAuth app is properly configured for external users.";
+
+test.describe("Email Configuration without a mailbox", () => {
+  test("the tab sits after Profile; the provider chooser offers Gmail and four 'Soon' providers", async ({
+    page,
+    signedInUser: _user,
+    shell,
+  }) => {
+    const email = new EmailTab(page);
+    await page.goto("/account");
+    const tabs = page.getByRole("tablist", { name: "Account sections" }).getByRole("tab");
+    await expect(tabs).toHaveCount(2);
+    await expect(tabs.nth(0)).toHaveAccessibleName(/Profile/);
+    await expect(tabs.nth(0)).toHaveAttribute("aria-selected", "true");
+    await expect(tabs.nth(1)).toHaveText("Email ConfigurationEmail");
+    await email.tab.click();
+    await email.expectSelected();
+
+    await expect(email.gmailOption).toBeEnabled();
+    await expect(email.connectedBox).toHaveCount(0);
+    await expect(email.expiredWarning).toHaveCount(0);
+    await expect(email.panel.getByText("Process Old Emails")).toHaveCount(0);
+    await expect(email.panel.getByText("Email Folder Settings")).toHaveCount(0);
+
+    for (const provider of SOON_PROVIDERS) {
+      const option = email.soonProvider(provider);
+      await expect(option).toHaveAttribute("aria-disabled", "true");
+      // aria-disabled: looks disabled, yet a click still explains why (the toast).
+      await option.click({ force: true });
+      const toast = shell.toast("Coming Soon");
+      await expect(toast).toBeVisible();
+      await expect(toast).toContainText(
+        `${provider} integration will be available in a future update.`,
+      );
+      await expect(email.gmailDialog.root).toBeHidden();
+    }
+  });
+
+  test("Gmail opens the explainer: broad permissions, what is and is never accessed, Cancel", async ({
+    page,
+    signedInUser: _user,
+  }) => {
+    const email = new EmailTab(page);
+    await email.goto();
+    const dialog = await email.openGmailDialog();
+    await expect(dialog.root).toContainText("very broad permissions");
+    await expect(dialog.root).toContainText("IMAP");
+    await expect(dialog.accessed.getByRole("listitem")).toHaveText([
+      "Only emails from Amazon's domains",
+      "Only the folder you choose to monitor",
+      "Email headers and content, to extract your order details",
+      "Read status (to mark processed emails as read, if you choose)",
+    ]);
+    await expect(dialog.neverAccessed.getByRole("listitem")).toHaveText([
+      "Personal, work and financial emails",
+      "Any email that is not from Amazon",
+    ]);
+    await expect(dialog.continueToGmail).toBeVisible();
+    await expect(dialog.useAppPassword).toBeVisible();
+    await dialog.cancel.click();
+    await expect(dialog.root).toBeHidden();
+  });
+
+  test("Continue to Gmail without OAuth configured: 'Connection Failed' and what the admin must set", async ({
+    page,
+    signedInUser: _user,
+    shell,
+  }) => {
+    const email = new EmailTab(page);
+    await email.goto();
+    const dialog = await email.openGmailDialog();
+    const popups: Page[] = [];
+    page.context().on("page", (p) => popups.push(p));
+    await dialog.continueToGmail.click();
+    const toast = shell.toast("Connection Failed");
+    await expect(toast).toBeVisible();
+    await expect(toast).toContainText(CONNECT_FAILED);
+    // The dialog stays open and says what to do.
+    await expect(dialog.problem).toContainText("GOOGLE_CLIENT_ID");
+    await expect(dialog.problem).toContainText("GOOGLE_CLIENT_SECRET");
+    await expect(dialog.problem).toContainText("PUBLIC_URL");
+    expect(popups).toHaveLength(0);
+    await expect(page).toHaveURL(/\/account/);
+  });
+
+  test("the app-password way: a how-to, and the server's refusal shown in the form", async ({
+    page,
+    signedInUser: _user,
+  }) => {
+    const email = new EmailTab(page);
+    await email.goto();
+    const dialog = await email.openGmailDialog();
+    await dialog.useAppPassword.click();
+    await expect(dialog.root).toContainText("2-Step Verification");
+    await expect(
+      dialog.root.getByRole("link", { name: "myaccount.google.com/apppasswords" }),
+    ).toHaveAttribute("href", "https://myaccount.google.com/apppasswords");
+    await expect(dialog.appPassword).toHaveAttribute("type", "password");
+
+    // Nothing typed: checked here, nothing sent.
+    await dialog.connect.click();
+    await expect(dialog.problem).toHaveText("Enter your Gmail address and the app password.");
+
+    // The server tries a real IMAP login and cannot get in: its own words appear in the form.
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith("/api/imap/app-password") && r.request().method() === "POST",
+    );
+    await dialog.address.fill("vera.vine@gmail.com");
+    await dialog.appPassword.fill("abcd efgh ijkl mnop");
+    await dialog.connect.click();
+    const res = await answered;
+    expect(res.status()).toBeGreaterThanOrEqual(400);
+    const { error } = (await res.json()) as { error: string };
+    expect(error).toMatch(/Gmail/);
+    await expect(dialog.problem).toHaveText(error);
+    await expect(dialog.root).toBeVisible();
+    await expect(email.connectedBox).toHaveCount(0);
+
+    // Back returns to the explainer.
+    await dialog.back.click();
+    await expect(dialog.continueToGmail).toBeVisible();
+  });
+
+  test("importing an .eml order mail creates the order; the summary and the dashboard show it", async ({
+    page,
+    signedInUser: _user,
+    shell,
+  }) => {
+    const email = new EmailTab(page);
+    const order = orderNumber();
+    const product = `Vine Test Lamp ${order.slice(-4)}`;
+    const raw = amazonMail({
+      kind: "ordered",
+      order,
+      items: [{ name: product, asin: "B0E2ETEST1", price: "0.00" }],
+      total: "0.00",
+    });
+    await email.goto();
+    await expect(email.importButton).toBeDisabled();
+    await email.fileInput.setInputFiles({
+      name: "order.eml",
+      mimeType: "message/rfc822",
+      buffer: Buffer.from(raw),
+    });
+    await expect(email.importCard).toContainText("1 file selected");
+    await email.importButton.click();
+    await expect(email.importSummary).toBeVisible({ timeout: 15_000 });
+    await expect(email.summaryValue("Messages read")).toHaveText("1");
+    await expect(email.summaryValue("Orders created")).toHaveText("1");
+    await expect(email.summaryValue("Orders updated")).toHaveText("0");
+    await expect(shell.toast("Import Complete")).toBeVisible();
+
+    // The same file again: nothing new, and the reason in plain words.
+    await email.importFiles([
+      { name: "order.eml", mimeType: "message/rfc822", buffer: Buffer.from(raw) },
+    ]);
+    await expect(email.summaryValue("Orders created")).toHaveText("0");
+    await expect(email.importSummary).toContainText("Skipped messages:");
+
+    const dashboard = new DashboardPage(page);
+    await dashboard.goto();
+    await expect(dashboard.card(product)).toBeVisible();
+    const card = new EmailsScannedCard(page);
+    await expect(card.value).toHaveText(/^[1-9]\d*$/);
+  });
+
+  test("a file that is not mail is refused with the server's words", async ({
+    page,
+    signedInUser: _user,
+  }) => {
+    const email = new EmailTab(page);
+    await email.goto();
+    await email.importFiles([
+      { name: "notes.eml", mimeType: "message/rfc822", buffer: Buffer.from("\u0000\u0001binary") },
+    ]);
+    await expect(email.importError).toContainText("notes.eml");
+    await expect(email.importSummary).toHaveCount(0);
+  });
+
+  test("the privacy card opens 'Email Access & Privacy Details'", async ({
+    page,
+    signedInUser: _user,
+  }) => {
+    const email = new EmailTab(page);
+    await email.goto();
+    await email.privacyButton.click();
+    const dialog = email.privacyDialog;
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("heading", { level: 3 })).toHaveText(
+      "Email Access & Privacy Details",
+    );
+    for (const text of [
+      "https://mail.google.com/",
+      "Only emails from Amazon's domains",
+      "Personal, work and financial emails",
+      "Filtering on the server",
+      "Local processing",
+      "Encrypted credentials",
+      "No mail stored",
+      "Disconnect your mailbox",
+      "Delete your account",
+    ]) {
+      await expect(dialog).toContainText(text);
+    }
+    await expect(dialog.getByRole("link", { name: "Google's permissions page" })).toHaveAttribute(
+      "href",
+      "https://myaccount.google.com/permissions",
+    );
+    await dialog.getByRole("button", { name: "Close", exact: true }).last().click();
+    await expect(dialog).toBeHidden();
+  });
+});
+
+test.describe("return from Google's authorization", () => {
+  test("oauth=success: 'Email Connected', the Email tab, and the parameter removed", async ({
+    page,
+    signedInUser: _user,
+    shell,
+  }) => {
+    const email = new EmailTab(page);
+    await page.goto("/account?oauth=success");
+    await shell.expectToast("Email Connected");
+    await email.expectSelected();
+    await expect(page).toHaveURL(/\/account$/);
+  });
+
+  test("oauth=error: the failure toast, and the parameter removed (others kept)", async ({
+    page,
+    signedInUser: _user,
+    shell,
+  }) => {
+    const email = new EmailTab(page);
+    await page.goto("/account?tab=email&oauth=error");
+    const toast = shell.toast("Failed to connect your Gmail account. Please try again.");
+    await expect(toast).toBeVisible();
+    await email.expectSelected();
+    await expect(page).toHaveURL(/\/account\?tab=email$/);
+    // Reloading does not show it again.
+    await page.reload();
+    await email.expectSelected();
+    await expect(toast).toHaveCount(0);
+  });
+});
+
+test("dashboard: Emails Scanned shows 0 and 'Connect your mailbox' without a mailbox", async ({
+  page,
+  signedInUser: _user,
+}) => {
+  const card = new EmailsScannedCard(page);
+  await expect(card.value).toHaveText("0");
+  const statusCalls: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/imap/status")) statusCalls.push(r.url());
+  });
+  await expect(card.connectLink).toBeVisible();
+  await card.connectLink.click();
+  const email = new EmailTab(page);
+  await email.expectSelected();
+  expect(statusCalls, "no status call without a connected mailbox").toEqual([]);
+});
+
+/* ------------------------------------------------------------------------------------------------
+ * A connected mailbox. No IMAP server is wired to the e2e server, so the test answers the
+ * mailbox's calls itself (user data with emailSettings, status, folders, folder select, disconnect).
+ * --------------------------------------------------------------------------------------------- */
+
+type Mock = {
+  settings: NonNullable<UserData["emailSettings"]>;
+  status: MailboxStatus;
+  folders: MailFolder[];
+  selectBodies: unknown[];
+  processBodies: unknown[];
+  emailsscanned: number;
+};
+
+const action = (available: boolean, message: string): MailboxStatus["manualReconnect"] => ({
+  available,
+  message,
+  nextAttemptTime: null,
+  buttonState: available ? "enabled" : "hidden",
+  remainingAttempts: { window: 3, daily: 10 },
+});
+
+async function mockConnectedMailbox(page: Page, over: Partial<Mock> = {}): Promise<Mock> {
+  const mock: Mock = {
+    settings: {
+      provider: "gmail",
+      isConnected: true,
+      emailAddress: "vera.vine@gmail.com",
+      selectedFolder: "INBOX",
+      processedFolder: null,
+      markProcessedAsRead: false,
+      lastFolderRefresh: new Date().toISOString(),
+      accessToken: "present",
+    },
+    status: {
+      status: "idle",
+      manualReconnect: action(false, "Not needed right now"),
+      idleRetry: action(false, "Not needed right now"),
+      lastError: null,
+      folder: "INBOX",
+      lastProcessedTime: new Date(Date.now() - 5 * 60_000).toISOString(),
+      emailsScanned: 12,
+    },
+    folders: [
+      { name: "INBOX", path: "INBOX", specialUse: "\\Inbox" },
+      { name: "Amazon", path: "Amazon", specialUse: null },
+      { name: "Vine Done", path: "Vine Done", specialUse: null },
+    ],
+    selectBodies: [],
+    processBodies: [],
+    emailsscanned: 12,
+    ...over,
+  };
+  await page.route("**/api/user/data", async (route: Route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as UserData;
+    await route.fulfill({
+      response: res,
+      json: { ...body, emailsscanned: mock.emailsscanned, emailSettings: mock.settings },
+    });
+  });
+  await page.route("**/api/imap/status", (route) => route.fulfill({ json: mock.status }));
+  await page.route("**/api/imap/folders", (route) => route.fulfill({ json: mock.folders }));
+  await page.route("**/api/imap/folders/select", async (route) => {
+    const body = route.request().postDataJSON() as Record<string, unknown>;
+    mock.selectBodies.push(body);
+    await new Promise((r) => setTimeout(r, 400));
+    mock.settings = {
+      ...mock.settings,
+      selectedFolder: String(body.selectedFolder),
+      processedFolder: (body.processedFolder as string | undefined) ?? null,
+      markProcessedAsRead: body.markProcessedAsRead === true,
+    };
+    await route.fulfill({
+      json: { success: true, message: "saved", emailSettings: mock.settings },
+    });
+  });
+  await page.route("**/api/imap/process-emails", async (route) => {
+    mock.processBodies.push(route.request().postDataJSON());
+    await route.fulfill({
+      status: 202,
+      json: { success: true, message: "Starting to scan your emails." },
+    });
+  });
+  return mock;
+}
+
+test.describe("Email Configuration with a connected mailbox (calls answered by the test)", () => {
+  test("status box, folder settings (dirty tracking, '__none__', Saving...), Process Old Emails", async ({
+    page,
+    signedInUser: _user,
+    shell,
+  }) => {
+    test.slow(); // it waits out the 5 s folder-change opening twice
+    const mock = await mockConnectedMailbox(page);
+    const email = new EmailTab(page);
+    await email.goto();
+    await expect(email.providerChooser).toHaveCount(0);
+    await expect(email.connectedBox).toContainText("vera.vine@gmail.com");
+    await expect(email.connectedBox).toContainText("Real-time monitoring");
+    await expect(email.connectedBox).toContainText("5m ago");
+    await expect(email.connectedBox.getByRole("button", { name: "Disconnect" })).toBeVisible();
+
+    // Folder settings: saved values shown, Save/Reset only when something differs.
+    const panel = email.panel.getByRole("article", { name: "Email Folder Settings" });
+    const monitor = panel.getByLabel("Monitor folder");
+    const processed = panel.getByLabel("Move processed emails to");
+    const markRead = panel.getByLabel("Mark processed emails as read");
+    const save = panel.getByRole("button", { name: "Save Settings" });
+    const reset = panel.getByRole("button", { name: "Reset Settings" });
+    await expect(monitor).toHaveValue("INBOX");
+    await expect(processed).toHaveValue("__none__");
+    await expect(processed.locator("option").first()).toHaveText("Leave in original folder");
+    // No option with an empty value; the monitored folder is not offered as the processed one.
+    await expect(panel.locator('option[value=""]')).toHaveCount(0);
+    await expect(processed.locator('option[value="INBOX"]')).toHaveCount(0);
+    await expect(save).toBeDisabled();
+    await expect(reset).toBeDisabled();
+
+    await markRead.check();
+    await expect(save).toBeEnabled();
+    await markRead.uncheck();
+    await expect(save).toBeDisabled();
+
+    await processed.selectOption("Vine Done");
+    await expect(reset).toBeEnabled();
+    await reset.click();
+    await expect(processed).toHaveValue("__none__");
+    await expect(save).toBeDisabled();
+
+    // Process Old Emails: closed (emails were scanned); opens for 5 s after a folder change.
+    const section = email.panel.locator(".process-old-emails details");
+    await expect(section).not.toHaveAttribute("open", "");
+
+    await monitor.selectOption("Amazon");
+    await markRead.check();
+    await save.click();
+    await expect(panel.getByRole("button", { name: "Saving..." })).toBeDisabled();
+    await shell.expectToast("Folder Settings Saved");
+    expect(mock.selectBodies.at(-1)).toEqual({
+      selectedFolder: "Amazon",
+      markProcessedAsRead: true,
+    });
+    await expect(save).toBeDisabled();
+    await expect(section).toHaveAttribute("open", "");
+    await expect(section).not.toHaveAttribute("open", "", { timeout: 8_000 });
+
+    await processed.selectOption("Vine Done");
+    await save.click();
+    await shell.expectToast("Folder Settings Saved");
+    expect(mock.selectBodies.at(-1)).toEqual({
+      selectedFolder: "Amazon",
+      processedFolder: "Vine Done",
+      markProcessedAsRead: true,
+    });
+
+    // Process Old Emails: periods, confirmation, toasts, then the dashboard 2 s later. It is
+    // open again for the folder change; using it keeps it open past the 5 s.
+    await expect(section).toHaveAttribute("open", "");
+    const period = section.getByLabel("Period");
+    await period.focus();
+    await expect(period).toHaveValue("30");
+    await expect(period.locator("option")).toHaveText([
+      "1 day",
+      "7 days",
+      "14 days",
+      "30 days",
+      "60 days",
+      "90 days",
+      "120 days",
+      "150 days",
+      "180 days",
+    ]);
+    await page.waitForTimeout(5_500);
+    await expect(section).toHaveAttribute("open", "");
+    await period.selectOption("7");
+    await section.getByRole("button", { name: "Process Old Emails" }).click();
+    const confirm = page.getByRole("dialog", { name: "Process Old Emails" });
+    await expect(confirm).toContainText(
+      "Are you sure you want to process emails from the last 7 day(s)?",
+    );
+    await expect(confirm).toContainText("may take a while");
+    await confirm.getByRole("button", { name: "Process Emails" }).click();
+    await shell.expectToast("Email Processing Complete");
+    expect(mock.processBodies).toEqual([{ daysBack: 7 }]);
+    await expect(page).toHaveURL("/", { timeout: 5_000 });
+  });
+
+  test("Process Old Emails is open when nothing was scanned; the dashboard offers Reconnect", async ({
+    page,
+    signedInUser: _user,
+  }) => {
+    const mock = await mockConnectedMailbox(page, { emailsscanned: 0 });
+    mock.status = {
+      ...mock.status,
+      status: "disconnected",
+      lastError: "Cannot reach the mail server.",
+      emailsScanned: 0,
+      manualReconnect: action(
+        true,
+        "Reconnect to Gmail now (3 of 3 attempts left in 15 minutes, 10 today)",
+      ),
+    };
+    let reconnects = 0;
+    await page.route("**/api/imap/reconnect/manual", (route) => {
+      reconnects++;
+      return route.fulfill({ json: { success: true, message: "Reconnecting to Gmail" } });
+    });
+    const email = new EmailTab(page);
+    await email.goto();
+    await expect(email.panel.locator(".process-old-emails details")).toHaveAttribute("open", "");
+    await expect(email.connectedBox).toContainText("Disconnected");
+
+    await page.goto("/");
+    const card = new EmailsScannedCard(page);
+    await expect(card.value).toHaveText("0");
+    await expect(card.root).toContainText("Disconnected");
+    await expect(card.root).toContainText("Last processed: 5m ago");
+    await expect(card.reconnectOffer).toContainText("Cannot reach the mail server.");
+    await expect(card.reconnectOffer).toContainText("3 of 3 attempts left");
+    await expect(card.retryOffer).toHaveCount(0);
+    await card.reconnectOffer.getByRole("button", { name: "Reconnect" }).click();
+    await expect.poll(() => reconnects).toBe(1);
+  });
+
+  test("the expired authorization warning asks to reconnect", async ({
+    page,
+    signedInUser: _user,
+  }) => {
+    const mock = await mockConnectedMailbox(page);
+    mock.settings = { ...mock.settings, isConnected: false, accessToken: null };
+    const email = new EmailTab(page);
+    await email.goto();
+    await expect(email.expiredWarning).toContainText("Email Authorization Expired");
+    await expect(email.providerChooser).toBeVisible();
+    await email.expiredWarning.getByRole("button", { name: "Reconnect Gmail" }).click();
+    await expect(email.gmailDialog.root).toBeVisible();
+  });
+
+  test("the footer links to Google's permissions for Gmail users", async ({
+    page,
+    signedInUser: _user,
+  }) => {
+    await mockConnectedMailbox(page);
+    await page.goto("/account");
+    const shell = new AppShell(page);
+    await expect(shell.footerNav.getByRole("link", { name: "Manage Permissions" })).toHaveAttribute(
+      "href",
+      "https://myaccount.google.com/permissions",
+    );
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * The mailbox (spec §3, §7 Mailbox): query keys, the status and folder queries, and the calls.
+ * Live IMAP / MANUAL_RECONNECT events refetch the status (web/lib/live-events.ts).
+ */
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { MailboxState, MailboxStatus, MailFolder } from "../../src/contract/index.ts";
+import type { EmailSettings, UserData } from "../../src/contract/user.ts";
+import { apiJson, apiRequest } from "../lib/api.ts";
+import { userKeys } from "./useUser.ts";
+
+export const mailboxKeys = {
+  status: () => ["/api/imap/status"] as const,
+  folders: () => ["/api/imap/folders"] as const,
+};
+
+type Ok = { success: boolean; message: string };
+type WithSettings = Ok & { emailSettings?: EmailSettings | null };
+
+/** GET /api/imap/status, only while the mailbox is connected (spec §7). */
+export function useMailboxStatus(connected: boolean) {
+  return useQuery<MailboxStatus>({ queryKey: mailboxKeys.status(), enabled: connected });
+}
+
+/** GET /api/imap/folders, only while the mailbox is connected. */
+export function useMailFolders(connected: boolean) {
+  return useQuery<MailFolder[]>({ queryKey: mailboxKeys.folders(), enabled: connected });
+}
+
+/** Puts the settings a call answered with into the cached user data, then refetches it. */
+function applySettings(queryClient: QueryClient, settings: EmailSettings | null | undefined) {
+  if (settings !== undefined) {
+    queryClient.setQueryData<UserData>(userKeys.data(), (old) =>
+      old ? { ...old, emailSettings: settings } : old,
+    );
+  }
+  void queryClient.invalidateQueries({ queryKey: userKeys.data() });
+}
+
+/** POST /api/imap/initialize: starts scanning. Failures are only logged (spec §8). */
+export async function initializeMailbox(): Promise<void> {
+  try {
+    await apiRequest("POST", "/api/imap/initialize");
+  } catch (err) {
+    console.warn("mailbox: initialising the scan failed", err);
+  }
+}
+
+/** Spec §4: user data refetched now, the scan initialised 1 s later. */
+export const INITIALIZE_DELAY_MS = 1000;
+export function afterConnect(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: userKeys.data() });
+  void queryClient.invalidateQueries({ queryKey: mailboxKeys.status() });
+  setTimeout(() => {
+    void initializeMailbox().then(() =>
+      queryClient.invalidateQueries({ queryKey: mailboxKeys.status() }),
+    );
+  }, INITIALIZE_DELAY_MS);
+}
+
+/** GET /api/auth/google → the authorization address. */
+export function fetchGoogleAuthUrl(): Promise<{ authUrl: string }> {
+  return apiJson<{ authUrl: string }>("GET", "/api/auth/google");
+}
+
+export function useConnectAppPassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { email: string; appPassword: string }) =>
+      apiJson<WithSettings>("POST", "/api/imap/app-password", body),
+    onSuccess: (res) => applySettings(queryClient, res.emailSettings),
+  });
+}
+
+export function useDisconnectEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<Ok>("POST", "/api/user/disconnect-email"),
+    onSuccess: () => {
+      queryClient.setQueryData<UserData>(userKeys.data(), (old) =>
+        old ? { ...old, emailSettings: null } : old,
+      );
+      queryClient.removeQueries({ queryKey: mailboxKeys.status() });
+      queryClient.removeQueries({ queryKey: mailboxKeys.folders() });
+      void queryClient.invalidateQueries({ queryKey: userKeys.data() });
+    },
+  });
+}
+
+export function useProcessOldEmails() {
+  return useMutation({
+    mutationFn: (daysBack: number) => apiJson<Ok>("POST", "/api/imap/process-emails", { daysBack }),
+  });
+}
+
+export function useRefreshFolders() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<MailFolder[]>("POST", "/api/imap/folders/refresh"),
+    onSuccess: (folders) => {
+      queryClient.setQueryData(mailboxKeys.folders(), folders);
+      void queryClient.invalidateQueries({ queryKey: userKeys.data() });
+    },
+  });
+}
+
+export function useSaveFolders() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: {
+      selectedFolder: string;
+      processedFolder?: string;
+      markProcessedAsRead: boolean;
+    }) => apiJson<WithSettings>("POST", "/api/imap/folders/select", body),
+    onSuccess: (res) => {
+      applySettings(queryClient, res.emailSettings);
+      void queryClient.invalidateQueries({ queryKey: mailboxKeys.status() });
+    },
+  });
+}
+
+/** Manual reconnect / retry real-time: failures are only logged (spec §8). */
+function useMailboxAction(path: string, what: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<Ok>("POST", path),
+    onError: (err) => console.warn(`mailbox: ${what} failed`, err),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: mailboxKeys.status() }),
+  });
+}
+
+export const useManualReconnect = () =>
+  useMailboxAction("/api/imap/reconnect/manual", "manual reconnect");
+export const useRetryIdle = () => useMailboxAction("/api/imap/retry-idle", "retry real-time");
+
+/** Friendly words for each state of the mailbox (spec §4 Mailbox status). */
+export const MAILBOX_STATE_LABELS: Record<MailboxState, string> = {
+  idle: "Real-time monitoring",
+  connected: "Connected",
+  polling: "Checking every 5 minutes",
+  disconnected: "Disconnected",
+  connecting: "Connecting…",
+};

@@ -1,0 +1,61 @@
+/**
+ * Account Settings → Email Configuration (spec §2): connected box or provider chooser, the expired
+ * warning, Process Old Emails and folder settings (connected only), file import and privacy.
+ */
+import { useState } from "react";
+import { useTimeZone } from "../../hooks/useTimeZone.ts";
+import { useUserData } from "../../hooks/useUser.ts";
+import { ConnectedBox, ExpiredWarning, ProviderChooser } from "./email/ConnectionCards.tsx";
+import { FolderSettings } from "./email/FolderSettings.tsx";
+import { GmailConnectDialog, useGmailOAuth } from "./email/GmailConnectDialog.tsx";
+import { ImportCard } from "./email/ImportCard.tsx";
+import { PrivacyCard } from "./email/PrivacyCard.tsx";
+import { ProcessOldEmails } from "./email/ProcessOldEmails.tsx";
+import { isAuthorizationExpired } from "./email/settings.ts";
+import "../../styles/mailbox.css";
+
+export function EmailTab() {
+  const { data: user, isLoading, isError, refetch } = useUserData();
+  const timeZone = useTimeZone();
+  const oauth = useGmailOAuth();
+  const [gmailOpen, setGmailOpen] = useState(false);
+  const settings = user?.emailSettings ?? null;
+  const connected = settings?.isConnected === true;
+
+  if (isLoading) {
+    return <article aria-busy="true" aria-label="Loading email settings" />;
+  }
+  if (isError || !user) {
+    return (
+      <article className="empty-state">
+        <p>Your email settings could not be loaded.</p>
+        <button type="button" className="outline" onClick={() => void refetch()}>
+          Try Again
+        </button>
+      </article>
+    );
+  }
+
+  return (
+    <div className="email-tab">
+      {isAuthorizationExpired(settings) && (
+        <ExpiredWarning
+          emailAddress={settings?.emailAddress ?? null}
+          onReconnect={() => setGmailOpen(true)}
+        />
+      )}
+      {connected && settings ? (
+        <>
+          <ConnectedBox user={user} settings={settings} timeZone={timeZone} />
+          <ProcessOldEmails settings={settings} emailsScanned={user.emailsscanned} />
+          <FolderSettings settings={settings} />
+        </>
+      ) : (
+        <ProviderChooser onGmail={() => setGmailOpen(true)} />
+      )}
+      <ImportCard />
+      <PrivacyCard />
+      <GmailConnectDialog open={gmailOpen} onClose={() => setGmailOpen(false)} oauth={oauth} />
+    </div>
+  );
+}

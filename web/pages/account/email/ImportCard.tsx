@@ -1,0 +1,191 @@
+/**
+ * 'Import from a file' (issue 4 item 7): .eml messages or a Google Takeout .mbox, sent to
+ * POST /api/imap/import as multipart with repeated `files` fields. Works with or without a
+ * connected mailbox. Shows the upload progress, then the summary the server answers.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useRef, useState } from "react";
+import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
+import { userKeys } from "../../../hooks/useUser.ts";
+import { authHeaders, errorMessage, SignedOutError, throwIfNotOk } from "../../../lib/api.ts";
+import { formatBytes } from "../../../lib/format.ts";
+import { ALL_INVALIDATION_PREFIXES, invalidatePrefixes } from "../../../lib/live-events.ts";
+import { toast } from "../../../lib/toast.tsx";
+import { plural, skippedLines, skippedTotal } from "./settings.ts";
+
+/**
+ * POST /api/imap/import: multipart with repeated `files` fields, with upload progress (0 to 1).
+ * Errors are thrown like every other call (ApiError with the server's message; a dead session
+ * sends the browser to /login).
+ */
+export function importMailFiles(
+  files: readonly File[],
+  onProgress?: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<IngestSummary> {
+  const path = "/api/imap/import";
+  const form = new FormData();
+  for (const f of files) form.append("files", f, f.name);
+  return new Promise<IngestSummary>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", path);
+    xhr.withCredentials = true;
+    for (const [k, v] of Object.entries(authHeaders(path))) xhr.setRequestHeader(k, v);
+    xhr.responseType = "text";
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress?.(e.loaded / e.total);
+    };
+    xhr.upload.onload = () => onProgress?.(1);
+    xhr.onerror = () => reject(new Error("The upload failed: the server could not be reached"));
+    xhr.onabort = () => reject(new DOMException("The upload was cancelled", "AbortError"));
+    xhr.onload = () => {
+      const res = new Response(xhr.status === 204 ? null : xhr.responseText, {
+        status: xhr.status,
+        statusText: xhr.statusText,
+      });
+      throwIfNotOk(res)
+        .then(() => resolve(JSON.parse(xhr.responseText) as IngestSummary))
+        .catch(reject);
+    };
+    signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
+}
+
+type Phase =
+  | { kind: "idle" }
+  | { kind: "uploading"; progress: number }
+  | { kind: "error"; message: string }
+  | { kind: "done"; summary: IngestSummary };
+
+export function ImportCard() {
+  const queryClient = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const [files, setFiles] = useState<File[]>([]);
+  const [phase, setPhase] = useState<Phase>({ kind: "idle" });
+  const busy = phase.kind === "uploading";
+  const total = files.reduce((n, f) => n + f.size, 0);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (files.length === 0 || busy) return;
+    setPhase({ kind: "uploading", progress: 0 });
+    try {
+      const summary = await importMailFiles(files, (progress) =>
+        setPhase((p) => (p.kind === "uploading" ? { kind: "uploading", progress } : p)),
+      );
+      setPhase({ kind: "done", summary });
+      setFiles([]);
+      if (input.current) input.current.value = "";
+      invalidatePrefixes(queryClient, ALL_INVALIDATION_PREFIXES);
+      void queryClient.invalidateQueries({ queryKey: userKeys.data() });
+      toast({
+        title: "Import Complete",
+        description: `${plural(summary.ordersCreated, "order")} created, ${summary.ordersUpdated} updated.`,
+        variant: "success",
+      });
+    } catch (err) {
+      if (err instanceof SignedOutError) return;
+      setPhase({
+        kind: "error",
+        message: errorMessage(
+          err,
+          err instanceof Error && !("status" in err)
+            ? err.message
+            : "The import failed. Please try again.",
+        ),
+      });
+    }
+  }
+
+  return (
+    <article className="import-card" aria-labelledby="import-title">
+      <header>
+        <h2 id="import-title">Import from a file</h2>
+        <p>
+          Bring in orders from saved emails: Amazon's <code>.eml</code> messages, or a whole mailbox
+          exported as <code>.mbox</code> with Google Takeout. Only Amazon's order emails are read;
+          everything else is skipped, and emails imported before are not counted twice. No connected
+          mailbox is needed.
+        </p>
+      </header>
+      <form onSubmit={submit}>
+        <label>
+          Email files (.eml, .mbox)
+          <input
+            ref={input}
+            type="file"
+            name="files"
+            multiple
+            accept=".eml,.mbox,message/rfc822,application/mbox"
+            disabled={busy}
+            onChange={(e) => {
+              setFiles(Array.from(e.target.files ?? []));
+              if (phase.kind !== "uploading") setPhase({ kind: "idle" });
+            }}
+          />
+          {files.length > 0 && (
+            <small>
+              {plural(files.length, "file")} selected, {formatBytes(total)}
+            </small>
+          )}
+        </label>
+        <button type="submit" disabled={files.length === 0 || busy} aria-busy={busy || undefined}>
+          Import
+        </button>
+      </form>
+      {phase.kind === "uploading" && (
+        <div className="import-progress" role="status">
+          <progress value={phase.progress} max={1} aria-label="Upload progress" />
+          <small>
+            {phase.progress < 1
+              ? `Uploading… ${Math.round(phase.progress * 100)}%`
+              : "Reading the messages…"}
+          </small>
+        </div>
+      )}
+      {phase.kind === "error" && (
+        <div role="alert" className="alert alert-error">
+          {phase.message}
+        </div>
+      )}
+      {phase.kind === "done" && <ImportSummary summary={phase.summary} />}
+    </article>
+  );
+}
+
+function ImportSummary({ summary }: { summary: IngestSummary }) {
+  const skipped = skippedLines(summary);
+  return (
+    <section className="import-summary" aria-label="Import summary">
+      <dl>
+        <div>
+          <dt>Messages read</dt>
+          <dd>{summary.messagesRead}</dd>
+        </div>
+        <div>
+          <dt>Orders created</dt>
+          <dd>{summary.ordersCreated}</dd>
+        </div>
+        <div>
+          <dt>Orders updated</dt>
+          <dd>{summary.ordersUpdated}</dd>
+        </div>
+        <div>
+          <dt>Skipped</dt>
+          <dd>{skippedTotal(summary)}</dd>
+        </div>
+      </dl>
+      {skipped.length > 0 && (
+        <>
+          <p className="muted-note">Skipped messages:</p>
+          <ul className="skipped-list">
+            {skipped.map((s) => (
+              <li key={s.reason}>{s.text}</li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

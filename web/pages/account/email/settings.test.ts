@@ -1,0 +1,192 @@
+import { describe, expect, test } from "bun:test";
+import type { EmailSettings } from "../../../../src/contract/user.ts";
+import {
+  DEFAULT_PERIOD,
+  FOLDER_REFRESH_MAX_AGE_MS,
+  folderFormDirty,
+  folderOptions,
+  folderSelectPayload,
+  isAuthorizationExpired,
+  NONE_FOLDER,
+  PERIOD_OPTIONS,
+  periodLabel,
+  processConfirmText,
+  processedFolderOptions,
+  savedFolderForm,
+  shouldAutoRefreshFolders,
+  skippedLines,
+  skippedTotal,
+  withMonitoredFolder,
+} from "./settings.ts";
+
+const settings = (over: Partial<EmailSettings> = {}): EmailSettings => ({
+  provider: "gmail",
+  isConnected: true,
+  emailAddress: "jane@gmail.com",
+  selectedFolder: "INBOX",
+  processedFolder: null,
+  markProcessedAsRead: false,
+  lastFolderRefresh: null,
+  accessToken: "present",
+  ...over,
+});
+
+const folders = [
+  { name: "INBOX", path: "INBOX", specialUse: "\\Inbox" },
+  { name: "Amazon", path: "Amazon", specialUse: null },
+  { name: "All Mail", path: "[Gmail]/All Mail", specialUse: "\\All" },
+  { name: "", path: "", specialUse: null },
+  { name: "Amazon", path: "Amazon", specialUse: null },
+];
+
+describe("periods", () => {
+  test("the options of spec §9 with 30 days by default", () => {
+    expect(PERIOD_OPTIONS.map((o) => o.value)).toEqual([1, 7, 14, 30, 60, 90, 120, 150, 180]);
+    expect(PERIOD_OPTIONS.map((o) => o.label)).toEqual([
+      "1 day",
+      "7 days",
+      "14 days",
+      "30 days",
+      "60 days",
+      "90 days",
+      "120 days",
+      "150 days",
+      "180 days",
+    ]);
+    expect(DEFAULT_PERIOD).toBe(30);
+    expect(periodLabel(1)).toBe("1 day");
+  });
+
+  test("the confirmation text of spec §5", () => {
+    expect(processConfirmText(30)).toBe(
+      "Are you sure you want to process emails from the last 30 day(s)?",
+    );
+  });
+});
+
+describe("folder form", () => {
+  test("saved values: INBOX by default, no processed folder is '__none__'", () => {
+    expect(savedFolderForm(null)).toEqual({
+      selectedFolder: "INBOX",
+      processedFolder: NONE_FOLDER,
+      markProcessedAsRead: false,
+    });
+    expect(
+      savedFolderForm(
+        settings({ selectedFolder: "Amazon", processedFolder: "Done", markProcessedAsRead: true }),
+      ),
+    ).toEqual({ selectedFolder: "Amazon", processedFolder: "Done", markProcessedAsRead: true });
+    expect(savedFolderForm(settings({ selectedFolder: "", processedFolder: "" }))).toEqual({
+      selectedFolder: "INBOX",
+      processedFolder: NONE_FOLDER,
+      markProcessedAsRead: false,
+    });
+  });
+
+  test("dirty only when a value differs from the saved one", () => {
+    const saved = savedFolderForm(settings());
+    expect(folderFormDirty({ ...saved }, saved)).toBe(false);
+    expect(folderFormDirty({ ...saved, selectedFolder: "Amazon" }, saved)).toBe(true);
+    expect(folderFormDirty({ ...saved, processedFolder: "Amazon" }, saved)).toBe(true);
+    expect(folderFormDirty({ ...saved, markProcessedAsRead: true }, saved)).toBe(true);
+    // Changed and changed back: clean again.
+    const back = { ...saved, selectedFolder: "Amazon" };
+    back.selectedFolder = "INBOX";
+    expect(folderFormDirty(back, saved)).toBe(false);
+  });
+
+  test("'__none__' is sent as absent", () => {
+    expect(
+      folderSelectPayload({
+        selectedFolder: "INBOX",
+        processedFolder: NONE_FOLDER,
+        markProcessedAsRead: true,
+      }),
+    ).toEqual({ selectedFolder: "INBOX", markProcessedAsRead: true });
+    const body = folderSelectPayload({
+      selectedFolder: "INBOX",
+      processedFolder: NONE_FOLDER,
+      markProcessedAsRead: false,
+    });
+    expect("processedFolder" in body).toBe(false);
+    expect(
+      folderSelectPayload({
+        selectedFolder: "INBOX",
+        processedFolder: "Amazon",
+        markProcessedAsRead: false,
+      }),
+    ).toEqual({ selectedFolder: "INBOX", processedFolder: "Amazon", markProcessedAsRead: false });
+  });
+
+  test("options: no empty value, no duplicates, saved folders kept when the list lacks them", () => {
+    const opts = folderOptions(folders, ["INBOX", "Old/Saved", null, ""]);
+    expect(opts.map((o) => o.value)).toEqual(["INBOX", "Amazon", "[Gmail]/All Mail", "Old/Saved"]);
+    expect(opts.every((o) => o.value !== "")).toBe(true);
+    expect(folderOptions([], ["INBOX"]).map((o) => o.value)).toEqual(["INBOX"]);
+    expect(folderOptions(undefined)).toEqual([]);
+  });
+
+  test("processed options start with 'Leave in original folder' and leave out the monitored folder", () => {
+    const opts = processedFolderOptions(folders, "INBOX");
+    expect(opts[0]).toEqual({ value: NONE_FOLDER, label: "Leave in original folder" });
+    expect(opts.map((o) => o.value)).toEqual([NONE_FOLDER, "Amazon", "[Gmail]/All Mail"]);
+    expect(opts.every((o) => o.value !== "")).toBe(true);
+  });
+
+  test("monitoring the processed folder resets the processed choice", () => {
+    const form = { selectedFolder: "INBOX", processedFolder: "Amazon", markProcessedAsRead: true };
+    expect(withMonitoredFolder(form, "Amazon")).toEqual({
+      selectedFolder: "Amazon",
+      processedFolder: NONE_FOLDER,
+      markProcessedAsRead: true,
+    });
+    expect(withMonitoredFolder(form, "[Gmail]/All Mail").processedFolder).toBe("Amazon");
+  });
+});
+
+describe("automatic folder refresh (spec §9)", () => {
+  const now = Date.parse("2026-03-01T12:00:00Z");
+  const ago = (ms: number) => new Date(now - ms).toISOString();
+  test("connected, empty list, never refreshed or over 24 h ago", () => {
+    const base = { connected: true, folderCount: 0, now };
+    expect(shouldAutoRefreshFolders({ ...base, lastFolderRefresh: null })).toBe(true);
+    expect(
+      shouldAutoRefreshFolders({ ...base, lastFolderRefresh: ago(FOLDER_REFRESH_MAX_AGE_MS + 1) }),
+    ).toBe(true);
+    expect(shouldAutoRefreshFolders({ ...base, lastFolderRefresh: ago(60_000) })).toBe(false);
+    expect(shouldAutoRefreshFolders({ ...base, lastFolderRefresh: "not a date" })).toBe(true);
+  });
+  test("never when not connected or the list has folders", () => {
+    expect(
+      shouldAutoRefreshFolders({ connected: false, folderCount: 0, lastFolderRefresh: null, now }),
+    ).toBe(false);
+    expect(
+      shouldAutoRefreshFolders({ connected: true, folderCount: 3, lastFolderRefresh: null, now }),
+    ).toBe(false);
+  });
+});
+
+test("'Email Authorization Expired': settings, not connected, no access token", () => {
+  expect(isAuthorizationExpired(settings({ isConnected: false, accessToken: null }))).toBe(true);
+  expect(isAuthorizationExpired(settings())).toBe(false);
+  expect(isAuthorizationExpired(settings({ isConnected: false, accessToken: "present" }))).toBe(
+    false,
+  );
+  expect(isAuthorizationExpired(null)).toBe(false);
+});
+
+test("import summary: skipped reasons in plain words, largest first, zeros left out", () => {
+  const summary = {
+    messagesRead: 9,
+    ordersCreated: 1,
+    ordersUpdated: 0,
+    skipped: { "not-amazon": 2, spoofed: 1, duplicate: 0, "not-vine": 5 },
+  };
+  expect(skippedLines(summary).map((l) => l.text)).toEqual([
+    "5 not a Vine order (only $0.00 orders are imported)",
+    "2 not from Amazon",
+    "1 claimed to be from Amazon but failed the sender checks",
+  ]);
+  expect(skippedTotal(summary)).toBe(8);
+  expect(skippedLines({ ...summary, skipped: {} })).toEqual([]);
+});

@@ -1,0 +1,175 @@
+/**
+ * Pure rules of the Email Configuration tab (spec §2, §5, §9): periods, the folder form (dirty
+ * tracking, '__none__'), the automatic folder refresh, the expired state and the import summary.
+ */
+
+import { DEFAULT_OLD_EMAIL_PERIOD, OLD_EMAIL_PERIODS } from "../../../../src/contract/constants.ts";
+import type { IngestSummary, MailFolder, SkipReason } from "../../../../src/contract/mailbox.ts";
+import type { EmailSettings } from "../../../../src/contract/user.ts";
+
+/** The processed-folder choice 'Leave in original folder'; sent to the server as absent. */
+export const NONE_FOLDER = "__none__";
+export const DEFAULT_FOLDER = "INBOX";
+export const FOLDER_REFRESH_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+// ---- Process Old Emails ----
+
+export const DEFAULT_PERIOD = DEFAULT_OLD_EMAIL_PERIOD;
+
+/** "1 day", "30 days". */
+export function periodLabel(days: number): string {
+  return days === 1 ? "1 day" : `${days} days`;
+}
+
+export const PERIOD_OPTIONS: readonly { value: number; label: string }[] = OLD_EMAIL_PERIODS.map(
+  (d) => ({ value: d, label: periodLabel(d) }),
+);
+
+/** The confirmation of spec §5, word for word. */
+export function processConfirmText(days: number): string {
+  return `Are you sure you want to process emails from the last ${days} day(s)?`;
+}
+
+// ---- Folder settings ----
+
+export type FolderForm = {
+  selectedFolder: string;
+  /** A folder path or NONE_FOLDER. */
+  processedFolder: string;
+  markProcessedAsRead: boolean;
+};
+
+/** The saved values as the form shows them (INBOX by default; no processed folder → '__none__'). */
+export function savedFolderForm(settings: EmailSettings | null | undefined): FolderForm {
+  return {
+    selectedFolder: settings?.selectedFolder?.trim() || DEFAULT_FOLDER,
+    processedFolder: settings?.processedFolder?.trim() || NONE_FOLDER,
+    markProcessedAsRead: settings?.markProcessedAsRead ?? false,
+  };
+}
+
+/** True when something differs from the saved values (Save and Reset are enabled only then). */
+export function folderFormDirty(form: FolderForm, saved: FolderForm): boolean {
+  return (
+    form.selectedFolder !== saved.selectedFolder ||
+    form.processedFolder !== saved.processedFolder ||
+    form.markProcessedAsRead !== saved.markProcessedAsRead
+  );
+}
+
+export type FolderSelectPayload = {
+  selectedFolder: string;
+  processedFolder?: string;
+  markProcessedAsRead: boolean;
+};
+
+/** The body of POST /api/imap/folders/select: '__none__' (or nothing) is left out. */
+export function folderSelectPayload(form: FolderForm): FolderSelectPayload {
+  const body: FolderSelectPayload = {
+    selectedFolder: form.selectedFolder,
+    markProcessedAsRead: form.markProcessedAsRead,
+  };
+  const p = form.processedFolder.trim();
+  if (p && p !== NONE_FOLDER) body.processedFolder = p;
+  return body;
+}
+
+export type SelectOption = { value: string; label: string };
+
+/**
+ * The folder options: every folder with a non-empty path, once, plus the `keep` paths (the saved
+ * ones) when the list does not have them (an empty or stale list still shows what is saved).
+ * No option ever has an empty value.
+ */
+export function folderOptions(
+  folders: readonly MailFolder[] | null | undefined,
+  keep: readonly (string | null | undefined)[] = [],
+): SelectOption[] {
+  const out: SelectOption[] = [];
+  const seen = new Set<string>();
+  const add = (value: string) => {
+    const v = value.trim();
+    if (!v || v === NONE_FOLDER || seen.has(v)) return;
+    seen.add(v);
+    out.push({ value: v, label: v });
+  };
+  for (const f of folders ?? []) add(f.path ?? "");
+  for (const k of keep) if (k) add(k);
+  return out;
+}
+
+/** The processed-folder options: 'Leave in original folder' first, never the monitored folder. */
+export function processedFolderOptions(
+  folders: readonly MailFolder[] | null | undefined,
+  monitored: string,
+  keep: readonly (string | null | undefined)[] = [],
+): SelectOption[] {
+  return [
+    { value: NONE_FOLDER, label: "Leave in original folder" },
+    ...folderOptions(folders, keep).filter((o) => o.value !== monitored),
+  ];
+}
+
+/** Choosing a monitored folder that is also the processed one resets the processed choice. */
+export function withMonitoredFolder(form: FolderForm, selectedFolder: string): FolderForm {
+  return {
+    ...form,
+    selectedFolder,
+    processedFolder: form.processedFolder === selectedFolder ? NONE_FOLDER : form.processedFolder,
+  };
+}
+
+/** Spec §9: connected, the list is empty and the last refresh is older than 24 h or never happened. */
+export function shouldAutoRefreshFolders(opts: {
+  connected: boolean;
+  folderCount: number;
+  lastFolderRefresh: string | null | undefined;
+  now?: number;
+}): boolean {
+  if (!opts.connected || opts.folderCount > 0) return false;
+  if (!opts.lastFolderRefresh) return true;
+  const last = Date.parse(opts.lastFolderRefresh);
+  if (Number.isNaN(last)) return true;
+  return (opts.now ?? Date.now()) - last > FOLDER_REFRESH_MAX_AGE_MS;
+}
+
+// ---- Connection state ----
+
+/** 'Email Authorization Expired': settings exist, not connected, and no usable credential. */
+export function isAuthorizationExpired(settings: EmailSettings | null | undefined): boolean {
+  return !!settings && !settings.isConnected && settings.accessToken === null;
+}
+
+// ---- Import summary ----
+
+/** Why a message produced nothing, in plain words. */
+export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
+  "not-amazon": "not from Amazon",
+  spoofed: "claimed to be from Amazon but failed the sender checks",
+  forwarded: "forwarded mail (only Amazon's own mail is read)",
+  duplicate: "already read before",
+  "not-an-order-mail": "Amazon mail that is not about an order",
+  "not-vine": "not a Vine order (only $0.00 orders are imported)",
+  unreadable: "could not be read",
+  "no-matching-order": "an update for an order Grapevine does not have",
+};
+
+/** "3 messages" / "1 message". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The skipped counts as lines ("2 not from Amazon"), largest first; none for zero counts. */
+export function skippedLines(summary: IngestSummary): { reason: SkipReason; text: string }[] {
+  return (Object.entries(summary.skipped) as [SkipReason, number | undefined][])
+    .filter(([, n]) => typeof n === "number" && n > 0)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+    .map(([reason, n]) => ({
+      reason,
+      text: `${n} ${SKIP_REASON_LABELS[reason] ?? reason.replace(/-/g, " ")}`,
+    }));
+}
+
+export function skippedTotal(summary: IngestSummary): number {
+  return Object.values(summary.skipped).reduce<number>((a, n) => a + (n ?? 0), 0);
+}
