@@ -39,8 +39,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    // The same entry as `npm start` (the build has already run in `npm run test:e2e`).
-    command: "./node_modules/.bin/bun run src/main.ts",
+    // The same entry as `npm start` (the build has already run in `npm run test:e2e`), wrapped
+    // so a real Dovecot runs beside it as the Gmail the app talks to (e2e/support/server.ts).
+    command: "./node_modules/.bin/bun run e2e/support/server.ts",
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 30_000,

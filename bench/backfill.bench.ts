@@ -1,0 +1,979 @@
+/**
+ * Mailbox backfill against a real Dovecot (not a test):
+ *
+ *   bun run bench/backfill.bench.ts                                  (5,000 Amazon among 20,000 others)
+ *   bun run bench/backfill.bench.ts --amazon 1000 --others 4000 --samples 10
+ *
+ * 1. Seeds one Dovecot INBOX (test/support/dovecot.ts) with N Amazon messages (Vine order
+ *    confirmations, shipped and delivered mail built by test/api/mail-messages.ts, distinct order
+ *    numbers and Message-IDs, 10–40 KB) placed at random among M others (newsletters and personal
+ *    mail from non-Amazon senders, 5–50 KB), dated over the last 170 days. The files are written
+ *    straight into the maildir, then Dovecot indexes them (SELECT) and answers the app's own
+ *    Amazon search once, so the backfill meets a mailbox the server already knows, as Gmail's is.
+ * 2. Runs the real server (`node_modules/.bin/bun run src/main.ts`, fresh DATA_DIR, free port,
+ *    GMAIL_IMAP_HOST=localhost), registers, connects the mailbox with an app password, and once the
+ *    mailbox idles POSTs /api/imap/process-emails {daysBack: 180}. The backfill is complete when its
+ *    row in mail_backfills (read from the server's SQLite file; the API does not show it) says
+ *    "done". Figures: wall time from the POST to that moment, messages per second, how many
+ *    messages the server read (emailsscanned, the ledger, bytes the process read), the server's
+ *    RSS sampled from /proc/<pid>/status every 20 ms (and VmHWM). Beside it, mailparser's
+ *    simpleParser alone parses the same N raw messages in this process, one after the other, with
+ *    the options the server uses (src/mail/parse.ts) and, for reference, with its defaults.
+ * 3. With the mailbox idling and a live-event stream open (as a browser has), APPENDs S new Vine
+ *    order confirmations through an IMAP client, one at a time, and times each from the APPEND to
+ *    the first `order` event on the stream.
+ *
+ * Targets (PASS/MISS, a miss still exits 0): backfill time <= 1.5x mailparser alone (server
+ * options); server peak RSS < 150 MB; APPEND → event p95 < 2 s. The server must read only the
+ * Amazon messages. Exits 1 only when it cannot measure (no Dovecot, the server does not start, the
+ * backfill does not finish). Figures go to bench/out/backfill.json.
+ */
+import { Database } from "bun:sqlite";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { ImapFlow } from "imapflow";
+import { simpleParser } from "mailparser";
+import { AMAZON_SENDER_DOMAINS } from "../src/mail/amazon/senders.ts";
+import { amazonMail, plainMail } from "../test/api/mail-messages.ts";
+import { type Dovecot, startDovecot } from "../test/support/dovecot.ts";
+
+const ROOT = path.resolve(import.meta.dir, "..");
+const localBun = path.join(ROOT, "node_modules", ".bin", "bun");
+const BUN = fs.existsSync(localBun) ? localBun : process.execPath;
+
+const RATIO_TARGET = 1.5;
+const RSS_TARGET_MB = 150;
+const EVENT_P95_TARGET_MS = 2000;
+const BACKFILL_TIMEOUT_MS = 10 * 60_000;
+const EVENT_TIMEOUT_MS = 15_000;
+const DAY_MS = 86_400_000;
+
+const USER = "bench@example.test";
+const PASS = "bench-app-pass";
+
+function intArg(name: string, fallback: number, min: number): number {
+  const i = process.argv.indexOf(name);
+  if (i < 0) return fallback;
+  const v = Number(process.argv[i + 1]);
+  if (!Number.isInteger(v) || v < min) {
+    console.error(`${name} needs a whole number >= ${min}`);
+    process.exit(1);
+  }
+  return v;
+}
+const AMAZON = intArg("--amazon", 5000, 5);
+const OTHERS = intArg("--others", 20_000, 0);
+const SAMPLES = intArg("--samples", 30, 1);
+const COMMAND = [
+  "bun run bench/backfill.bench.ts",
+  ...(process.argv.includes("--amazon") ? [`--amazon ${AMAZON}`] : []),
+  ...(process.argv.includes("--others") ? [`--others ${OTHERS}`] : []),
+  ...(process.argv.includes("--samples") ? [`--samples ${SAMPLES}`] : []),
+].join(" ");
+
+/* ------------------------------------------------------------------------------------------------
+ * Small helpers
+ * --------------------------------------------------------------------------------------------- */
+
+/** Deterministic: the same mailbox every run. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port;
+  probe.stop(true);
+  return port ?? 0;
+}
+
+function pct(sorted: number[], p: number): number {
+  if (!sorted.length) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+
+/** VmRSS / VmHWM of a process in bytes (Linux). */
+function procMem(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, "m").exec(s)?.[1] ?? 0);
+    return { rss: kb("VmRSS") * 1024, hwm: kb("VmHWM") * 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** Resets the process's VmHWM to its current RSS (Linux 4.0+, our own child); false if refused. */
+function resetPeak(pid: number): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the IMAP sessions that logged out in this part of Dovecot's log fetched: Dovecot logs
+ * `Logged out in=… out=… body_count=… body_bytes=…` for each (imap_logout_format's default).
+ */
+function fetchedFromLog(logText: string): { sessions: number; bodies: number; bytes: number } {
+  let sessions = 0;
+  let bodies = 0;
+  let bytes = 0;
+  for (const m of logText.matchAll(/Logged out .*?body_count=(\d+) body_bytes=(\d+)/g)) {
+    sessions++;
+    bodies += Number(m[1]);
+    bytes += Number(m[2]);
+  }
+  return { sessions, bodies, bytes };
+}
+
+class CannotMeasure extends Error {}
+
+async function waitUntil<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs: number,
+  everyMs = 50,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown = null;
+  while (Date.now() < until) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      if (err instanceof CannotMeasure) throw err;
+      last = err;
+    }
+    await Bun.sleep(everyMs);
+  }
+  throw new CannotMeasure(
+    `timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last}` : ""}`,
+  );
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The mailbox
+ * --------------------------------------------------------------------------------------------- */
+
+const WORDS =
+  "the of and to in for on with this that your our new week update read more from about best deals news community event team project notes meeting garden recipe travel photo weekend family school offer limited time members exclusive sale article story review guide tips how why what when local city market coffee music book film".split(
+    " ",
+  );
+const ITEMS = [
+  "Wireless Earbuds",
+  "Ceramic Pour-Over Coffee Dripper",
+  "Garden Hose Nozzle",
+  "Silicone Kitchen Utensil Set",
+  "USB-C Charging Cable 2-Pack",
+  "LED Desk Lamp with Clamp",
+  "Stainless Steel Water Bottle",
+  "Bamboo Cutting Board",
+  "Memory Foam Travel Pillow",
+  "Magnetic Phone Mount",
+];
+const BRANDS = [
+  "weekly-gardener",
+  "citynews",
+  "techdigest",
+  "shopsmart-deals",
+  "runclub",
+  "bookcorner",
+  "recipebox",
+  "travelnotes",
+  "localbank",
+  "photoforum",
+];
+const PEOPLE = ["anna.berg", "tom.li", "maria.rossi", "dev.patel", "sam.okafor", "lena.hofmann"];
+
+type Seeded = {
+  /** The Amazon messages as the server fetches them (CRLF), in UID order. */
+  amazonRaw: Buffer[];
+  amazonBytes: number;
+  totalBytes: number;
+  orders: number;
+  shipped: number;
+  delivered: number;
+};
+
+function orderNumber(id: number): string {
+  return `114-${String(1_000_000 + id).slice(-7)}-${String((id * 7919 + 13) % 10_000_000).padStart(7, "0")}`;
+}
+
+/**
+ * Writes the mailbox straight into the user's maildir. Dovecot gives new files their UIDs in the
+ * order of the time stamp in their names (seconds, then ".M" microseconds), so each file is named
+ * `<base>.M<position>`: the UIDs keep the mail's order (an order confirmation before its shipped
+ * and delivered mail). test/support/dovecot.ts's deliver() names files by the millisecond plus a
+ * random number, which does not keep that order within a millisecond, so this does it itself, the
+ * same way otherwise (tmp/ then new/, LF line ends, owned by the user Dovecot runs as).
+ */
+function seedMaildir(dc: Dovecot): Seeded {
+  const maildir = path.join(dc.dir, "home", USER, "Maildir");
+  if (!fs.existsSync(path.join(maildir, "new"))) throw new CannotMeasure("no maildir for the user");
+  const isRoot = process.getuid?.() === 0;
+  const rand = prng(20250114);
+  const total = AMAZON + OTHERS;
+
+  // Where the Amazon messages go: N of the positions, at random.
+  const isAmazon = new Uint8Array(total);
+  for (let i = 0; i < AMAZON; i++) isAmazon[i] = 1;
+  for (let i = total - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    const t = isAmazon[i]!;
+    isAmazon[i] = isAmazon[j]!;
+    isAmazon[j] = t;
+  }
+
+  // One 96 KB block of text; every other message takes a slice of it.
+  let filler = "";
+  let line = "";
+  while (filler.length < 96 * 1024) {
+    line += `${WORDS[Math.floor(rand() * WORDS.length)]} `;
+    if (line.length > 70) {
+      filler += `${line.trimEnd()}\n`;
+      line = "";
+    }
+  }
+  const slice = (len: number) => {
+    const off = Math.floor(rand() * (filler.length - len));
+    return filler.slice(off, off + len);
+  };
+
+  const start = Date.now() - 170 * DAY_MS;
+  const step = (169 * DAY_MS) / total;
+  const baseSec = Math.floor(start / 1000);
+  const out: Seeded = {
+    amazonRaw: [],
+    amazonBytes: 0,
+    totalBytes: 0,
+    orders: 0,
+    shipped: 0,
+    delivered: 0,
+  };
+  let a = 0;
+  let o = 0;
+  for (let pos = 0; pos < total; pos++) {
+    const date = new Date(start + pos * step);
+    let raw: string;
+    if (isAmazon[pos]) {
+      // Groups of five: three order confirmations, then a shipped mail for the first and a
+      // delivered mail for the second. Each order: one $0.00 Vine item.
+      const group = Math.floor(a / 5);
+      const r = a % 5;
+      const id = r < 3 ? group * 3 + r : group * 3 + (r - 3);
+      const item = {
+        name: `${ITEMS[id % ITEMS.length]} ${id}`,
+        asin: `B0${id.toString(36).toUpperCase().padStart(8, "0")}`,
+        price: "0.00",
+      };
+      const kind = r < 3 ? "ordered" : r === 3 ? "shipped" : "delivered";
+      if (kind === "ordered") out.orders++;
+      else if (kind === "shipped") out.shipped++;
+      else out.delivered++;
+      raw = amazonMail({
+        kind,
+        order: orderNumber(id),
+        items: [item],
+        total: kind === "ordered" ? "0.00" : undefined,
+        tracking: kind === "shipped" ? `TBA${String(300_000_000_000 + id)}` : undefined,
+        carrier: kind === "shipped" ? "Amazon" : undefined,
+        arriving: kind === "shipped" ? "Arriving Friday, January 17" : undefined,
+        messageId: `bench-${kind}-${id}.${a}@email.amazon.com`,
+        date: date.toUTCString(),
+        padding: 8 * 1024 + Math.floor(rand() * 32 * 1024),
+      });
+      const buf = Buffer.from(raw.replace(/\r?\n/g, "\r\n"));
+      out.amazonRaw.push(buf);
+      out.amazonBytes += buf.length;
+      a++;
+    } else {
+      const size = 5 * 1024 + Math.floor(rand() * 45 * 1024);
+      raw = o % 5 < 3 ? newsletter(o, date, slice, size) : personal(o, date, slice, size);
+      o++;
+    }
+    const text = raw.replace(/\r?\n/g, "\n");
+    out.totalBytes += Buffer.byteLength(text) + (text.match(/\n/g)?.length ?? 0);
+    const name = `${baseSec}.M${pos}P${process.pid}.grapevine-bench`;
+    const tmp = path.join(maildir, "tmp", name);
+    fs.writeFileSync(tmp, text);
+    if (isRoot) fs.chownSync(tmp, 65534, 65534);
+    fs.utimesSync(tmp, date, date);
+    fs.renameSync(tmp, path.join(maildir, "new", name));
+  }
+  return out;
+}
+
+function newsletter(n: number, date: Date, slice: (len: number) => string, size: number): string {
+  const brand = BRANDS[n % BRANDS.length]!;
+  const boundary = `nl-${n}-boundary`;
+  const textPart = slice(Math.min(4000, Math.floor(size / 4)));
+  let html = `<!doctype html><html><body><table width="600" align="center">\n`;
+  while (html.length < size - textPart.length - 800) {
+    html += `<tr><td class="article"><h2><a href="https://${brand}.example/a/${html.length}">${slice(40).replace(/\n/g, " ")}</a></h2><p>${slice(600).replace(/\n/g, " ")}</p></td></tr>\n`;
+  }
+  html += `<tr><td><a href="https://${brand}.example/unsubscribe">Unsubscribe</a></td></tr></table></body></html>\n`;
+  return [
+    `Authentication-Results: mx.google.com; dkim=pass header.i=@${brand}.example; dmarc=pass header.from=${brand}.example`,
+    `From: "${brand}" <news@${brand}.example>`,
+    "To: jane@gmail.com",
+    `Subject: ${brand} #${n}: ${slice(30).replace(/\n/g, " ").trim()}`,
+    `Date: ${date.toUTCString()}`,
+    `Message-ID: <nl-${n}@${brand}.example>`,
+    `List-Unsubscribe: <https://${brand}.example/unsubscribe>`,
+    "MIME-Version: 1.0",
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    "",
+    `--${boundary}`,
+    "Content-Type: text/plain; charset=UTF-8",
+    "",
+    textPart,
+    `--${boundary}`,
+    "Content-Type: text/html; charset=UTF-8",
+    "",
+    html,
+    `--${boundary}--`,
+    "",
+  ].join("\n");
+}
+
+function personal(n: number, date: Date, slice: (len: number) => string, size: number): string {
+  const who = PEOPLE[n % PEOPLE.length]!;
+  return plainMail({
+    from: `${who}@mail.example`,
+    subject: `Re: ${slice(25).replace(/\n/g, " ").trim()}`,
+    messageId: `p-${n}@mail.example`,
+    body: `Hi Jane,\n\n${slice(size - 600)}\n\nBest,\n${who}\n`,
+  }).replace(/^Date: .*$/m, `Date: ${date.toUTCString()}`);
+}
+
+/** One new Vine order confirmation, as mail arriving now. */
+function arrivingOrder(i: number): string {
+  const id = 900_000 + i;
+  return amazonMail({
+    kind: "ordered",
+    order: orderNumber(id),
+    items: [{ name: `Live Item ${i}`, asin: `B0LIVE${String(i).padStart(4, "0")}`, price: "0.00" }],
+    total: "0.00",
+    messageId: `bench-live-${i}-${Date.now()}@email.amazon.com`,
+    date: new Date().toUTCString(),
+    padding: 20 * 1024,
+  });
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The server's side: live events and its log
+ * --------------------------------------------------------------------------------------------- */
+
+type LiveEv = { table: string; operation: string; at: number };
+
+async function openEvents(base: string, token: string) {
+  const ctrl = new AbortController();
+  const res = await fetch(`${base}/api/events/stream?token=${encodeURIComponent(token)}`, {
+    signal: ctrl.signal,
+  });
+  if (!res.ok || !res.body) throw new CannotMeasure(`event stream answered ${res.status}`);
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  const events: LiveEv[] = [];
+  const waiter: { wake: (() => void) | null } = { wake: null };
+  let closed = false;
+  void (async () => {
+    let buffer = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const at = performance.now();
+        buffer += decoder.decode(value, { stream: true });
+        let i = buffer.indexOf("\n\n");
+        while (i >= 0) {
+          const block = buffer.slice(0, i);
+          buffer = buffer.slice(i + 2);
+          for (const l of block.split("\n")) {
+            if (!l.startsWith("data:")) continue;
+            const e = JSON.parse(l.slice(5)) as { table: string; operation: string };
+            events.push({ table: e.table, operation: e.operation, at });
+          }
+          i = buffer.indexOf("\n\n");
+        }
+        waiter.wake?.();
+      }
+    } catch {
+      // aborted
+    }
+    closed = true;
+    waiter.wake?.();
+  })();
+  return {
+    events,
+    /** The first event at or after index `from` matching `pred`, or null after timeoutMs. */
+    async next(from: number, pred: (e: LiveEv) => boolean, timeoutMs: number) {
+      const until = performance.now() + timeoutMs;
+      let i = from;
+      for (;;) {
+        for (; i < events.length; i++) if (pred(events[i]!)) return events[i]!;
+        const left = until - performance.now();
+        if (left <= 0 || closed) return null;
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, left);
+          waiter.wake = () => {
+            clearTimeout(t);
+            waiter.wake = null;
+            resolve();
+          };
+        });
+      }
+    },
+    close: () => ctrl.abort(),
+  };
+}
+
+type LogSummary = {
+  levels: Record<string, number>;
+  messages: Map<string, number>;
+  other: string[];
+};
+
+function drainLog(stream: ReadableStream<Uint8Array>, sink: LogSummary) {
+  const names: Record<number, string> = { 40: "warn", 50: "error", 60: "fatal" };
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buf = "";
+    for await (const chunk of stream) {
+      buf += decoder.decode(chunk, { stream: true });
+      let nl = buf.indexOf("\n");
+      while (nl >= 0) {
+        const line = buf.slice(0, nl).trim();
+        buf = buf.slice(nl + 1);
+        nl = buf.indexOf("\n");
+        if (!line) continue;
+        try {
+          const j = JSON.parse(line) as { level?: number; msg?: string; err?: unknown };
+          const level = names[j.level ?? 0] ?? `level ${j.level}`;
+          sink.levels[level] = (sink.levels[level] ?? 0) + 1;
+          const err = typeof j.err === "string" ? j.err : (j.err as { message?: string })?.message;
+          const key = `${level}: ${j.msg ?? "?"}${err ? ` (${String(err).slice(0, 160)})` : ""}`;
+          sink.messages.set(key, (sink.messages.get(key) ?? 0) + 1);
+        } catch {
+          if (sink.other.length < 20) sink.other.push(line.slice(0, 300));
+        }
+      }
+    }
+  })();
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * mailparser alone
+ * --------------------------------------------------------------------------------------------- */
+
+const SERVER_PARSE_OPTIONS = {
+  skipHtmlToText: true,
+  skipImageLinks: true,
+  skipTextToHtml: true,
+  skipTextLinks: true,
+};
+
+async function parseAll(raws: Buffer[], options: object | undefined): Promise<number> {
+  for (const r of raws.slice(0, 100)) await simpleParser(r, options as never);
+  Bun.gc(true);
+  const t0 = performance.now();
+  for (const r of raws) await simpleParser(r, options as never);
+  return performance.now() - t0;
+}
+
+/* ------------------------------------------------------------------------------------------------
+ * The run
+ * --------------------------------------------------------------------------------------------- */
+
+async function main(): Promise<void> {
+  const cpus = os.cpus();
+  const serverBun = Bun.spawnSync([BUN, "--version"]).stdout.toString().trim();
+  const dovecotVersion = (() => {
+    try {
+      return Bun.spawnSync(["/usr/sbin/dovecot", "--version"]).stdout.toString().trim();
+    } catch {
+      return "?";
+    }
+  })();
+  console.log("== mailbox backfill benchmark ==");
+  console.log(`command:  ${COMMAND}`);
+  console.log(
+    `machine:  ${cpus[0]?.model ?? "?"} x${cpus.length} cores, ${fmt(mb(os.totalmem()) / 1024, 1)} GB RAM, ${os.platform()} ${os.release()}`,
+  );
+  console.log(
+    `          bun ${serverBun} (server), bun ${Bun.version} (this process), Dovecot ${dovecotVersion}, ${new Date().toISOString()}`,
+  );
+  console.log(
+    `setup:    ${fmt(AMAZON)} Amazon messages among ${fmt(OTHERS)} others in one INBOX; ${SAMPLES} live APPENDs\n`,
+  );
+
+  const figures: Record<string, unknown> = {
+    command: COMMAND,
+    machine: {
+      cpu: cpus[0]?.model ?? "?",
+      cores: cpus.length,
+      platform: `${os.platform()} ${os.release()}`,
+      bunServer: serverBun,
+      bunBench: Bun.version,
+      dovecot: dovecotVersion,
+    },
+    date: new Date().toISOString(),
+    amazonMessages: AMAZON,
+    otherMessages: OTHERS,
+  };
+
+  let dc: Dovecot | null = null;
+  let server: ReturnType<typeof Bun.spawn> | null = null;
+  let events: Awaited<ReturnType<typeof openEvents>> | null = null;
+  let live: ImapFlow | null = null;
+  let watcher: ImapFlow | null = null;
+  let db: Database | null = null;
+  let sampler: ReturnType<typeof setInterval> | undefined;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-bench-backfill-"));
+  const log: LogSummary = { levels: {}, messages: new Map(), other: [] };
+  let exitCode = 0;
+
+  try {
+    /* ---- Dovecot and the mailbox ---- */
+    const tSeed0 = performance.now();
+    try {
+      dc = await startDovecot({ users: [{ user: USER, pass: PASS }], extraFolders: ["Processed"] });
+    } catch (err) {
+      throw new CannotMeasure((err as Error).message);
+    }
+    await dc.messages(USER); // the first login creates the maildir
+    const seeded = seedMaildir(dc);
+    const tWritten = performance.now();
+    const idx = await dc.client(USER);
+    let indexMs: number;
+    let coldSearchMs: number;
+    let warmSearchMs: number;
+    let found: number;
+    try {
+      const t0 = performance.now();
+      await idx.mailboxOpen("INBOX");
+      indexMs = performance.now() - t0;
+      const exists = idx.mailbox ? idx.mailbox.exists : 0;
+      if (exists !== AMAZON + OTHERS) {
+        throw new CannotMeasure(`Dovecot shows ${exists} messages, not ${AMAZON + OTHERS}`);
+      }
+      // The backfill's own search (src/mail/imap/client.ts amazonSearchQuery on a server without
+      // X-GM-EXT-1): an OR of FROM terms, UID 1:*, SINCE 180 days ago.
+      const query = {
+        uid: "1:*",
+        since: new Date(Date.now() - 180 * DAY_MS),
+        or: AMAZON_SENDER_DOMAINS.map((d) => ({ from: d })),
+      };
+      const t1 = performance.now();
+      const uids = (await idx.search(query, { uid: true })) || [];
+      coldSearchMs = performance.now() - t1;
+      found = uids.length;
+      const t2 = performance.now();
+      await idx.search(query, { uid: true });
+      warmSearchMs = performance.now() - t2;
+    } finally {
+      await idx.logout().catch(() => idx.close());
+    }
+    const seedMs = performance.now() - tSeed0;
+    if (found !== AMAZON) {
+      throw new CannotMeasure(`the Amazon search finds ${found} messages, not ${AMAZON}`);
+    }
+    console.log(
+      `seeding:  ${fmt(seedMs / 1000, 1)} s in all: wrote ${fmt(AMAZON + OTHERS)} files (${fmt(mb(seeded.totalBytes))} MB, Amazon ${fmt(mb(seeded.amazonBytes))} MB) in ${fmt((tWritten - tSeed0) / 1000, 1)} s (with Dovecot start),`,
+    );
+    console.log(
+      `          Dovecot indexed them (SELECT) in ${fmt(indexMs / 1000, 1)} s; the app's Amazon search found ${fmt(found)} in ${fmt(coldSearchMs)} ms cold, ${fmt(warmSearchMs)} ms warm`,
+    );
+    console.log(
+      `          Amazon mail: ${fmt(seeded.orders)} Vine order confirmations, ${fmt(seeded.shipped)} shipped, ${fmt(seeded.delivered)} delivered\n`,
+    );
+    figures.seeding = {
+      seconds: +(seedMs / 1000).toFixed(2),
+      writeSeconds: +((tWritten - tSeed0) / 1000).toFixed(2),
+      indexSeconds: +(indexMs / 1000).toFixed(2),
+      searchColdMs: Math.round(coldSearchMs),
+      searchWarmMs: Math.round(warmSearchMs),
+      mailboxMB: +mb(seeded.totalBytes).toFixed(1),
+      amazonMB: +mb(seeded.amazonBytes).toFixed(1),
+      orderMails: seeded.orders,
+      shippedMails: seeded.shipped,
+      deliveredMails: seeded.delivered,
+    };
+
+    /* ---- the server ---- */
+    const port = freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = Bun.spawn([BUN, "run", "src/main.ts"], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? os.tmpdir(),
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "warn",
+        ALLOW_REGISTRATION: "true",
+        GMAIL_IMAP_HOST: "localhost",
+        GMAIL_IMAP_PORT: String(dc.port),
+        GMAIL_IMAP_TLS: "false",
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    drainLog(server.stdout as ReadableStream<Uint8Array>, log);
+    drainLog(server.stderr as ReadableStream<Uint8Array>, log);
+    const pid = server.pid;
+    await waitUntil(
+      "the server to answer /api/health",
+      async () => server?.exitCode === null && (await fetch(`${base}/api/health`)).ok,
+      20_000,
+      20,
+    );
+    const reg = await fetch(`${base}/api/auth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        email: "bench@example.com",
+        password: "benchpass1",
+        displayname: "Bench",
+      }),
+    });
+    if (reg.status !== 201)
+      throw new CannotMeasure(`register answered ${reg.status}: ${await reg.text()}`);
+    const { token, user } = (await reg.json()) as { token: string; user: { userid: number } };
+    const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const connect = await fetch(`${base}/api/imap/app-password`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ email: USER, appPassword: PASS }),
+    });
+    if (!connect.ok) {
+      throw new CannotMeasure(`app-password answered ${connect.status}: ${await connect.text()}`);
+    }
+    const status = async () =>
+      (await (await fetch(`${base}/api/imap/status`, { headers: auth })).json()) as {
+        status: string;
+        emailsScanned: number;
+      };
+    await waitUntil("the mailbox to idle", async () => (await status()).status === "idle", 30_000);
+    events = await openEvents(base, token);
+    db = new Database(path.join(dataDir, "app.db"));
+    db.exec("PRAGMA busy_timeout = 5000");
+    const backfillRow = db.query<{ status: string; done: number }, [number]>(
+      "SELECT status, done_through_uid AS done FROM mail_backfills WHERE user_id = ?",
+    );
+    const scannedRow = db.query<{ n: number }, [number]>(
+      "SELECT emails_scanned AS n FROM mail_stats WHERE user_id = ?",
+    );
+    await Bun.sleep(500);
+
+    /* ---- 1 + 2: the backfill ---- */
+    console.log("-- backfill: POST /api/imap/process-emails {daysBack: 180} --");
+    Bun.gc(true);
+    const memBefore = procMem(pid);
+    const hwmReset = resetPeak(pid);
+    const dovecotLogBefore = dc.log().length;
+    let peakRss = memBefore?.rss ?? 0;
+    sampler = setInterval(() => {
+      const m = procMem(pid);
+      if (m && m.rss > peakRss) peakRss = m.rss;
+    }, 20);
+    const eventsBefore = events.events.length;
+    const t0 = performance.now();
+    const post = await fetch(`${base}/api/imap/process-emails`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ daysBack: 180 }),
+    });
+    const acceptedMs = performance.now() - t0;
+    if (post.status !== 202) {
+      throw new CannotMeasure(`process-emails answered ${post.status}: ${await post.text()}`);
+    }
+    let lastPrint = performance.now();
+    let lastScanned = 0;
+    const finalStatus = await waitUntil(
+      "the backfill to finish",
+      () => {
+        const row = backfillRow.get(user.userid);
+        if (row?.status === "failed") throw new CannotMeasure("the backfill failed (see the log)");
+        if (server?.exitCode !== null) throw new CannotMeasure("the server exited");
+        const now = performance.now();
+        if (now - lastPrint >= 5000) {
+          const scanned = scannedRow.get(user.userid)?.n ?? 0;
+          console.log(
+            `  ${fmt((now - t0) / 1000, 1)} s: ${fmt(scanned)} read (${fmt(((scanned - lastScanned) * 1000) / (now - lastPrint))}/s lately), RSS ${fmt(mb(procMem(pid)?.rss ?? 0))} MB, peak ${fmt(mb(peakRss))} MB`,
+          );
+          lastPrint = now;
+          lastScanned = scanned;
+        }
+        return row?.status === "done" ? row : null;
+      },
+      BACKFILL_TIMEOUT_MS,
+      10,
+    );
+    const backfillMs = performance.now() - t0;
+    clearInterval(sampler);
+    sampler = undefined;
+    const memAfter = procMem(pid);
+    if (memAfter && memAfter.rss > peakRss) peakRss = memAfter.rss;
+    // With VmHWM reset before the POST, it is the exact peak (the sampler can miss a spike).
+    if (hwmReset && memAfter && memAfter.hwm > peakRss) peakRss = memAfter.hwm;
+    // The backfill's connection logs out just after its row says "done": wait for Dovecot's line.
+    const fetched = await waitUntil(
+      "Dovecot to log the backfill's logout",
+      () => {
+        const f = fetchedFromLog(dc!.log().slice(dovecotLogBefore));
+        return f.sessions > 0 ? f : null;
+      },
+      5000,
+      20,
+    ).catch(() => null);
+
+    const scanned = scannedRow.get(user.userid)?.n ?? 0;
+    const apiScanned = (await status()).emailsScanned;
+    const userData = (await (await fetch(`${base}/api/user/data`, { headers: auth })).json()) as {
+      emailsscanned?: number;
+    };
+    const ledger = db
+      .query<{ outcome: string; reason: string | null; n: number }, [number]>(
+        "SELECT outcome, reason, count(*) AS n FROM processed_messages WHERE user_id = ? GROUP BY outcome, reason ORDER BY n DESC",
+      )
+      .all(user.userid);
+    const ledgerTotal = ledger.reduce((s, r) => s + r.n, 0);
+    const orderStatuses = db
+      .query<{ status: string; n: number }, [number]>(
+        "SELECT status, count(*) AS n FROM orders WHERE user_id = ? GROUP BY status ORDER BY n DESC",
+      )
+      .all(user.userid);
+    const ordersTotal = orderStatuses.reduce((s, r) => s + r.n, 0);
+
+    const perSecond = (AMAZON * 1000) / backfillMs;
+    console.log(
+      `backfill: ${fmt(backfillMs / 1000, 2)} s from the POST (answered 202 in ${fmt(acceptedMs)} ms) to the backfill row "done" (last UID ${finalStatus.done}): ${fmt(perSecond)} Amazon messages/s`,
+    );
+    console.log(
+      `          the server read ${fmt(scanned)} messages (emailsscanned; API status ${fmt(apiScanned)}, /api/user/data ${fmt(userData.emailsscanned ?? Number.NaN)}), ledger ${fmt(ledgerTotal)}: ${ledger.map((r) => `${r.outcome}${r.reason ? `/${r.reason}` : ""} ${fmt(r.n)}`).join(", ")}`,
+    );
+    console.log(
+      fetched
+        ? `          Dovecot says the backfill's session fetched ${fmt(fetched.bodies)} message bodies, ${fmt(mb(fetched.bytes), 1)} MB (the Amazon mail is ${fmt(mb(seeded.amazonBytes), 1)} MB of ${fmt(mb(seeded.totalBytes))} MB)`
+        : "          (Dovecot logged no logout for the backfill's session: fetched bodies unknown)",
+    );
+    console.log(
+      `          orders: ${fmt(ordersTotal)} (${orderStatuses.map((r) => `${r.status} ${fmt(r.n)}`).join(", ")})`,
+    );
+    console.log(
+      `memory:   server RSS ${fmt(mb(memBefore?.rss ?? 0))} MB before, peak ${fmt(mb(peakRss), 1)} MB during (sampled every 20 ms${hwmReset ? ", or VmHWM if higher" : ""}), ${fmt(mb(memAfter?.rss ?? 0))} MB after; VmHWM ${fmt(mb(memAfter?.hwm ?? 0), 1)} MB (${hwmReset ? "reset just before the backfill: the exact peak during it" : "since the server started: it could not be reset"})`,
+    );
+
+    /* ---- mailparser alone ---- */
+    const parseServerMs = await parseAll(seeded.amazonRaw, SERVER_PARSE_OPTIONS);
+    const parseDefaultMs = await parseAll(seeded.amazonRaw, undefined);
+    // Events of the backfill, counted now that the stream has surely delivered them all.
+    const eventsDuring = events.events.slice(eventsBefore);
+    const countEvents = (table: string) => eventsDuring.filter((e) => e.table === table).length;
+    console.log(
+      `          live events on the stream: ${fmt(countEvents("order"))} order, ${fmt(countEvents("IMAP"))} IMAP, ${fmt(countEvents("user"))} user, ${fmt(countEvents("notification"))} notification`,
+    );
+    const ratio = backfillMs / parseServerMs;
+    const ratioDefault = backfillMs / parseDefaultMs;
+    console.log(
+      `mailparser alone (this process, one at a time): ${fmt(parseServerMs / 1000, 2)} s with the server's options (${fmt((AMAZON * 1000) / parseServerMs)} msg/s), ${fmt(parseDefaultMs / 1000, 2)} s with simpleParser's defaults`,
+    );
+    console.log(
+      `          backfill / mailparser = ${fmt(ratio, 2)}x (server's options), ${fmt(ratioDefault, 2)}x (defaults)\n`,
+    );
+
+    figures.backfill = {
+      seconds: +(backfillMs / 1000).toFixed(3),
+      acceptedMs: Math.round(acceptedMs),
+      messagesPerSecond: Math.round(perSecond),
+      emailsscanned: scanned,
+      emailsscannedApi: apiScanned,
+      ledger: Object.fromEntries(
+        ledger.map((r) => [`${r.outcome}${r.reason ? `/${r.reason}` : ""}`, r.n]),
+      ),
+      orders: Object.fromEntries(orderStatuses.map((r) => [r.status, r.n])),
+      dovecotFetchedBodies: fetched?.bodies ?? null,
+      dovecotFetchedMB: fetched ? +mb(fetched.bytes).toFixed(1) : null,
+      amazonMB: +mb(seeded.amazonBytes).toFixed(1),
+      liveEvents: {
+        order: countEvents("order"),
+        IMAP: countEvents("IMAP"),
+        user: countEvents("user"),
+        notification: countEvents("notification"),
+      },
+      mailparserSeconds: +(parseServerMs / 1000).toFixed(3),
+      mailparserDefaultSeconds: +(parseDefaultMs / 1000).toFixed(3),
+      ratio: +ratio.toFixed(3),
+      ratioDefaultOptions: +ratioDefault.toFixed(3),
+    };
+    figures.memory = {
+      rssBeforeMB: +mb(memBefore?.rss ?? 0).toFixed(1),
+      rssPeakMB: +mb(peakRss).toFixed(1),
+      rssAfterMB: +mb(memAfter?.rss ?? 0).toFixed(1),
+      vmHwmMB: +mb(memAfter?.hwm ?? 0).toFixed(1),
+      vmHwmResetBeforeBackfill: hwmReset,
+    };
+
+    /* ---- 3: APPEND → order event ---- */
+    console.log(
+      `-- live: ${SAMPLES} x APPEND of a Vine order → first "order" event on the stream --`,
+    );
+    await waitUntil("the mailbox to idle", async () => (await status()).status === "idle", 30_000);
+    live = await dc.client(USER);
+    // Dovecot's own part, for reference: a bare imapflow client idling on INBOX and the time
+    // until it hears EXISTS for each APPEND (the app's supervisor can be no faster than this).
+    watcher = await dc.client(USER);
+    await watcher.mailboxOpen("INBOX");
+    let existsAt = 0;
+    watcher.on("exists", () => {
+      existsAt = performance.now();
+    });
+    void watcher.idle().catch(() => {});
+    await Bun.sleep(200);
+    const bare: number[] = [];
+    const lat: number[] = [];
+    const appendMs: number[] = [];
+    let timeouts = 0;
+    for (let i = 0; i < SAMPLES; i++) {
+      const raw = arrivingOrder(i);
+      const from = events.events.length;
+      const s0 = performance.now();
+      await live.append("INBOX", raw);
+      appendMs.push(performance.now() - s0);
+      const ev = await events.next(
+        from,
+        (e) => e.table === "order" && e.at >= s0,
+        EVENT_TIMEOUT_MS,
+      );
+      if (ev) lat.push(ev.at - s0);
+      else timeouts++;
+      if (existsAt >= s0) bare.push(existsAt - s0);
+      // Let the pass finish and the mailbox go back to IDLE before the next message.
+      await Bun.sleep(150);
+      await waitUntil(
+        "the mailbox to idle",
+        async () => (await status()).status === "idle",
+        30_000,
+        20,
+      );
+    }
+    lat.sort((x, y) => x - y);
+    appendMs.sort((x, y) => x - y);
+    bare.sort((x, y) => x - y);
+    const p50 = pct(lat, 50);
+    const p95 = timeouts > 0 ? Number.POSITIVE_INFINITY : pct(lat, 95);
+    console.log(
+      `events:   APPEND → order event p50 ${fmt(p50)} ms, p95 ${fmt(p95)} ms, max ${fmt(lat.at(-1) ?? Number.NaN)} ms, min ${fmt(lat[0] ?? Number.NaN)} ms (${lat.length} of ${SAMPLES}${timeouts ? `, ${timeouts} timed out after ${EVENT_TIMEOUT_MS} ms` : ""}); the APPEND itself p50 ${fmt(pct(appendMs, 50))} ms`,
+    );
+    console.log(
+      `          Dovecot alone: a bare client idling on INBOX heard EXISTS p50 ${fmt(pct(bare, 50))} ms, max ${fmt(bare.at(-1) ?? Number.NaN)} ms after the APPEND (${bare.length} of ${SAMPLES})\n`,
+    );
+    figures.events = {
+      samples: SAMPLES,
+      received: lat.length,
+      timeouts,
+      p50Ms: Math.round(p50),
+      p95Ms: Number.isFinite(p95) ? Math.round(p95) : null,
+      maxMs: Math.round(lat.at(-1) ?? Number.NaN),
+      minMs: Math.round(lat[0] ?? Number.NaN),
+      appendP50Ms: Math.round(pct(appendMs, 50)),
+      dovecotIdleExistsP50Ms: Math.round(pct(bare, 50)),
+      dovecotIdleExistsMaxMs: Math.round(bare.at(-1) ?? Number.NaN),
+    };
+
+    /* ---- the verdicts ---- */
+    const onlyAmazon =
+      scanned === AMAZON && ledgerTotal === AMAZON && (!fetched || fetched.bodies === AMAZON);
+    console.log(
+      `${verdict(ratio <= RATIO_TARGET)} backfill ${fmt(backfillMs / 1000, 2)} s = ${fmt(ratio, 2)}x mailparser alone (${fmt(parseServerMs / 1000, 2)} s) (target <= ${RATIO_TARGET}x); ${fmt(perSecond)} messages/s`,
+    );
+    console.log(
+      `${verdict(peakRss < RSS_TARGET_MB * 1024 * 1024)} server peak RSS during the backfill ${fmt(mb(peakRss), 1)} MB (target < ${RSS_TARGET_MB} MB)`,
+    );
+    console.log(
+      `${verdict(p95 < EVENT_P95_TARGET_MS)} APPEND → order event p95 ${fmt(p95)} ms (target < ${EVENT_P95_TARGET_MS} ms)`,
+    );
+    console.log(
+      `${verdict(onlyAmazon)} the server read ${fmt(scanned)} messages: ${onlyAmazon ? "the Amazon ones only" : `expected exactly ${fmt(AMAZON)}`} (of ${fmt(AMAZON + OTHERS)} in the folder)`,
+    );
+    figures.targets = {
+      ratio: { target: RATIO_TARGET, value: +ratio.toFixed(3), pass: ratio <= RATIO_TARGET },
+      peakRssMB: {
+        target: RSS_TARGET_MB,
+        value: +mb(peakRss).toFixed(1),
+        pass: peakRss < RSS_TARGET_MB * 1024 * 1024,
+      },
+      eventP95Ms: {
+        target: EVENT_P95_TARGET_MS,
+        value: Number.isFinite(p95) ? Math.round(p95) : null,
+        pass: p95 < EVENT_P95_TARGET_MS,
+      },
+      onlyAmazonRead: { pass: onlyAmazon, read: scanned, expected: AMAZON },
+    };
+  } catch (err) {
+    exitCode = 1;
+    console.error(
+      `cannot measure: ${err instanceof CannotMeasure ? err.message : ((err as Error).stack ?? String(err))}`,
+    );
+  } finally {
+    clearInterval(sampler);
+    events?.close();
+    if (live) await live.logout().catch(() => live?.close());
+    watcher?.close();
+    db?.close();
+    if (server && server.exitCode === null) {
+      const proc = server;
+      proc.kill("SIGTERM");
+      const killer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
+      await proc.exited;
+      clearTimeout(killer);
+    }
+    await Bun.sleep(50); // the last log lines
+    if (dc) await dc.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const logged = [...log.messages].sort((x, y) => y[1] - x[1]);
+  figures.serverLog = {
+    levels: log.levels,
+    messages: Object.fromEntries(logged.slice(0, 20)),
+    other: log.other,
+  };
+  if (logged.length || log.other.length) {
+    console.log("\nserver log (warn and above):");
+    for (const [m, n] of logged.slice(0, 12)) console.log(`  ${n} x ${m}`);
+    for (const l of log.other.slice(0, 5)) console.log(`  ${l}`);
+  } else {
+    console.log("\nserver log: no warnings or errors");
+  }
+
+  fs.mkdirSync(path.join(import.meta.dir, "out"), { recursive: true });
+  if (exitCode === 0) {
+    fs.writeFileSync(
+      path.join(import.meta.dir, "out", "backfill.json"),
+      `${JSON.stringify(figures, null, 2)}\n`,
+    );
+    console.log("figures:  bench/out/backfill.json");
+  }
+  process.exit(exitCode);
+}
+
+await main();
