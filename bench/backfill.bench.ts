@@ -65,11 +65,17 @@ function intArg(name: string, fallback: number, min: number): number {
 const AMAZON = intArg("--amazon", 5000, 5);
 const OTHERS = intArg("--others", 20_000, 0);
 const SAMPLES = intArg("--samples", 30, 1);
+/** Diagnosis: the server writes a CPU profile (also as markdown) into this folder when it stops. */
+const PROFILE_DIR = (() => {
+  const i = process.argv.indexOf("--cpu-prof");
+  return i > 0 ? path.resolve(process.argv[i + 1] ?? "bench/out/profile") : null;
+})();
 const COMMAND = [
   "bun run bench/backfill.bench.ts",
   ...(process.argv.includes("--amazon") ? [`--amazon ${AMAZON}`] : []),
   ...(process.argv.includes("--others") ? [`--others ${OTHERS}`] : []),
   ...(process.argv.includes("--samples") ? [`--samples ${SAMPLES}`] : []),
+  ...(PROFILE_DIR ? [`--cpu-prof ${path.relative(ROOT, PROFILE_DIR) || "."}`] : []),
 ].join(" ");
 
 /* ------------------------------------------------------------------------------------------------
@@ -619,7 +625,10 @@ async function main(): Promise<void> {
     /* ---- the server ---- */
     const port = freePort();
     const base = `http://127.0.0.1:${port}`;
-    server = Bun.spawn([BUN, "run", "src/main.ts"], {
+    const profile = PROFILE_DIR
+      ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${PROFILE_DIR}`]
+      : [];
+    server = Bun.spawn([BUN, ...profile, "run", "src/main.ts"], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? "/usr/bin:/bin",

@@ -86,8 +86,13 @@ describe("boot", () => {
 
       // A request line with the token redacted reached the log file.
       await fetch(`${base}/api/user/data?token=supersecret`);
-      await Bun.sleep(50);
-      const logText = fs.readFileSync(path.join(dataDir, "logs", logs[0]!), "utf8");
+      // The log line is written asynchronously: wait for it (bounded) rather than a fixed sleep.
+      const logFile = path.join(dataDir, "logs", logs[0]!);
+      let logText = "";
+      for (const until = Date.now() + 5000; Date.now() < until; await Bun.sleep(20)) {
+        logText = fs.readFileSync(logFile, "utf8");
+        if (logText.includes("/api/user/data?token=")) break;
+      }
       expect(logText).toContain('"path":"/api/user/data?token=[redacted]"');
       expect(logText).not.toContain("supersecret");
     } finally {
