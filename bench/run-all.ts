@@ -9,7 +9,12 @@
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dir, "..");
-const BENCHES = ["bench/startup.bench.ts", "bench/bundle-size.bench.ts", "bench/orders.bench.ts"];
+const BENCHES = [
+  "bench/startup.bench.ts",
+  "bench/bundle-size.bench.ts",
+  "bench/orders.bench.ts",
+  "bench/backfill.bench.ts",
+];
 
 const failed: string[] = [];
 for (const [i, bench] of BENCHES.entries()) {

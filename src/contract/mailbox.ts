@@ -81,3 +81,10 @@ export type IngestSummary = {
   ordersUpdated: number;
   skipped: Partial<Record<SkipReason, number>>;
 };
+
+/** PUT /api/imap/import-mode: which order confirmations become orders. */
+export const importModeBody = z.object({
+  importMode: z.enum(["vine", "all"], {
+    error: 'importMode must be "vine" (Vine orders only) or "all" (every Amazon order)',
+  }),
+});

@@ -38,6 +38,8 @@ export type UserData = {
   createdate: string;
   emailsscanned: number;
   lastprocessedtime: string | null;
+  /** "vine": only $0.00 Vine order confirmations become orders (default); "all": every order. */
+  importMode: "vine" | "all";
   emailSettings: EmailSettings | null;
 };
 

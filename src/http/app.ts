@@ -18,7 +18,7 @@ import { dashboardRoutes } from "./routes/dashboard.routes.ts";
 import { eventsRoutes } from "./routes/events.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
 import { disconnectEmailRoute, imapRoutes } from "./routes/imap.routes.ts";
-import { IMPORT_PATH, mailImportRoutes } from "./routes/mail-import.routes.ts";
+import { IMPORT_PATH, importModeRoutes, mailImportRoutes } from "./routes/mail-import.routes.ts";
 import { notificationsRoutes } from "./routes/notifications.routes.ts";
 import { oauthRoutes } from "./routes/oauth.routes.ts";
 import { ordersRoutes } from "./routes/orders.routes.ts";
@@ -91,6 +91,7 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   const imapAuth: MiddlewareHandler<AppEnv> = (c, next) =>
     c.req.path === IMPORT_PATH ? next() : auth(c, next);
   app.use("/api/imap/*", imapAuth);
+  app.route("/api/imap/import-mode", importModeRoutes(services.mailIngest));
   app.route("/api/imap", imapRoutes(services.mailbox));
 
   app.all("/api/*", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));

@@ -55,6 +55,14 @@ export function AccountPage() {
   const showEmail = useRef(() => setActive("email")).current;
   useOAuthReturn(showEmail);
   const tab = TABS.find((t) => t.id === active) ?? TABS[0]!;
+  // The chosen tab goes in the address, so a reload or a shared link opens the same tab.
+  const selectTab = (id: string) => {
+    setActive(id);
+    const url = new URL(window.location.href);
+    if (id === TABS[0]!.id) url.searchParams.delete("tab");
+    else url.searchParams.set("tab", id);
+    window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+  };
   return (
     <main className="container">
       <hgroup>
@@ -71,7 +79,7 @@ export function AccountPage() {
             aria-selected={t.id === tab.id}
             aria-controls={`panel-${t.id}`}
             className={t.id === tab.id ? "tab active" : "tab"}
-            onClick={() => setActive(t.id)}
+            onClick={() => selectTab(t.id)}
           >
             <span className="label-long">{t.label}</span>
             <span className="label-short">{t.short}</span>

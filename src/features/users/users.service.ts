@@ -19,7 +19,11 @@ export function createUsersService(deps: {
   mediaDir: string;
   exportSections?: ExportSection[];
   /** The mail pipeline's counters (features/mailbox); zero and null without it. */
-  mailStats?: (userId: number) => { emailsscanned: number; lastprocessedtime: string | null };
+  mailStats?: (userId: number) => {
+    emailsscanned: number;
+    lastprocessedtime: string | null;
+    importMode: "vine" | "all";
+  };
   /** The connected mailbox (features/mailbox): its settings, and its supervisor to stop. */
   mailbox?: {
     emailSettings: (userId: number) => EmailSettings | null;
@@ -48,6 +52,7 @@ export function createUsersService(deps: {
         createdate: u.createdAt,
         emailsscanned: mail?.emailsscanned ?? 0,
         lastprocessedtime: mail?.lastprocessedtime ?? null,
+        importMode: mail?.importMode ?? "vine",
         emailSettings: deps.mailbox?.emailSettings(userId) ?? null,
       };
     },

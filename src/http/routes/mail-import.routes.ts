@@ -14,11 +14,12 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { Hono } from "hono";
-import type { IngestSummary } from "../../contract/index.ts";
+import { type IngestSummary, importModeBody } from "../../contract/index.ts";
 import type { MailIngestService, Scan } from "../../features/mailbox/ingest.service.ts";
 import { sniffMailFile, splitMbox } from "../../features/mailbox/mbox.ts";
 import { AppError, badRequest } from "../../lib/errors.ts";
 import type { AppEnv } from "../types.ts";
+import { readBody } from "../validate.ts";
 
 export const IMPORT_PATH = "/api/imap/import";
 /** The largest upload accepted (all files together). */
@@ -389,5 +390,14 @@ export function mailImportRoutes(deps: {
       if (scan && !scan.ended) deps.ingest.endScan(scan);
       await fsp.rm(dir, { recursive: true, force: true });
     }
+  });
+}
+
+/** PUT /api/imap/import-mode {importMode}: Vine orders only, or every Amazon order. */
+export function importModeRoutes(ingest: MailIngestService) {
+  return new Hono<AppEnv>().put("/", async (c) => {
+    const { importMode } = await readBody(c, importModeBody);
+    ingest.setImportMode(c.get("user").id, importMode);
+    return c.json({ success: true, importMode });
   });
 }

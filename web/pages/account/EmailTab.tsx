@@ -9,6 +9,7 @@ import { ConnectedBox, ExpiredWarning, ProviderChooser } from "./email/Connectio
 import { FolderSettings } from "./email/FolderSettings.tsx";
 import { GmailConnectDialog, useGmailOAuth } from "./email/GmailConnectDialog.tsx";
 import { ImportCard } from "./email/ImportCard.tsx";
+import { ImportModeCard } from "./email/ImportModeCard.tsx";
 import { PrivacyCard } from "./email/PrivacyCard.tsx";
 import { ProcessOldEmails } from "./email/ProcessOldEmails.tsx";
 import { isAuthorizationExpired } from "./email/settings.ts";
@@ -53,6 +54,7 @@ export function EmailTab() {
       ) : (
         <ProviderChooser onGmail={() => setGmailOpen(true)} />
       )}
+      <ImportModeCard mode={user.importMode ?? "vine"} />
       <ImportCard />
       <PrivacyCard />
       <GmailConnectDialog open={gmailOpen} onClose={() => setGmailOpen(false)} oauth={oauth} />
