@@ -15,6 +15,7 @@ const dataDir = process.env.E2E_DATA_DIR;
 export default defineConfig({
   testDir: "./e2e",
   testMatch: "**/*.e2e.ts",
+  globalTeardown: "./e2e/support/global-teardown.ts",
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -48,5 +49,7 @@ export default defineConfig({
     env: { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info" },
     stdout: "ignore",
     stderr: "pipe",
+    // SIGTERM first, so e2e/support/server.ts stops the app and its Dovecot cleanly.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
   },
 });

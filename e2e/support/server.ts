@@ -17,7 +17,9 @@ fs.mkdirSync(dataDir, { recursive: true });
 const dovecot = await startDovecot({ users: [E2E_MAILBOX] });
 fs.writeFileSync(
   path.join(dataDir, "e2e-mailbox.json"),
-  JSON.stringify({ host: dovecot.host, port: dovecot.port, ...E2E_MAILBOX }),
+  // pid: Dovecot leads its own process group (setsid); the global teardown kills that group in
+  // case this wrapper was killed without a chance to stop it.
+  JSON.stringify({ host: dovecot.host, port: dovecot.port, pid: dovecot.pid(), ...E2E_MAILBOX }),
 );
 
 const root = path.resolve(import.meta.dir, "..", "..");
