@@ -55,6 +55,7 @@ describe("GET /api/user/data", () => {
       createdate: expect.any(String),
       emailsscanned: 0,
       lastprocessedtime: null,
+      importMode: "vine",
       emailSettings: null,
     });
     expect(Number.isNaN(Date.parse(body.createdate))).toBe(false);
