@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
+import type { UserData } from "../../src/contract/index.ts";
 import { hashToken } from "../../src/features/auth/auth.service.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import {
@@ -22,17 +23,6 @@ beforeEach(() => {
 afterEach(async () => {
   await h.close();
 });
-
-type UserData = {
-  userid: number;
-  email: string;
-  displayname: string;
-  timezone: string | null;
-  createdate: string;
-  emailsscanned: number;
-  lastprocessedtime: string | null;
-  emailSettings: unknown;
-};
 
 const userData = async (token: string) => {
   const res = await h.req("GET", "/api/user/data", { token });
