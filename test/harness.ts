@@ -39,7 +39,13 @@ export type Harness = {
 
 let counter = 0;
 
-export function createHarness(env: Record<string, string> = {}): Harness {
+/** Overrides for the services (the IMAP harness injects its ingest port and short timings). */
+export type ServiceOverrides = Parameters<typeof createServices>[3];
+
+export function createHarness(
+  env: Record<string, string> = {},
+  overrides?: ServiceOverrides,
+): Harness {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-test-"));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env });
   const logger = createLogger({
@@ -49,7 +55,7 @@ export function createHarness(env: Record<string, string> = {}): Harness {
     stdout: false,
   });
   const db = openDatabase(config.dbFile, config.migrationsDir);
-  const services = createServices(config, db, logger);
+  const services = createServices(config, db, logger, overrides);
   const app = createApp({ config, db, log: logger.log, services });
 
   const req: Harness["req"] = (method, url, opts = {}) => {
@@ -80,6 +86,7 @@ export function createHarness(env: Record<string, string> = {}): Harness {
       return { token: json.token, userid: json.user.userid, email: e, password };
     },
     async close() {
+      await services.mailbox.stopAll();
       closeDatabase(db);
       await logger.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -26,16 +26,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ImapFlow } from "imapflow";
-import { loadConfig } from "../../src/config.ts";
 import type { LiveEvent } from "../../src/contract/index.ts";
-import { closeDatabase, openDatabase } from "../../src/db/client.ts";
 import type { MailIngestService } from "../../src/features/mailbox/ingest.service.ts";
 import type { MailboxServiceDeps } from "../../src/features/mailbox/mailbox.service.ts";
-import { createApp } from "../../src/http/app.ts";
-import { createLogger } from "../../src/log.ts";
 import type { MailIngestPort } from "../../src/mail/imap/supervisor.ts";
-import { createServices } from "../../src/services.ts";
-import type { Harness } from "../harness.ts";
+import { createHarness, type Harness } from "../harness.ts";
 
 export const DOVECOT_BIN = "/usr/sbin/dovecot";
 export const DOVECOT_INSTALL = "apt-get install -y dovecot-imapd";
@@ -468,23 +463,6 @@ export function createImapHarness(
   dc: Dovecot,
   opts: { mailbox?: Partial<MailboxServiceDeps>; env?: Record<string, string> } = {},
 ): ImapHarness {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-imap-test-"));
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    GMAIL_IMAP_HOST: dc.host,
-    GMAIL_IMAP_PORT: String(dc.port),
-    GMAIL_IMAP_TLS: "false",
-    ...opts.env,
-  });
-  const logger = createLogger({
-    level: config.logLevel,
-    logDir: config.logDir,
-    retentionDays: config.logRetentionDays,
-    stdout: false,
-  });
-  const db = openDatabase(config.dbFile, config.migrationsDir);
-
   let hook: IngestHook | null = null;
   const ingested: ImapHarness["ingested"] = [];
   let real: MailIngestService | null = null;
@@ -508,66 +486,42 @@ export function createImapHarness(
     },
   };
 
-  const services = createServices(config, db, logger, {
-    mailbox: {
-      ingest,
-      timings: TEST_TIMINGS,
-      backfillRetry: { attempts: 2, delayMs: 50 },
-      ...opts.mailbox,
+  // The API harness, pointed at this Dovecot, with the recording ingest port and short timings.
+  const h = createHarness(
+    {
+      GMAIL_IMAP_HOST: dc.host,
+      GMAIL_IMAP_PORT: String(dc.port),
+      GMAIL_IMAP_TLS: "false",
+      ...opts.env,
     },
-  });
-  real = services.mailIngest;
-  const app = createApp({ config, db, log: logger.log, services });
+    {
+      mailbox: {
+        ingest,
+        timings: TEST_TIMINGS,
+        backfillRetry: { attempts: 2, delayMs: 50 },
+        ...opts.mailbox,
+      },
+    },
+  );
+  real = h.services.mailIngest;
 
-  const req: Harness["req"] = (method, url, o = {}) => {
-    const headers: Record<string, string> = { ...(o.headers ?? {}) };
-    let body: BodyInit | undefined = o.raw;
-    if (o.body !== undefined) {
-      headers["content-type"] ??= "application/json";
-      body = JSON.stringify(o.body);
-    }
-    if (o.token) headers.authorization = `Bearer ${o.token}`;
-    return Promise.resolve(app.request(url, { method, headers, body }));
-  };
-
-  let counter = 0;
   return {
-    config,
-    db,
-    services,
-    logger,
-    app,
-    req,
+    ...h,
     dc,
     ingested,
-    setIngestHook: (h) => {
-      hook = h;
+    setIngestHook: (fn) => {
+      hook = fn;
     },
     watchEvents(userId) {
       const list: LiveEvent[] = [];
-      services.events.subscribe(userId, (e) => list.push(e));
+      h.services.events.subscribe(userId, (e) => list.push(e));
       return list;
     },
     connect: (token, user, pass) =>
-      req("POST", "/api/imap/app-password", {
+      h.req("POST", "/api/imap/app-password", {
         token,
         body: { email: user, appPassword: pass ?? dc.users().find((u) => u.user === user)?.pass },
       }),
-    async register(email, password = "secret1", displayname = "Test User") {
-      const e = email ?? `imap${++counter}-${Date.now()}@example.com`;
-      const res = await req("POST", "/api/auth/register", {
-        body: { email: e, password, displayname },
-      });
-      if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
-      const json = (await res.json()) as { token: string; user: { userid: number } };
-      return { token: json.token, userid: json.user.userid, email: e, password };
-    },
-    async close() {
-      await services.mailbox.stopAll();
-      closeDatabase(db);
-      await logger.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
   };
 }
 
