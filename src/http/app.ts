@@ -62,19 +62,18 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   // redirect from Google without one (the state names the user). Before the accounts routes.
   app.route("/api/auth/google", oauthRoutes({ oauth: services.gmailOAuth, requireAuth: auth }));
   app.route("/api/auth", authRoutes(services.auth));
+  // Hono's "/x/*" also matches "/x" itself: one registration per prefix, or auth runs twice
+  // (a second session and user look-up on every request).
   app.use("/api/user/*", auth);
-  app.use("/api/user", auth);
   app.route("/api/user", userRoutes(services.users));
   app.route("/api/user/disconnect-email", disconnectEmailRoute(services.mailbox));
   app.use("/api/admin/*", auth, requireAdmin(services.auth));
   app.route("/api/admin", adminRoutes(services.adminLogs));
   app.use("/api/notifications/*", auth);
-  app.use("/api/notifications", auth);
   app.route("/api/notifications", notificationsRoutes(services.notifications));
   // The stream checks its own ?token= (EventSource cannot send an Authorization header).
   app.route("/api/events", eventsRoutes({ auth: services.auth, sse: services.sse }));
   app.use("/api/orders/*", auth);
-  app.use("/api/orders", auth);
   app.route("/api/orders", ordersRoutes(services.orders));
   app.use("/api/shipping/*", auth);
   app.route("/api/shipping", shippingRoutes());

@@ -1,5 +1,5 @@
 /** Health, unknown /api paths, shared headers, and what the request log writes. */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import fs from "node:fs";
 import { createHarness, type Harness } from "../harness.ts";
 import { call, type ErrorBody } from "./helpers.ts";
@@ -12,6 +12,25 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.close();
+});
+
+describe("token check on the bare prefixes", () => {
+  const paths = ["/api/orders", "/api/user", "/api/notifications"];
+  for (const url of paths) {
+    test(`GET ${url} asks for a token, and checks it once`, async () => {
+      const none = await call(h, "GET", url);
+      expect(none.status).toBe(401);
+      expect(none.body).toEqual({ error: "Access token required" });
+      const spy = spyOn(h.services.auth, "authenticate");
+      try {
+        const res = await h.req("GET", url, { token });
+        expect(res.status).not.toBe(401);
+        expect(spy).toHaveBeenCalledTimes(1);
+      } finally {
+        spy.mockRestore();
+      }
+    });
+  }
 });
 
 describe("GET /api/health", () => {

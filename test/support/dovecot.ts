@@ -525,11 +525,14 @@ export function createImapHarness(
   };
 }
 
-/** Polls until fn() is truthy (or throws after timeoutMs, naming what was awaited). */
+/**
+ * Polls until fn() is truthy (or throws after timeoutMs, naming what was awaited). It returns as
+ * soon as the condition holds, so the bound only matters on a slow, loaded machine.
+ */
 export async function waitFor<T>(
   fn: () => T | Promise<T>,
   what: string,
-  timeoutMs = 5000,
+  timeoutMs = 10_000,
 ): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs;
   let last: unknown;

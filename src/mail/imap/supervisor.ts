@@ -11,8 +11,9 @@
  *                 refused the credentials (then only a new connect helps)
  *
  * Every pass over new mail goes through `sync`: collect the UIDs of Amazon's messages above the
- * last UID we saw (tracked with UIDVALIDITY in mail_folder_state), then fetch them one at a time,
- * ingest, and only after the ingest resolved (orders committed) mark \Seen and move.
+ * last UID we saw (tracked with UIDVALIDITY in mail_folder_state), then fetch them in bounded
+ * batches (one FETCH per batch), ingest each, and only after the ingest resolved (orders
+ * committed) mark \Seen and move.
  *
  * Isolation: the loop catches everything; a throw in one user's supervisor only reconnects that
  * supervisor. A closed imapflow client is never reused: each attempt builds a new one.
@@ -24,7 +25,8 @@ import type { Logger } from "../../log.ts";
 import {
   classifyImapError,
   closeImap,
-  fetchSource,
+  fetchSizes,
+  fetchSources,
   ImapError,
   searchAmazonUids,
 } from "./client.ts";
@@ -50,22 +52,28 @@ export type FolderStateStore = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// One message at a time: fetch → ingest (committed) → \Seen → move.
+// In batches: fetch up to FETCH_BATCH_MAX sources with one FETCH (bounded by FETCH_BATCH_MAX_BYTES)
+// → ingest each (committed) → \Seen and move the batch's order mail.
 
-/** Marks and moves a message whose orders are committed. Connection loss propagates. */
+/** At most this many messages are fetched with one FETCH command. */
+export const FETCH_BATCH_MAX = 25;
+/** …and at most this many bytes of sources (RFC822.SIZE) are held in memory at once. */
+export const FETCH_BATCH_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Marks and moves messages whose orders are committed. Connection loss propagates. */
 async function afterCommit(
   client: ImapFlow,
-  uid: number,
+  uids: readonly number[],
   settings: Pick<MailSettings, "markProcessedAsRead" | "processedFolder">,
   log: Logger,
 ) {
-  const range = String(uid);
+  const range = uids.join(",");
   if (settings.markProcessedAsRead) {
     try {
       await client.messageFlagsAdd(range, ["\\Seen"], { uid: true });
     } catch (err) {
       if (!client.usable) throw err;
-      log.warn({ uid, err: (err as Error).message }, "could not mark a processed message as read");
+      log.warn({ uids, err: (err as Error).message }, "could not mark processed messages as read");
     }
   }
   if (settings.processedFolder) {
@@ -74,16 +82,39 @@ async function afterCommit(
       moved = await client.messageMove(range, settings.processedFolder, { uid: true });
     } catch (err) {
       if (!client.usable) throw err;
-      log.warn({ uid, err: (err as Error).message }, "could not move a processed message");
+      log.warn({ uids, err: (err as Error).message }, "could not move processed messages");
       return;
     }
     if (!moved) {
       log.warn(
-        { uid, folder: settings.processedFolder },
-        "the server refused to move a processed message",
+        { uids, folder: settings.processedFolder },
+        "the server refused to move processed messages",
       );
     }
   }
+}
+
+/** Splits ascending UIDs into fetch batches by count and by bytes (gone UIDs count 0 bytes). */
+function fetchBatches(uids: readonly number[], sizes: ReadonlyMap<number, number>): number[][] {
+  const batches: number[][] = [];
+  let batch: number[] = [];
+  let bytes = 0;
+  for (const uid of uids) {
+    const size = sizes.get(uid) ?? 0;
+    // A message larger than the cap on its own still goes, alone.
+    if (
+      batch.length > 0 &&
+      (batch.length >= FETCH_BATCH_MAX || bytes + size > FETCH_BATCH_MAX_BYTES)
+    ) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(uid);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }
 
 export type ProcessUidsResult = {
@@ -96,6 +127,13 @@ export type ProcessUidsResult = {
  * Processes UIDs of the selected folder in order. Stops at the first message whose ingest throws
  * (so nothing after it is counted as done) and when `shouldStop` says so. Only messages whose
  * outcome is created/updated/unchanged are marked and moved; skipped ones are left alone.
+ *
+ * Sources are fetched in batches (one FETCH each, collected into memory before any other command:
+ * imapflow must not be sent a command inside a fetch loop). Each message of a batch is then
+ * ingested (its orders committed) one by one; only after that are the batch's order messages
+ * marked \Seen / moved with one command each, and only then is `onDone` called for them, in UID
+ * order — so a UID is never reported done (and never skipped at the next pass) before its mark and
+ * move went out. When processing stops early, what was ingested so far is still marked and moved.
  */
 export async function processUids(opts: {
   client: ImapFlow;
@@ -109,26 +147,48 @@ export async function processUids(opts: {
   onDone: (uid: number, result: IngestResult | null) => void;
 }): Promise<ProcessUidsResult> {
   let done = 0;
-  for (const uid of opts.uids) {
+  for (let i = 0; i < opts.uids.length; i += FETCH_BATCH_MAX) {
     if (opts.shouldStop()) break;
-    const raw = await fetchSource(opts.client, uid);
-    if (!raw) {
-      // Deleted or moved away since the search.
-      opts.onDone(uid, null);
-      continue;
+    const chunk = opts.uids.slice(i, i + FETCH_BATCH_MAX);
+    const sizes = await fetchSizes(opts.client, chunk);
+    for (const batch of fetchBatches(chunk, sizes)) {
+      if (opts.shouldStop()) return { done, failed: null };
+      const sources = await fetchSources(opts.client, batch);
+      const finished: Array<{ uid: number; result: IngestResult | null }> = [];
+      const toMark: number[] = [];
+      let failed: ProcessUidsResult["failed"] = null;
+      let stopped = false;
+      for (const uid of batch) {
+        if (opts.shouldStop()) {
+          stopped = true;
+          break;
+        }
+        const raw = sources.get(uid);
+        if (!raw) {
+          // Deleted or moved away since the search.
+          finished.push({ uid, result: null });
+          continue;
+        }
+        sources.delete(uid);
+        let result: IngestResult;
+        try {
+          result = await opts.ingest.ingest(opts.userId, raw, { scan: opts.scan });
+        } catch (error) {
+          opts.log.warn({ uid, err: error }, "ingesting a message failed");
+          failed = { uid, error };
+          break;
+        }
+        if (result.outcome !== "skipped") toMark.push(uid);
+        finished.push({ uid, result });
+      }
+      sources.clear();
+      if (toMark.length > 0) await afterCommit(opts.client, toMark, opts.settings, opts.log);
+      for (const f of finished) {
+        opts.onDone(f.uid, f.result);
+        if (f.result) done++;
+      }
+      if (failed || stopped) return { done, failed };
     }
-    let result: IngestResult;
-    try {
-      result = await opts.ingest.ingest(opts.userId, raw, { scan: opts.scan });
-    } catch (error) {
-      opts.log.warn({ uid, err: error }, "ingesting a message failed");
-      return { done, failed: { uid, error } };
-    }
-    if (result.outcome !== "skipped") {
-      await afterCommit(opts.client, uid, opts.settings, opts.log);
-    }
-    opts.onDone(uid, result);
-    done++;
   }
   return { done, failed: null };
 }
