@@ -1,5 +1,6 @@
 /** Which order confirmations become orders: Vine orders only ($0.00, the default) or all. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import type { UserData } from "../../../../src/contract/index.ts";
 import { userKeys } from "../../../hooks/useUser.ts";
 import { apiJson, errorMessage } from "../../../lib/api.ts";
@@ -22,6 +23,10 @@ const OPTIONS: { value: Mode; label: string; hint: string }[] = [
 
 export function ImportModeCard({ mode }: { mode: Mode }) {
   const queryClient = useQueryClient();
+  // The choice shown, set in the same render as the click (a controlled radio that waited for
+  // the mutation's pending state would be reset to the old value for a moment).
+  const [choice, setChoice] = useState<Mode>(mode);
+  useEffect(() => setChoice(mode), [mode]);
   const save = useMutation({
     mutationFn: (importMode: Mode) =>
       apiJson<{ importMode: Mode }>("PUT", "/api/imap/import-mode", { importMode }),
@@ -40,9 +45,11 @@ export function ImportModeCard({ mode }: { mode: Mode }) {
         variant: "success",
       });
     },
-    onError: (err) => toastError(err, errorMessage(err, "Failed to save the import setting")),
+    onError: (err) => {
+      setChoice(mode);
+      toastError(err, errorMessage(err, "Failed to save the import setting"));
+    },
   });
-  const current = save.isPending && save.variables ? save.variables : mode;
   return (
     <article className="import-mode-card">
       <header>
@@ -56,9 +63,12 @@ export function ImportModeCard({ mode }: { mode: Mode }) {
               type="radio"
               name="import-mode"
               value={o.value}
-              checked={current === o.value}
+              checked={choice === o.value}
               disabled={save.isPending}
-              onChange={() => save.mutate(o.value)}
+              onChange={() => {
+                setChoice(o.value);
+                save.mutate(o.value);
+              }}
             />
             {o.label}
             <small>{o.hint}</small>
