@@ -21,6 +21,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Carrier } from "../src/contract/index.ts";
 import { detectCarrier, normaliseTrackingNumber } from "../src/features/orders/carrier-detect.ts";
+import { parseCsv } from "./support/csv.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const CORPUS = path.resolve(ROOT, "..", "shared", "corpus");
@@ -34,34 +35,6 @@ type Row = {
   valid: boolean;
   note: string;
 };
-
-/** RFC 4180 enough for this file: quoted fields may hold commas and doubled quotes. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (line === "") continue;
-    const cells: string[] = [];
-    let cur = "";
-    let quoted = false;
-    for (let i = 0; i < line.length; i++) {
-      const ch = line[i];
-      if (quoted) {
-        if (ch === '"' && line[i + 1] === '"') {
-          cur += '"';
-          i++;
-        } else if (ch === '"') quoted = false;
-        else cur += ch;
-      } else if (ch === '"') quoted = true;
-      else if (ch === ",") {
-        cells.push(cur);
-        cur = "";
-      } else cur += ch;
-    }
-    cells.push(cur);
-    rows.push(cells);
-  }
-  return rows;
-}
 
 function loadRows(): Row[] {
   if (!fs.existsSync(CSV)) {

@@ -23,41 +23,11 @@ import { readAmazonMail } from "../src/mail/amazon/reader.ts";
 import { isAmazonSender } from "../src/mail/amazon/senders.ts";
 import type { MailFacts, MailKind, MailMessage } from "../src/mail/amazon/types.ts";
 import { parseMail } from "../src/mail/parse.ts";
+import { parseCsv } from "./support/csv.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const EMAILS = path.resolve(ROOT, "..", "shared", "corpus", "emails");
 const MANIFEST = path.join(EMAILS, "MANIFEST.csv");
-
-/** RFC 4180 enough for the manifest: quoted fields may hold commas and doubled quotes. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(cur);
-      cur = "";
-    } else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      row.push(cur);
-      cur = "";
-      if (row.some((c) => c !== "")) rows.push(row);
-      row = [];
-    } else cur += ch;
-  }
-  row.push(cur);
-  if (row.some((c) => c !== "")) rows.push(row);
-  return rows;
-}
 
 type Row = Record<
   | "dir"
