@@ -2,8 +2,10 @@
  * Configuration: the environment is parsed once, here, into a frozen object. Nothing else in the
  * server reads process.env. An invalid value stops the start with one line naming the variable.
  */
+
 import path from "node:path";
 import { z } from "zod";
+import type { PublicConfig } from "./contract/reviews.ts";
 
 const bool = (name: string, fallback: boolean) =>
   z
@@ -127,6 +129,34 @@ const envSchema = z.object({
     "GOOGLE_USERINFO_URL",
     "https://openidconnect.googleapis.com/v1/userinfo",
   ),
+  // Carrier tracking (src/tracking): each carrier's OAuth client credentials and base URL.
+  UPS_CLIENT_ID: optionalText,
+  UPS_CLIENT_SECRET: optionalText,
+  UPS_BASE_URL: httpUrl("UPS_BASE_URL", "https://onlinetools.ups.com"),
+  FEDEX_CLIENT_ID: optionalText,
+  FEDEX_CLIENT_SECRET: optionalText,
+  FEDEX_BASE_URL: httpUrl("FEDEX_BASE_URL", "https://apis.fedex.com"),
+  USPS_CLIENT_ID: optionalText,
+  USPS_CLIENT_SECRET: optionalText,
+  USPS_BASE_URL: httpUrl("USPS_BASE_URL", "https://apis.usps.com"),
+  /** USPS grants about 60 tracking calls an hour by default. */
+  USPS_HOURLY_LIMIT: int("USPS_HOURLY_LIMIT", 60, 1, 100_000),
+  /** Ship24 (aggregator) for carriers without their own credentials. */
+  SHIP24_API_KEY: optionalText,
+  SHIP24_BASE_URL: httpUrl("SHIP24_BASE_URL", "https://api.ship24.com"),
+  /** One carrier call gives up after this long (ms). */
+  TRACKING_TIMEOUT_MS: int("TRACKING_TIMEOUT_MS", 15_000, 100, 300_000),
+  // AI help with reviews: any OpenAI-compatible server (OpenAI, Ollama, LM Studio...).
+  OPENAI_BASE_URL: httpUrl("OPENAI_BASE_URL", null),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_MODEL: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || "gpt-4o-mini"),
+  /** The model's answer is awaited this long (ms) before the request answers 408. */
+  OPENAI_TIMEOUT_MS: int("OPENAI_TIMEOUT_MS", 60_000, 1000, 600_000),
+  /** Enhancements each user may ask for per hour (429 with Retry-After beyond it). */
+  AI_HOURLY_LIMIT: int("AI_HOURLY_LIMIT", 30, 1, 10_000),
 });
 
 export type Config = Readonly<{
@@ -156,6 +186,31 @@ export type Config = Readonly<{
     tokenUrl: string;
     userinfoUrl: string;
   }>;
+  /** Carrier APIs: credentials (null when unset) and base URLs (tests point them at fakes). */
+  carriers: Readonly<{
+    ups: CarrierCredentials;
+    fedex: CarrierCredentials;
+    usps: CarrierCredentials & { hourlyLimit: number };
+    ship24: Readonly<{ apiKey: string | null; baseUrl: string }>;
+    timeoutMs: number;
+  }>;
+  /**
+   * OpenAI-compatible server. Configured when OPENAI_BASE_URL or OPENAI_API_KEY is set (a key
+   * alone means api.openai.com; a base URL alone suits Ollama, which needs no key).
+   */
+  ai: Readonly<{
+    baseUrl: string | null;
+    apiKey: string | null;
+    model: string;
+    timeoutMs: number;
+    hourlyLimit: number;
+  }>;
+}>;
+
+export type CarrierCredentials = Readonly<{
+  clientId: string | null;
+  clientSecret: string | null;
+  baseUrl: string;
 }>;
 
 export class ConfigError extends Error {}
@@ -202,5 +257,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tokenUrl: e.GOOGLE_TOKEN_URL,
       userinfoUrl: e.GOOGLE_USERINFO_URL,
     }),
+    carriers: Object.freeze({
+      ups: Object.freeze({
+        clientId: e.UPS_CLIENT_ID,
+        clientSecret: e.UPS_CLIENT_SECRET,
+        baseUrl: e.UPS_BASE_URL,
+      }),
+      fedex: Object.freeze({
+        clientId: e.FEDEX_CLIENT_ID,
+        clientSecret: e.FEDEX_CLIENT_SECRET,
+        baseUrl: e.FEDEX_BASE_URL,
+      }),
+      usps: Object.freeze({
+        clientId: e.USPS_CLIENT_ID,
+        clientSecret: e.USPS_CLIENT_SECRET,
+        baseUrl: e.USPS_BASE_URL,
+        hourlyLimit: e.USPS_HOURLY_LIMIT,
+      }),
+      ship24: Object.freeze({ apiKey: e.SHIP24_API_KEY, baseUrl: e.SHIP24_BASE_URL }),
+      timeoutMs: e.TRACKING_TIMEOUT_MS,
+    }),
+    ai: Object.freeze({
+      baseUrl: e.OPENAI_BASE_URL,
+      apiKey: e.OPENAI_API_KEY,
+      model: e.OPENAI_MODEL,
+      timeoutMs: e.OPENAI_TIMEOUT_MS,
+      hourlyLimit: e.AI_HOURLY_LIMIT,
+    }),
   });
+}
+
+/** The hand-picked part of the configuration the web app may know (GET /api/config). No secrets. */
+export function publicConfig(config: Config): PublicConfig {
+  const c = config.carriers;
+  const has = (x: CarrierCredentials) => Boolean(x.clientId && x.clientSecret);
+  const aggregator = Boolean(c.ship24.apiKey);
+  const trackingCarriers: PublicConfig["trackingCarriers"] = [];
+  if (has(c.ups) || aggregator) trackingCarriers.push("UPS");
+  if (has(c.fedex) || aggregator) trackingCarriers.push("FEDEX");
+  if (has(c.usps) || aggregator) trackingCarriers.push("USPS");
+  return {
+    aiAvailable: Boolean(config.ai.baseUrl || config.ai.apiKey),
+    trackingCarriers,
+  };
 }

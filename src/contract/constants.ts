@@ -60,3 +60,82 @@ export type MailboxState = (typeof MAILBOX_STATES)[number];
 /** "Process Old Emails" periods in days (spec §9); 30 is the default. */
 export const OLD_EMAIL_PERIODS = [1, 7, 14, 30, 60, 90, 120, 150, 180] as const;
 export const DEFAULT_OLD_EMAIL_PERIOD = 30;
+
+/* ---- Carrier tracking (spec §5, §9) ---- */
+/** Time zones offered on the Shipment Tracking tab, in the spec's order. */
+export const TRACKING_TIMEZONES = [
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Los_Angeles",
+  "America/Phoenix",
+  "America/Anchorage",
+  "Pacific/Honolulu",
+  "Europe/London",
+  "Europe/Paris",
+  "Europe/Berlin",
+  "Asia/Tokyo",
+  "Asia/Shanghai",
+  "Australia/Sydney",
+] as const;
+/** Used when the browser's zone is not one of TRACKING_TIMEZONES. */
+export const TRACKING_FALLBACK_TIMEZONE = "America/Chicago";
+/** The daily check's local time when the user has not chosen one. */
+export const DEFAULT_TRACKING_UPDATE_TIME = "09:00";
+/** The update-time choices: every 30 minutes across the day. */
+export const TRACKING_TIME_STEP_MINUTES = 30;
+
+/* ---- Reviews (spec §3, §4, §5, §9) ---- */
+export const AI_EDITING_OPTIONS = ["None", "Grammar & Spelling", "Improve Writing"] as const;
+export type AiEditingOption = (typeof AI_EDITING_OPTIONS)[number];
+export const TONES = [
+  "humorous",
+  "professional",
+  "friendly",
+  "concise",
+  "encouraging",
+  "formal",
+] as const;
+export type Tone = (typeof TONES)[number];
+export type ToneAllocation = Record<Tone, number>;
+export const REVIEW_WORDS_MIN = 50;
+export const REVIEW_WORDS_MAX = 500;
+export const REVIEW_WORDS_STEP = 5;
+export const TONE_TOTAL = 100;
+export type ReviewSettings = {
+  targetWordCount: number;
+  aiEditingOption: AiEditingOption;
+  toneAllocation: ToneAllocation;
+  autoGenerateSubject: boolean;
+};
+/**
+ * Defaults (spec §3). AI editing starts at None: nothing is sent to an AI server until the
+ * reviewer chooses to.
+ */
+export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
+  targetWordCount: 150,
+  aiEditingOption: "None",
+  toneAllocation: {
+    humorous: 100,
+    professional: 0,
+    friendly: 0,
+    concise: 0,
+    encouraging: 0,
+    formal: 0,
+  },
+  autoGenerateSubject: false,
+};
+export const ENHANCE_REQUEST_TYPES = ["grammar", "improve"] as const;
+export type EnhanceRequestType = (typeof ENHANCE_REQUEST_TYPES)[number];
+/** AI enhancement: retries in the dialog, and the wait shown when a 429 has no Retry-After. */
+export const ENHANCE_MAX_RETRIES = 3;
+export const ENHANCE_DEFAULT_RETRY_SECONDS = 60;
+export const REVIEW_SUBJECT_MAX = 500;
+
+/* ---- Review media (spec §5, §9) ---- */
+export const MEDIA_MAX_FILES = 10;
+export const MEDIA_MAX_VIDEOS = 1;
+export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+export const VIDEO_MAX_BYTES = 100 * 1024 * 1024;
+export const MEDIA_IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
+export const MEDIA_VIDEO_TYPES = ["video/mp4"] as const;

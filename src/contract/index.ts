@@ -9,3 +9,5 @@ export * from "./notifications.ts";
 export * from "./orders.ts";
 export * from "./user.ts";
 export type ErrorBody = { error: string; details?: unknown };
+export * from "./reviews.ts";
+export * from "./tracking.ts";

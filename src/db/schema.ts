@@ -12,6 +12,10 @@ export const users = sqliteTable("users", {
   passwordHash: text("password_hash").notNull(),
   /** IANA zone saved from the browser or the tracking preferences; null until saved. */
   timezone: text("timezone"),
+  /** Daily tracking check, local "HH:MM" in `timezone`; null means the default (09:00). */
+  trackingUpdateTime: text("tracking_update_time"),
+  /** When this user's last daily tracking check ran (ISO); a missed run is caught up at start. */
+  trackingLastRunAt: text("tracking_last_run_at"),
   createdAt: text("created_at").notNull().default(now),
   updatedAt: text("updated_at").notNull().default(now),
 });
@@ -257,3 +261,17 @@ export const oauthStates = sqliteTable("oauth_states", {
 });
 
 export type MailboxAccountRow = typeof mailboxAccounts.$inferSelect;
+
+/** Review settings (spec §3); no row means the defaults (DEFAULT_REVIEW_SETTINGS). */
+export const reviewSettings = sqliteTable("review_settings", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  targetWordCount: integer("target_word_count").notNull(),
+  aiEditingOption: text("ai_editing_option").notNull(),
+  /** JSON object: tone name → percentage, summing to 100. */
+  toneAllocation: text("tone_allocation").notNull(),
+  autoGenerateSubject: integer("auto_generate_subject", { mode: "boolean" }).notNull(),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+export type ReviewSettingsRow = typeof reviewSettings.$inferSelect;

@@ -4,7 +4,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
-import type { Config } from "../config.ts";
+import { type Config, publicConfig } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../lib/errors.ts";
 import type { Logger } from "../log.ts";
@@ -14,6 +14,7 @@ import { requestLog } from "./middleware/request-log.ts";
 import { serveWeb } from "./middleware/static.ts";
 import { adminRoutes } from "./routes/admin.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
+import { configRoutes } from "./routes/config.routes.ts";
 import { dashboardRoutes } from "./routes/dashboard.routes.ts";
 import { eventsRoutes } from "./routes/events.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
@@ -77,6 +78,8 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   app.route("/api/orders", ordersRoutes(services.orders));
   app.use("/api/shipping/*", auth);
   app.route("/api/shipping", shippingRoutes());
+  app.use("/api/config/*", auth);
+  app.route("/api/config", configRoutes(publicConfig(config)));
   app.use("/api/dashboard/*", auth);
   app.route("/api/dashboard", dashboardRoutes(services.dashboard));
 

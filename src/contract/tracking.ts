@@ -1,0 +1,35 @@
+/** Carrier tracking (spec §3, §5, §7): preferences and the update calls. */
+import { z } from "zod";
+import type { Order } from "./orders.ts";
+
+/** POST /api/tracking/preferences. timezone: any IANA zone (the tab offers TRACKING_TIMEZONES). */
+export const trackingPreferencesBody = z.object({
+  timezone: z
+    .string({ error: () => "Please select a timezone" })
+    .trim()
+    .min(1, "Please select a timezone")
+    .max(64, "Please select a timezone"),
+  updateTime: z
+    .string({ error: () => "Please select a valid update time" })
+    .trim()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Please select a valid update time"),
+});
+export type TrackingPreferencesBody = z.infer<typeof trackingPreferencesBody>;
+
+/** GET /api/tracking/preferences. */
+export type TrackingPreferences = { timezone: string; trackingUpdateTime: string };
+
+/** POST /api/tracking/update-all. */
+export type UpdateAllTrackingResponse = {
+  /** Orders that became Received in this run. */
+  deliveredOrders: number;
+  /** Shipped orders with a tracking number that were looked at. */
+  totalProcessed: number;
+  /** Look-ups that got an answer from the carrier (delivered or not). */
+  successfulUpdates: number;
+  /** One line for people: what happened, including skipped carriers and failures. */
+  message: string;
+};
+
+/** POST /api/tracking/update-order/{id}. */
+export type UpdateOrderTrackingResponse = { delivered: boolean; order: Order; warning?: string };
