@@ -16,8 +16,12 @@ export const trackingPreferencesBody = z.object({
 });
 export type TrackingPreferencesBody = z.infer<typeof trackingPreferencesBody>;
 
-/** GET /api/tracking/preferences. */
-export type TrackingPreferences = { timezone: string; trackingUpdateTime: string };
+/**
+ * GET /api/tracking/preferences. timezone is null until the user (or their browser) saved one;
+ * the tab then offers the browser's zone when listed, else TRACKING_FALLBACK_TIMEZONE (spec §9).
+ * trackingUpdateTime is DEFAULT_TRACKING_UPDATE_TIME until chosen.
+ */
+export type TrackingPreferences = { timezone: string | null; trackingUpdateTime: string };
 
 /** POST /api/tracking/update-all. */
 export type UpdateAllTrackingResponse = {
