@@ -224,7 +224,8 @@ function StatusLine(props: {
         <StatusSelect
           autoFocus
           aria-label={`Status of ${order.productname}`}
-          value={order.status}
+          // While the save is in flight the select shows the chosen status, not the old one.
+          value={setStatus.isPending ? (setStatus.variables?.status ?? order.status) : order.status}
           disabled={setStatus.isPending}
           aria-busy={setStatus.isPending || undefined}
           onChange={change}
