@@ -1,0 +1,142 @@
+/**
+ * What every carrier adapter shares: one HTTP call with a timeout (AbortSignal) that turns network
+ * trouble into a TrackingOutcome, the mapping of HTTP statuses that mean the same everywhere
+ * (429 + Retry-After, 5xx), and small text helpers for the one-line status.
+ * Nothing here ever puts a URL's credentials, a token or a secret into a message.
+ */
+import type { TrackingEvent, TrackingOutcome } from "./types.ts";
+
+export type Failure = Extract<TrackingOutcome, { ok: false }>;
+
+export type AdapterDeps = {
+  fetch: typeof fetch;
+  /** Milliseconds since the epoch; a controlled clock in tests (token expiry, quotas). */
+  now: () => number;
+  /** One carrier call gives up after this long. */
+  timeoutMs: number;
+};
+
+export type HttpAnswer = { status: number; headers: Headers; text: string };
+
+export const fail = (reason: Failure["reason"], message: string, retryAfterMs?: number): Failure =>
+  retryAfterMs === undefined
+    ? { ok: false, reason, message }
+    : { ok: false, reason, message, retryAfterMs };
+
+export const isFailure = (v: unknown): v is Failure =>
+  typeof v === "object" && v !== null && (v as { ok?: unknown }).ok === false;
+
+const seconds = (ms: number) =>
+  ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * One request, body read included, within `timeoutMs` (and the caller's signal). Answers the
+ * status, headers and body text, or a failure: "timeout", or "server-error" for a network fault.
+ */
+export async function send(
+  deps: AdapterDeps,
+  name: string,
+  url: string,
+  init: RequestInit,
+  signal?: AbortSignal,
+): Promise<HttpAnswer | Failure> {
+  const timer = AbortSignal.timeout(deps.timeoutMs);
+  const s = signal ? AbortSignal.any([timer, signal]) : timer;
+  try {
+    const res = await deps.fetch(url, { ...init, signal: s, redirect: "manual" });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, text };
+  } catch (err) {
+    if (timer.aborted)
+      return fail("timeout", `${name} did not answer within ${seconds(deps.timeoutMs)}`);
+    if (signal?.aborted) return fail("timeout", `${name} look-up was cancelled`);
+    const code = (err as { code?: unknown })?.code;
+    return fail(
+      "server-error",
+      `Could not reach ${name}${typeof code === "string" ? ` (${code})` : ""}`,
+    );
+  }
+}
+
+/** Retry-After in ms: delta-seconds or an HTTP date; `fallbackMs` when absent or unreadable. */
+export function retryAfterMs(headers: Headers, now: number, fallbackMs = 60_000): number {
+  const v = headers.get("retry-after")?.trim();
+  if (!v) return fallbackMs;
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? fallbackMs : Math.max(0, at - now);
+}
+
+/** The failures every carrier means the same way by: 429 and 5xx. Null when the status is another. */
+export function commonFailure(name: string, a: HttpAnswer, now: number): Failure | null {
+  if (a.status === 429) {
+    const wait = retryAfterMs(a.headers, now);
+    return fail(
+      "rate-limited",
+      `${name} asks us to slow down (HTTP 429); next try in ${seconds(wait)}`,
+      wait,
+    );
+  }
+  if (a.status >= 500) return fail("server-error", `${name} answered HTTP ${a.status}`);
+  return null;
+}
+
+/** JSON.parse without throwing: undefined when the text is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export const unreadable = (name: string, what = "an answer we could not read") =>
+  fail("unreadable", `${name} sent ${what}`);
+
+/** "DELIVERED" → "Delivered"; mixed-case text is left alone. */
+export function sentenceCase(s: string): string {
+  const t = s.trim().replace(/\s+/g, " ");
+  if (t !== t.toUpperCase()) return t;
+  return t.charAt(0) + t.slice(1).toLowerCase();
+}
+
+/** "AUSTIN", "TX", "US" → "AUSTIN TX" (country left out when US). */
+export function place(...parts: (string | null | undefined)[]): string | null {
+  const [city, state, country] = parts.map((p) => (typeof p === "string" ? p.trim() : ""));
+  const words = [city, state, country && country !== "US" ? country : ""].filter(Boolean);
+  return words.length ? words.join(" ") : null;
+}
+
+/** "Delivered" + "AUSTIN TX" → "Delivered, AUSTIN TX". */
+export const oneLine = (text: string, where: string | null) => (where ? `${text}, ${where}` : text);
+
+/** Latest first, at most 10. */
+export const latest = (events: TrackingEvent[]) => events.slice(0, 10);
+
+/** A carrier date string → YYYY-MM-DD, or null ("20250714", "2025-07-14T…"). */
+export function isoDay(v: unknown): string | null {
+  if (typeof v !== "string") return null;
+  const s = v.trim();
+  let m = /^(\d{4})(\d{2})(\d{2})$/.exec(s);
+  if (m) return `${m[1]}-${m[2]}-${m[3]}`;
+  m = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+}
+
+export const str = (v: unknown): string | null =>
+  typeof v === "string" && v.trim() ? v.trim() : null;
+export const obj = (v: unknown): Record<string, unknown> | null =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+export const arr = (v: unknown): unknown[] | null => (Array.isArray(v) ? v : null);
+
+/** The first error message in the common carrier error shapes, for messages (never credentials). */
+export function errorText(body: unknown): string | null {
+  const b = obj(body);
+  const lists = [arr(obj(b?.response)?.errors), arr(b?.errors), arr(obj(b?.error)?.errors)];
+  for (const l of lists) {
+    const e = obj(l?.[0]);
+    const m = str(e?.message) ?? str(e?.detail) ?? str(e?.title);
+    if (m) return m.slice(0, 200);
+  }
+  return str(obj(b?.error)?.message)?.slice(0, 200) ?? null;
+}
