@@ -14,6 +14,8 @@ const BENCHES = [
   "bench/bundle-size.bench.ts",
   "bench/orders.bench.ts",
   "bench/backfill.bench.ts",
+  "bench/media-upload.bench.ts",
+  "bench/tracking-update-all.bench.ts",
 ];
 
 const failed: string[] = [];

@@ -106,6 +106,28 @@ test.describe("Your data", () => {
     expect(text).not.toContain(user.password);
   });
 
+  test("Export with photos and videos downloads a tar archive holding export.json", async ({
+    page,
+    signedInUser: user,
+    accountPage,
+    shell,
+  }) => {
+    await accountPage.goto();
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export with photos and videos" }).click();
+    const download = await downloading;
+    await shell.expectToast("Export downloaded");
+
+    expect(download.suggestedFilename()).toMatch(/\.tar$/);
+    const bytes = await fs.readFile(await download.path());
+    // A tar archive: "ustar" at offset 257 of each 512-byte header; export.json holds the account.
+    expect(bytes.subarray(257, 262).toString("latin1")).toBe("ustar");
+    const text = bytes.toString("latin1");
+    expect(text).toContain("export.json");
+    expect(text).toContain(user.email);
+    expect(text).not.toContain(user.password);
+  });
+
   test("Delete account refuses a wrong password and deletes with the right one", async ({
     page,
     signedInUser: user,

@@ -22,7 +22,7 @@ const CONNECT_FAILED =
   "Unable to connect to Gmail. Please ensure your Google OAuth app is properly configured for external users.";
 
 test.describe("Email Configuration without a mailbox", () => {
-  test("the tab sits after Profile; the provider chooser offers Gmail and four 'Soon' providers", async ({
+  test("the tab comes last, after Profile, Reviews and Tracking; the provider chooser offers Gmail and four 'Soon' providers", async ({
     page,
     signedInUser: _user,
     shell,
@@ -30,10 +30,13 @@ test.describe("Email Configuration without a mailbox", () => {
     const email = new EmailTab(page);
     await page.goto("/account");
     const tabs = page.getByRole("tablist", { name: "Account sections" }).getByRole("tab");
-    await expect(tabs).toHaveCount(2);
+    // Spec §2: Profile Information (default), Review Settings, Shipment Tracking, Email Configuration.
+    await expect(tabs).toHaveCount(4);
     await expect(tabs.nth(0)).toHaveAccessibleName(/Profile/);
     await expect(tabs.nth(0)).toHaveAttribute("aria-selected", "true");
-    await expect(tabs.nth(1)).toHaveText("Email ConfigurationEmail");
+    await expect(tabs.nth(1)).toHaveText("Review SettingsReviews");
+    await expect(tabs.nth(2)).toHaveText("Shipment TrackingTracking");
+    await expect(tabs.nth(3)).toHaveText("Email ConfigurationEmail");
     await email.tab.click();
     await email.expectSelected();
 

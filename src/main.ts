@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import { ConfigError, loadConfig } from "./config.ts";
 import { closeDatabase, openDatabase } from "./db/client.ts";
+import { MEDIA_BODY_LIMIT } from "./features/reviews/media.service.ts";
 import { createApp } from "./http/app.ts";
 import { IMPORT_BODY_LIMIT } from "./http/routes/mail-import.routes.ts";
 import { createAppJobs } from "./jobs/registry.ts";
@@ -57,8 +58,9 @@ try {
     port: config.port,
     hostname: config.host,
     idleTimeout: 60,
-    // The largest body any route takes (a Takeout .mbox import); JSON routes cap theirs at 1 MB.
-    maxRequestBodySize: IMPORT_BODY_LIMIT + 1024 * 1024,
+    // The largest body any route takes (a Takeout .mbox import; a review upload, 10 files with a
+    // 100 MB video, is far below it); JSON routes cap theirs at 1 MB.
+    maxRequestBodySize: Math.max(IMPORT_BODY_LIMIT, MEDIA_BODY_LIMIT) + 1024 * 1024,
     fetch: (req, srv) => app.fetch(req, { server: srv }),
   });
 } catch (err) {
@@ -74,6 +76,8 @@ log.info(
 // Background jobs start after the server listens (start-up runs go in the background).
 const jobs = createAppJobs({ db, services, log: logger.log.child({ scope: "jobs" }) });
 jobs.start();
+// The daily tracking check: one schedule per user at their time; missed runs catch up in the background.
+services.trackingScheduler.start();
 // One mailbox supervisor per connected Gmail account; interrupted backfills resume.
 services.mailbox.startAll();
 
@@ -88,6 +92,7 @@ async function shutdown(signal: string) {
   const streams = services.sse.closeAll();
   if (streams > 0) log.info({ streams }, "live event streams closed");
   await jobs.stop();
+  await services.trackingScheduler.stop();
   // Supervisors and backfills finish the message in hand and log out before the db closes.
   await services.mailbox.stopAll();
   await server.stop(false);

@@ -1,5 +1,8 @@
 /** Builds repos and services once, in one place; routes, jobs and tests receive them from here. */
+import path from "node:path";
+import { createAiClient } from "./ai/openai-client.ts";
 import type { Config } from "./config.ts";
+import { ENHANCE_DEFAULT_RETRY_SECONDS } from "./contract/constants.ts";
 import type { Db } from "./db/client.ts";
 import { createEventBus } from "./events/bus.ts";
 import { createSseHub } from "./events/sse.ts";
@@ -20,10 +23,20 @@ import { createNotificationsRepo } from "./features/notifications/notifications.
 import { createNotificationsService } from "./features/notifications/notifications.service.ts";
 import { createOrdersRepo } from "./features/orders/orders.repo.ts";
 import { createOrdersService } from "./features/orders/orders.service.ts";
+import { createEnhanceService } from "./features/reviews/enhance.service.ts";
+import { createMediaService } from "./features/reviews/media.service.ts";
+import { createReviewSettingsRepo } from "./features/reviews/review-settings.repo.ts";
+import { createReviewSettingsService } from "./features/reviews/review-settings.service.ts";
+import { createTrackingRepo } from "./features/tracking/tracking.repo.ts";
+import {
+  createTrackingScheduler,
+  type SchedulerTimers,
+} from "./features/tracking/tracking.scheduler.ts";
+import { createTrackingService } from "./features/tracking/tracking.service.ts";
 import { createUsersRepo } from "./features/users/users.repo.ts";
 import { createUsersService } from "./features/users/users.service.ts";
-import { createSecrets } from "./lib/secrets.ts";
-import type { AppLogger } from "./log.ts";
+import { createSecrets, loadOrCreateKeyFile } from "./lib/secrets.ts";
+import type { AppLogger, Logger } from "./log.ts";
 import { readAmazonMail } from "./mail/amazon/reader.ts";
 import { isAmazonSender } from "./mail/amazon/senders.ts";
 import {
@@ -33,9 +46,19 @@ import {
   createGoogleClient,
 } from "./mail/oauth/google.ts";
 import { parseMail } from "./mail/parse.ts";
+import { createMediaTokens } from "./media/media-token.ts";
+import { createMediaStorage } from "./media/storage.ts";
+import { createCarrierLookup } from "./tracking/lookup.ts";
+import type { CarrierLookup } from "./tracking/types.ts";
 
-/** Tests replace parts of the mailbox (a slow or failing ingest, short timers, an IDLE hook). */
-export type ServiceOverrides = { mailbox?: Partial<MailboxServiceDeps> };
+/**
+ * Tests replace parts of the mailbox (a slow or failing ingest, short timers, an IDLE hook) and of
+ * tracking (an in-memory carrier lookup, a controlled clock and timers, a log to read).
+ */
+export type ServiceOverrides = {
+  mailbox?: Partial<MailboxServiceDeps>;
+  tracking?: { lookup?: CarrierLookup; now?: () => Date; timers?: SchedulerTimers; log?: Logger };
+};
 
 export function createServices(
   config: Config,
@@ -52,9 +75,38 @@ export function createServices(
     users: usersRepo,
     events,
     mediaDir: config.mediaDir,
+    tracking: () => tracking,
   });
   const notifications = createNotificationsService({
     repo: createNotificationsRepo(db),
+    events,
+  });
+  /** Carrier tracking: look-ups on demand and the daily check at each user's time (features/tracking). */
+  const trackingRepo = createTrackingRepo(db);
+  const trackingLog = overrides.tracking?.log ?? logger.log.child({ scope: "tracking" });
+  const tracking = createTrackingService({
+    repo: trackingRepo,
+    orders: ordersRepo,
+    lookup:
+      overrides.tracking?.lookup ??
+      createCarrierLookup(config.carriers, { log: trackingLog.child({ part: "lookup" }) }),
+    events,
+    notify: notifications.notify,
+    log: trackingLog,
+    now: overrides.tracking?.now,
+    onPreferencesChanged: (userId) => trackingScheduler.reschedule(userId),
+  });
+  /** Started by main.ts after the server listens; stopped with the jobs. */
+  const trackingScheduler = createTrackingScheduler({
+    repo: trackingRepo,
+    run: (userId, trigger) => tracking.updateAll(userId, trigger),
+    log: trackingLog,
+    now: overrides.tracking?.now,
+    timers: overrides.tracking?.timers,
+  });
+  /** Per-user review settings (Account → Review Settings); the AI enhancement reads them. */
+  const reviewSettings = createReviewSettingsService({
+    repo: createReviewSettingsRepo(db),
     events,
   });
   /** The mail pipeline: IMAP and the file import hand every raw message to it. */
@@ -97,6 +149,18 @@ export function createServices(
     oauthAccessToken: (userId, account) => accessTokens.get(userId, account),
     ...overrides.mailbox,
   });
+  /** Review photos and video (upload, delete, reorder, serving, export). */
+  const media = createMediaService({
+    orders: ordersRepo,
+    events,
+    storage: createMediaStorage({
+      mediaDir: config.mediaDir,
+      tmpDir: path.join(config.dataDir, "tmp"),
+    }),
+    tokens: createMediaTokens({
+      key: config.secretKey ?? loadOrCreateKeyFile(config.dataDir),
+    }),
+  });
   const gmailOAuth = createGmailOAuth({
     db,
     google,
@@ -113,6 +177,19 @@ export function createServices(
     sse: createSseHub({ events }),
     notifications,
     orders,
+    tracking,
+    trackingScheduler,
+    reviewSettings,
+    media,
+    /** AI help with the review text (POST /api/orders/{id}/review/enhance). */
+    enhance: createEnhanceService({
+      ai: createAiClient(config.ai, { defaultRetrySeconds: ENHANCE_DEFAULT_RETRY_SECONDS }),
+      getOrder: (userId, orderId) => orders.get(userId, orderId),
+      settings: (userId) => reviewSettings.get(userId),
+      hourlyLimit: config.ai.hourlyLimit,
+      timeoutMs: config.ai.timeoutMs,
+      log: logger.log.child({ scope: "ai" }),
+    }),
     mailIngest,
     mailbox,
     /** Connect Gmail with OAuth (GET /api/auth/google and its callback). */
@@ -138,9 +215,13 @@ export function createServices(
         orders.exportSection,
         mailIngest.exportSection,
         mailbox.exportSection,
+        reviewSettings.exportSection,
+        media.exportSection,
       ],
+      exportFiles: (userId) => media.exportFiles(userId),
       mailStats: (userId) => mailIngest.stats(userId),
       mailbox,
+      trackingSchedule: trackingScheduler,
     }),
     adminLogs: createAdminLogsService({ logDir: config.logDir, activeFile: logger.activeFile }),
     /** Housekeeping that runs at start: forget expired sessions. */

@@ -7,6 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startDovecot } from "../../test/support/dovecot.ts";
+import { startFakeCarriers } from "../../test/support/fake-carriers.ts";
+import { startFakeOpenAI } from "../../test/support/fake-openai.ts";
 
 export const E2E_MAILBOX = { user: "vine.reviewer@gmail.test", pass: "abcdefghijklmnop" };
 
@@ -22,11 +24,28 @@ fs.writeFileSync(
   JSON.stringify({ host: dovecot.host, port: dovecot.port, pid: dovecot.pid(), ...E2E_MAILBOX }),
 );
 
+// Fake UPS / FedEx / USPS / Ship24 APIs: the app gets their base URLs and credentials; specs drive
+// them through POST {baseUrl}/__fake/scenario, read from DATA_DIR/e2e-carriers.json.
+const carriers = startFakeCarriers();
+fs.writeFileSync(
+  path.join(dataDir, "e2e-carriers.json"),
+  JSON.stringify({ baseUrl: carriers.baseUrl }),
+);
+
+// A fake OpenAI-compatible server for AI help; specs pick its answers with [fake:...] markers in
+// the text they type (test/support/fake-openai.ts).
+const openai = startFakeOpenAI({ apiKey: "sk-e2e" });
+
 const root = path.resolve(import.meta.dir, "..", "..");
 const app = Bun.spawn([process.execPath, "run", "src/main.ts"], {
   cwd: root,
   env: {
     ...process.env,
+    ...carriers.env,
+    OPENAI_BASE_URL: openai.baseUrl,
+    OPENAI_API_KEY: "sk-e2e",
+    OPENAI_MODEL: "fake-e2e-model",
+    OPENAI_TIMEOUT_MS: "10000",
     GMAIL_IMAP_HOST: dovecot.host,
     GMAIL_IMAP_PORT: String(dovecot.port),
     GMAIL_IMAP_TLS: "false",
@@ -42,6 +61,8 @@ async function stop(code: number) {
   app.kill("SIGTERM");
   await app.exited;
   await dovecot.stop();
+  carriers.stop();
+  openai.stop();
   process.exit(code);
 }
 process.on("SIGTERM", () => void stop(0));

@@ -139,3 +139,12 @@ export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const VIDEO_MAX_BYTES = 100 * 1024 * 1024;
 export const MEDIA_IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
 export const MEDIA_VIDEO_TYPES = ["video/mp4"] as const;
+/** The refusals of spec §5, word for word (the media area checks first; the server again). */
+export const MEDIA_MESSAGES = {
+  notMedia: "Only image and video files are allowed",
+  unsupported: "Only JPEG, PNG, GIF, WebP images and MP4 videos are supported",
+  tooManyFiles: `Upload limit reached: Maximum ${MEDIA_MAX_FILES} images allowed`,
+  videoExists: "Only 1 video is allowed per review. Please remove the existing video first",
+  tooManyVideos: "Too many videos",
+  tooLarge: (maxBytes: number) => `File size must be less than ${maxBytes / (1024 * 1024)} MB`,
+} as const;

@@ -43,12 +43,22 @@ export const reviewSettingsBody = z.object({
         (typeof TONES)[number],
         ReturnType<typeof tonePercent>
       >,
-      { error: () => `toneAllocation must give a percentage for each of: ${TONES.join(", ")}` },
+      {
+        error: (iss) =>
+          iss.code === "unrecognized_keys"
+            ? `Unknown tone ${iss.keys.join(", ")}: the tones are ${TONES.join(", ")}`
+            : `toneAllocation must give a percentage for each of: ${TONES.join(", ")}`,
+      },
     )
-    .refine(
-      (a) => Object.values(a).reduce((s, v) => s + v, 0) === TONE_TOTAL,
-      `The tone total must equal ${TONE_TOTAL}`,
-    ),
+    .superRefine((a, ctx) => {
+      const total = Object.values(a).reduce((s, v) => s + v, 0);
+      if (total !== TONE_TOTAL) {
+        ctx.addIssue({
+          code: "custom",
+          message: `The tone total must equal ${TONE_TOTAL}: the tones add up to ${total}`,
+        });
+      }
+    }),
   autoGenerateSubject: z.boolean({ error: () => "autoGenerateSubject must be true or false" }),
 });
 

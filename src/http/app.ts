@@ -23,7 +23,15 @@ import { IMPORT_PATH, importModeRoutes, mailImportRoutes } from "./routes/mail-i
 import { notificationsRoutes } from "./routes/notifications.routes.ts";
 import { oauthRoutes } from "./routes/oauth.routes.ts";
 import { ordersRoutes } from "./routes/orders.routes.ts";
+import { reviewEnhanceRoutes } from "./routes/review-enhance.routes.ts";
+import {
+  exportArchiveRoute,
+  isMediaUploadPath,
+  mediaFileRoutes,
+  reviewMediaRoutes,
+} from "./routes/review-media.routes.ts";
 import { shippingRoutes } from "./routes/shipping.routes.ts";
+import { trackingRoutes } from "./routes/tracking.routes.ts";
 import { userRoutes } from "./routes/user.routes.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -55,7 +63,12 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   });
   // The mail import streams its upload to disk under its own, larger limit (mail-import.routes.ts);
   // hono's bodyLimit would read a body sent without Content-Length into memory.
-  app.use("/api/*", (c, next) => (c.req.path === IMPORT_PATH ? next() : jsonBodyLimit(c, next)));
+  // Review media uploads stream to disk too, with per-file limits (features/reviews/media.service.ts).
+  app.use("/api/*", (c, next) =>
+    c.req.path === IMPORT_PATH || isMediaUploadPath(c.req.method, c.req.path)
+      ? next()
+      : jsonBodyLimit(c, next),
+  );
 
   const auth = requireAuth(services.auth);
   app.route("/api/health", healthRoutes(db, new Date()));
@@ -66,7 +79,8 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   // Hono's "/x/*" also matches "/x" itself: one registration per prefix, or auth runs twice
   // (a second session and user look-up on every request).
   app.use("/api/user/*", auth);
-  app.route("/api/user", userRoutes(services.users));
+  app.route("/api/user", userRoutes(services.users, services.reviewSettings));
+  app.route("/api/user/export/archive", exportArchiveRoute(services.users));
   app.route("/api/user/disconnect-email", disconnectEmailRoute(services.mailbox));
   app.use("/api/admin/*", auth, requireAdmin(services.auth));
   app.route("/api/admin", adminRoutes(services.adminLogs));
@@ -75,7 +89,13 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   // The stream checks its own ?token= (EventSource cannot send an Authorization header).
   app.route("/api/events", eventsRoutes({ auth: services.auth, sse: services.sse }));
   app.use("/api/orders/*", auth);
-  app.route("/api/orders", ordersRoutes(services.orders));
+  app.route("/api/orders", ordersRoutes(services.orders, services.tracking));
+  app.route("/api/orders", reviewEnhanceRoutes(services.enhance));
+  app.route("/api/orders", reviewMediaRoutes(services.media));
+  // Media files check their own ?token= or bearer header (<img>/<video> cannot send a header).
+  app.route("/api/media", mediaFileRoutes({ auth: services.auth, media: services.media }));
+  app.use("/api/tracking/*", auth);
+  app.route("/api/tracking", trackingRoutes(services.tracking));
   app.use("/api/shipping/*", auth);
   app.route("/api/shipping", shippingRoutes());
   app.use("/api/config/*", auth);

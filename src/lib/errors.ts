@@ -1,7 +1,7 @@
 /** The one error type services throw; the HTTP layer turns it into `{ error, details? }`. */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 429 | 502 | 503 | 504,
     message: string,
     readonly details?: unknown,
     readonly headers?: Record<string, string>,

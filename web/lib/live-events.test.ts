@@ -465,8 +465,8 @@ describe("query invalidation per table", () => {
     ]);
   });
 
-  test("user → the user data only", () => {
-    expect(invalidatedBy("user")).toEqual(["/api/user/data"]);
+  test("user → the user data and the review settings", () => {
+    expect(invalidatedBy("user")).toEqual(["/api/user/data", "/api/user/review-settings"]);
   });
 
   test("IMAP and MANUAL_RECONNECT → the mailbox status", () => {
@@ -497,6 +497,7 @@ describe("query invalidation per table", () => {
       "/api/notifications",
       "/api/orders",
       "/api/user/data",
+      "/api/user/review-settings",
     ]);
   });
 });

@@ -244,7 +244,8 @@ export type LiveEvents = ReturnType<typeof createLiveEvents>;
 export const INVALIDATION_PREFIXES: Readonly<Record<string, readonly string[]>> = {
   notification: ["/api/notifications"],
   order: ["/api/orders", "/api/dashboard/counts", "/api/dashboard/recent", "/api/dashboard/stats"],
-  user: ["/api/user/data"],
+  // A review-settings save in another tab publishes "user" too.
+  user: ["/api/user/data", "/api/user/review-settings"],
   IMAP: ["/api/imap/status"],
   MANUAL_RECONNECT: ["/api/imap/status"],
 };

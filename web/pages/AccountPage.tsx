@@ -5,7 +5,7 @@
  * address (spec §2).
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { afterConnect } from "../hooks/useMailbox.ts";
 import {
   announceOAuthResult,
@@ -16,11 +16,33 @@ import {
 import { EmailTab } from "./account/EmailTab.tsx";
 import { toastOAuthResult } from "./account/email/GmailConnectDialog.tsx";
 import { ProfileTab } from "./account/ProfileTab.tsx";
+import { TrackingTab } from "./account/TrackingTab.tsx";
 
 type Tab = { id: string; label: string; short: string; render: () => React.ReactNode };
 
+/** Loaded when first opened: it carries the tone-allocation logic and its own styles. */
+const ReviewSettingsTab = lazy(() =>
+  import("./account/ReviewSettingsTab.tsx").then((m) => ({ default: m.ReviewSettingsTab })),
+);
+
 const TABS: Tab[] = [
   { id: "profile", label: "Profile Information", short: "Profile", render: () => <ProfileTab /> },
+  {
+    id: "reviews",
+    label: "Review Settings",
+    short: "Reviews",
+    render: () => (
+      <Suspense fallback={<article aria-busy="true" aria-label="Loading review settings" />}>
+        <ReviewSettingsTab />
+      </Suspense>
+    ),
+  },
+  {
+    id: "tracking",
+    label: "Shipment Tracking",
+    short: "Tracking",
+    render: () => <TrackingTab />,
+  },
   { id: "email", label: "Email Configuration", short: "Email", render: () => <EmailTab /> },
 ];
 

@@ -8,6 +8,7 @@ import type { DashboardCounts } from "../../src/contract/dashboard.ts";
 import { MailboxStatusBadge } from "../components/mailbox/MailboxStatusBadge.tsx";
 import { ReconnectOffer } from "../components/mailbox/ReconnectOffer.tsx";
 import { OrderCard } from "../components/orders/OrderCard.tsx";
+import { ShippedRefreshButton } from "../components/orders/TrackingButtons.tsx";
 import { useNow } from "../components/orders/useNow.ts";
 import {
   useDashboardCounts,
@@ -73,27 +74,38 @@ function StatusCards() {
   const today = counts?.OrderedToday ?? 0;
   return (
     <section aria-label="Orders by status" className="status-cards">
-      {CARD_STATUSES.map((status) => (
-        <Link
-          key={status}
-          href={`/orders?status=${encodeURIComponent(status)}`}
-          className={`status-card status-card-${status.toLowerCase().replace(/\s+/g, "-")}`}
-          aria-label={`${status}: ${counts ? counts[status] : "…"}, ${STATUS_SUBTITLES[status]}${
-            status === "Ordered" && today > 0 ? `, ${today} ordered today` : ""
-          }`}
-        >
-          <span className="status-card-title">{status}</span>
-          <span className="status-card-count" aria-busy={isLoading || undefined}>
-            {counts ? counts[status] : "–"}
-          </span>
-          <span className="status-card-subtitle">
-            {STATUS_SUBTITLES[status]}
-            {status === "Ordered" && today > 0 && (
-              <span className="today-badge">{today} ordered today</span>
-            )}
-          </span>
-        </Link>
-      ))}
+      {CARD_STATUSES.map((status) => {
+        const card = (
+          <Link
+            key={status}
+            href={`/orders?status=${encodeURIComponent(status)}`}
+            className={`status-card status-card-${status.toLowerCase().replace(/\s+/g, "-")}`}
+            aria-label={`${status}: ${counts ? counts[status] : "…"}, ${STATUS_SUBTITLES[status]}${
+              status === "Ordered" && today > 0 ? `, ${today} ordered today` : ""
+            }`}
+          >
+            <span className="status-card-title">{status}</span>
+            <span className="status-card-count" aria-busy={isLoading || undefined}>
+              {counts ? counts[status] : "–"}
+            </span>
+            <span className="status-card-subtitle">
+              {STATUS_SUBTITLES[status]}
+              {status === "Ordered" && today > 0 && (
+                <span className="today-badge">{today} ordered today</span>
+              )}
+            </span>
+          </Link>
+        );
+        // The refresh sits beside the link, not inside it (no button within a link).
+        return status === "Shipped" && (counts?.Shipped ?? 0) > 0 ? (
+          <div key={status} className="status-card-wrap">
+            {card}
+            <ShippedRefreshButton />
+          </div>
+        ) : (
+          card
+        );
+      })}
     </section>
   );
 }

@@ -19,6 +19,7 @@ import {
   useOrder,
 } from "../hooks/useOrders.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
+import { useRefreshOrderTracking } from "../hooks/useTracking.ts";
 import { apiJson, apiRequest, errorMessage } from "../lib/api.ts";
 import {
   changedFields,
@@ -233,6 +234,8 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
     },
   });
 
+  const refreshTracking = useRefreshOrderTracking(order.orderid);
+
   const busy = save.isPending;
   const tabErrors = (t: EditTab) =>
     (Object.keys(errors) as FormField[]).some((f) => errors[f] && FIELD_TABS[f] === t);
@@ -282,6 +285,8 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
             originalExpected={original.expecteddeliverydate}
             detecting={detecting}
             timeZone={timeZone}
+            onUpdateTracking={() => refreshTracking.mutate()}
+            updatingTracking={refreshTracking.isPending}
             onTrackingNumber={(value) => {
               setTypedNumber(true);
               setForm((f) => withTrackingNumber(f, value));

@@ -12,6 +12,7 @@ import { useNow } from "../components/orders/useNow.ts";
 import { useDashboardCounts } from "../hooks/useDashboard.ts";
 import { useOrderList } from "../hooks/useOrders.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
+import { useUpdateAllTracking } from "../hooks/useTracking.ts";
 import {
   FILTER_ORDER_LABELS,
   hasOwnOrdering,
@@ -73,6 +74,7 @@ export function OrdersPage() {
           </p>
         </hgroup>
         <div className="button-row">
+          {view.status === "Shipped" && (data?.orders.length ?? 0) > 0 && <UpdateAllTracking />}
           <Link
             href={`/orders/new?from=${encodeURIComponent(here)}`}
             className="button-link primary"
@@ -184,6 +186,22 @@ export function OrdersPage() {
         </>
       )}
     </main>
+  );
+}
+
+/** Spec §2: only under the Shipped filter when it has results. */
+function UpdateAllTracking() {
+  const update = useUpdateAllTracking();
+  return (
+    <button
+      type="button"
+      className="outline"
+      disabled={update.isPending}
+      aria-busy={update.isPending || undefined}
+      onClick={() => update.mutate()}
+    >
+      Update All Tracking
+    </button>
   );
 }
 

@@ -72,6 +72,32 @@ export function PrivacyPolicyPage() {
           <li>Your password in readable form.</li>
           <li>Any tracking, analytics or advertising data: Grapevine has none.</li>
         </ul>
+        <h3>AI help with reviews (optional)</h3>
+        <ul>
+          <li>
+            Off unless you turn it on: nothing is ever sent to an AI server unless you pick an AI
+            option (Grammar &amp; Spelling or Improve Writing) in Account Settings, Review Settings,
+            and then press Enhance on a review.
+          </li>
+          <li>
+            What is sent, each time you press Enhance: the product's name and the review subject
+            and/or review text you are enhancing (the dialog lists which), with instructions drawn
+            from your review settings (target length, tone mix, whether to write a subject).
+          </li>
+          <li>
+            What is never sent: your name, email address, order numbers, ASINs, addresses, ratings,
+            photos, videos, other reviews or anything from your mail.
+          </li>
+          <li>
+            Where it goes: the AI server the administrator of this Grapevine configured. That may be
+            a model running on the same machine (such as Ollama) or an outside service (such as
+            OpenAI), whose own privacy terms then apply to what it receives.
+          </li>
+          <li>
+            The suggestion is kept only if you accept it and save the order. Server logs record only
+            sizes and timings of AI requests, never the words.
+          </li>
+        </ul>
         <h3>Security measures</h3>
         <ul>
           <li>
@@ -98,7 +124,7 @@ export function PrivacyPolicyPage() {
             <strong>Local processing:</strong> messages are processed on this Grapevine server. Mail
             content is not sent to any outside service. If you use AI help for a review, only that
             review's subject, text and product name are sent to the AI server configured by the
-            administrator.
+            administrator (see "AI help with reviews" above).
           </li>
           <li>
             <strong>Real-time monitoring:</strong> while connected, Grapevine waits for new messages

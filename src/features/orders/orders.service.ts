@@ -29,6 +29,7 @@ import type {
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
+import type { TrackingService } from "../tracking/tracking.service.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
 import { detectCarrier } from "./carrier-detect.ts";
@@ -222,6 +223,8 @@ export function createOrdersService(deps: {
   events: EventBus;
   mediaDir: string;
   now?: () => Date;
+  /** Looks a Shipped order up with its carrier after its tracking was saved (features/tracking). */
+  tracking?: () => Pick<TrackingService, "afterTrackingSaved">;
 }) {
   const clock = deps.now ?? (() => new Date());
 
@@ -420,8 +423,16 @@ export function createOrdersService(deps: {
       return toOrder(saved);
     },
 
-    /** PUT /api/orders/{id}/tracking: the number and carrier with the automatic status changes. */
-    updateTracking(userId: number, id: number, body: TrackingBody): TrackingUpdateResponse {
+    /**
+     * PUT /api/orders/{id}/tracking: the number and carrier with the automatic status changes;
+     * then, with the tracking service, a Shipped order is looked up with its carrier (trackingInfo
+     * from the carrier, `warning` when that information is incomplete).
+     */
+    async updateTracking(
+      userId: number,
+      id: number,
+      body: TrackingBody,
+    ): Promise<TrackingUpdateResponse> {
       const cur = mustFind(userId, id);
       const number = body.trackingnumber === undefined ? cur.trackingNumber : body.trackingnumber;
       const t = trackingChange(cur, number, body.carrier, false);
@@ -434,6 +445,8 @@ export function createOrdersService(deps: {
       const saved = deps.orders.update(userId, id, patch);
       if (!saved) throw notFound(ORDER_NOT_FOUND);
       deps.events.publish(userId, "order", "UPDATE");
+      const tracking = deps.tracking?.();
+      if (tracking) return tracking.afterTrackingSaved(userId, saved);
       const order = toOrder(saved);
       return {
         order,

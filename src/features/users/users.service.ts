@@ -5,6 +5,7 @@ import type { EmailSettings, PasswordBody, ProfileBody, UserData } from "../../c
 import type { UserRow } from "../../db/schema.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { canonicalTimeZone } from "../../lib/time.ts";
+import { type TarEntry, tarStream } from "../../media/tar.ts";
 import type { SessionsRepo } from "../auth/sessions.repo.ts";
 import type { UsersRepo } from "./users.repo.ts";
 
@@ -19,6 +20,10 @@ export function createUsersService(deps: {
   mediaDir: string;
   exportSections?: ExportSection[];
   /** The mail pipeline's counters (features/mailbox); zero and null without it. */
+  /** Files that belong in the export archive beside the JSON (review media). */
+  exportFiles?: (
+    userId: number,
+  ) => Promise<{ archivePath: string; file: string; bytes: number; mtime: Date }[]>;
   mailStats?: (userId: number) => {
     emailsscanned: number;
     lastprocessedtime: string | null;
@@ -29,6 +34,8 @@ export function createUsersService(deps: {
     emailSettings: (userId: number) => EmailSettings | null;
     stopUser: (userId: number) => Promise<void>;
   };
+  /** The daily tracking check (features/tracking): follows a zone change, ends with the account. */
+  trackingSchedule?: { reschedule: (userId: number) => void; remove: (userId: number) => void };
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
@@ -98,6 +105,7 @@ export function createUsersService(deps: {
       }
       mustFind(userId);
       deps.users.update(userId, { timezone });
+      deps.trackingSchedule?.reschedule(userId);
       return { timezone };
     },
 
@@ -128,6 +136,44 @@ export function createUsersService(deps: {
       return doc;
     },
 
+    /**
+     * The export with its files (GET /api/user/export/archive): a .tar holding export.json (the
+     * same document as exportData), the media files under media/<orderid>/ as the document's
+     * reviewMedia lists them, and a README.txt. Streamed: files are read while it is sent.
+     */
+    async exportArchive(
+      userId: number,
+    ): Promise<{ name: string; stream: ReadableStream<Uint8Array> }> {
+      const doc = this.exportData(userId);
+      const at = now();
+      const name = `grapevine-export-${at.toISOString().slice(0, 10)}`;
+      const files = (await deps.exportFiles?.(userId)) ?? [];
+      const readme = [
+        "Grapevine data export",
+        "",
+        "export.json  your account, orders (with their reviews: rating, subject, text, dates),",
+        "             notifications, settings. reviewMedia lists every photo and video:",
+        "             the order it belongs to, its position and its file in this archive.",
+        "media/       the photos and videos, one folder per order id.",
+        "",
+      ].join("\n");
+      const entries: TarEntry[] = [
+        { name: `${name}/README.txt`, mtime: at, data: new TextEncoder().encode(readme) },
+        {
+          name: `${name}/export.json`,
+          mtime: at,
+          data: new TextEncoder().encode(JSON.stringify(doc, null, 2)),
+        },
+        ...files.map((f) => ({
+          name: `${name}/${f.archivePath}`,
+          mtime: f.mtime,
+          file: f.file,
+          size: f.bytes,
+        })),
+      ];
+      return { name, stream: tarStream(entries) };
+    },
+
     /** Removes the user, every row that belongs to them (cascade) and their media folder. */
     async deleteAccount(userId: number, password: string) {
       const u = mustFind(userId);
@@ -136,6 +182,7 @@ export function createUsersService(deps: {
       }
       // The mailbox supervisor and any backfill stop before their rows disappear.
       await deps.mailbox?.stopUser(userId);
+      deps.trackingSchedule?.remove(userId);
       deps.users.delete(userId);
       await fs.rm(path.join(deps.mediaDir, String(userId)), { recursive: true, force: true });
       return {

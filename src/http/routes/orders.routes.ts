@@ -7,6 +7,7 @@ import {
   updateOrderBody,
 } from "../../contract/index.ts";
 import type { OrdersService } from "../../features/orders/orders.service.ts";
+import type { TrackingService } from "../../features/tracking/tracking.service.ts";
 import { badRequest } from "../../lib/errors.ts";
 import type { AppEnv } from "../types.ts";
 import { intParam, readBody } from "../validate.ts";
@@ -22,7 +23,7 @@ function readListQuery(c: Context) {
 }
 
 /** Mounted behind requireAuth at /api/orders: every handler acts on the signed-in user's orders. */
-export function ordersRoutes(orders: OrdersService) {
+export function ordersRoutes(orders: OrdersService, tracking: TrackingService) {
   return new Hono<AppEnv>()
     .get("/", (c) => {
       const { orders: list, total } = orders.list(c.get("user").id, readListQuery(c));
@@ -51,6 +52,12 @@ export function ordersRoutes(orders: OrdersService) {
     .put("/:id/tracking", async (c) => {
       const id = intParam(c, "id");
       const body = await readBody(c, trackingBody);
-      return c.json(orders.updateTracking(c.get("user").id, id, body));
+      return c.json(await orders.updateTracking(c.get("user").id, id, body));
+    })
+    .post("/:id/tracking/update", async (c) => {
+      // The order's carrier look-up (spec §7), as POST /api/tracking/update-order/{id};
+      // failures are 4xx/502/503/504 and change nothing (tracking.service.ts).
+      const id = intParam(c, "id");
+      return c.json(await tracking.updateOrder(c.get("user").id, id));
     });
 }

@@ -3,14 +3,16 @@ import {
   deleteAccountBody,
   passwordBody,
   profileBody,
+  reviewSettingsBody,
   timezoneBody,
 } from "../../contract/index.ts";
+import type { ReviewSettingsService } from "../../features/reviews/review-settings.service.ts";
 import type { UsersService } from "../../features/users/users.service.ts";
 import type { AppEnv } from "../types.ts";
 import { readBody } from "../validate.ts";
 
 /** Mounted behind requireAuth: every handler acts on the signed-in user only. */
-export function userRoutes(users: UsersService) {
+export function userRoutes(users: UsersService, reviewSettings: ReviewSettingsService) {
   return new Hono<AppEnv>()
     .get("/data", (c) => {
       c.header("Cache-Control", "no-store");
@@ -27,6 +29,14 @@ export function userRoutes(users: UsersService) {
     .patch("/timezone", async (c) => {
       const body = await readBody(c, timezoneBody);
       return c.json(users.setTimezone(c.get("user").id, body.timezone));
+    })
+    .get("/review-settings", (c) => {
+      c.header("Cache-Control", "no-store");
+      return c.json(reviewSettings.get(c.get("user").id));
+    })
+    .put("/review-settings", async (c) => {
+      const body = await readBody(c, reviewSettingsBody);
+      return c.json(reviewSettings.save(c.get("user").id, body));
     })
     .get("/export", (c) => {
       const doc = users.exportData(c.get("user").id);

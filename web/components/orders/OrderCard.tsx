@@ -22,6 +22,7 @@ import { DeliveryDate } from "./DeliveryDate.tsx";
 import { PackageIcon } from "./PackageIcon.tsx";
 import { JustDeliveredBadge, StatusBadge } from "./StatusBadge.tsx";
 import { StatusSelect } from "./StatusSelect.tsx";
+import { UpdateOrderTrackingButton } from "./TrackingButtons.tsx";
 import { TrackingEditor } from "./TrackingEditor.tsx";
 import "../../styles/orders.css";
 
@@ -63,6 +64,8 @@ export function OrderCard(props: {
       ? reviewDateText(order, timeZone)
       : null;
   const canEditReview = order.status === "Received" || order.status === "Review Rejected";
+  // A Shipped order with a number can be asked about now (spec §2 'Update Tracking').
+  const canUpdateTracking = order.status === "Shipped" && Boolean(order.trackingnumber);
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the product name link is the keyboard path
@@ -129,6 +132,9 @@ export function OrderCard(props: {
         )}
         {props.mode === "status" && (
           <div className="order-card-actions">
+            {canUpdateTracking && !props.editing && (
+              <UpdateOrderTrackingButton order={order} disabled={inactive} />
+            )}
             <StatusLine
               order={order}
               editing={props.editing}
@@ -190,17 +196,23 @@ function TrackingLine(props: {
       {order.status === "Shipped" && (
         <DeliveryDate order={order} now={props.now} timeZone={props.timeZone} />
       )}
-      {editable && (
-        <button
-          type="button"
-          className="outline secondary small"
-          disabled={props.disabled}
-          onClick={props.onEdit}
-          aria-label={`${number ? "Edit tracking" : "Add tracking"}: ${order.productname}`}
-        >
-          {number ? "Edit tracking" : "Add tracking"}
-        </button>
-      )}
+      {/* The buttons stay together at the right, also when the line wraps. */}
+      <span className="tracking-buttons">
+        {order.status === "Shipped" && number && (
+          <UpdateOrderTrackingButton order={order} disabled={props.disabled} />
+        )}
+        {editable && (
+          <button
+            type="button"
+            className="outline secondary small"
+            disabled={props.disabled}
+            onClick={props.onEdit}
+            aria-label={`${number ? "Edit tracking" : "Add tracking"}: ${order.productname}`}
+          >
+            {number ? "Edit tracking" : "Add tracking"}
+          </button>
+        )}
+      </span>
     </div>
   );
 }

@@ -190,7 +190,7 @@ function YourData() {
   const [, navigate] = useLocation();
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [password, setPassword] = useState("");
-  const [exporting, setExporting] = useState(false);
+  const [exporting, setExporting] = useState<"json" | "archive" | null>(null);
 
   const remove = useMutation({
     mutationFn: () => apiRequest("DELETE", "/api/user", { password }),
@@ -206,15 +206,16 @@ function YourData() {
     onError: (err) => toastError(err, errorMessage(err, "Failed to delete account")),
   });
 
-  async function exportData() {
-    setExporting(true);
+  async function exportData(kind: "json" | "archive") {
+    setExporting(kind);
     try {
-      await downloadFile("/api/user/export", "grapevine-export.json");
+      if (kind === "json") await downloadFile("/api/user/export", "grapevine-export.json");
+      else await downloadFile("/api/user/export/archive", "grapevine-export.tar");
       toast({ title: "Export downloaded" });
     } catch (err) {
       toastError(err, errorMessage(err, "Failed to export your data"));
     } finally {
-      setExporting(false);
+      setExporting(null);
     }
   }
 
@@ -229,18 +230,28 @@ function YourData() {
         <h2>Your data</h2>
       </header>
       <p>
-        Everything Grapevine keeps about you stays on this server. You can download all of it as a
-        JSON file, or delete your account with all of its data for good.
+        Everything Grapevine keeps about you stays on this server. You can download it as a JSON
+        file, or as an archive (.tar) that also holds your review photos and videos, or delete your
+        account with all of its data for good.
       </p>
       <div className="button-row">
         <button
           type="button"
           className="secondary"
-          onClick={exportData}
-          disabled={exporting}
-          aria-busy={exporting || undefined}
+          onClick={() => exportData("json")}
+          disabled={exporting !== null}
+          aria-busy={exporting === "json" || undefined}
         >
           Export my data
+        </button>
+        <button
+          type="button"
+          className="secondary outline"
+          onClick={() => exportData("archive")}
+          disabled={exporting !== null}
+          aria-busy={exporting === "archive" || undefined}
+        >
+          Export with photos and videos
         </button>
         <button type="button" className="danger outline" onClick={() => setDeleteOpen(true)}>
           Delete account

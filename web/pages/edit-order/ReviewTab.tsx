@@ -5,6 +5,7 @@
  */
 import type { Order } from "../../../src/contract/orders.ts";
 import { StarRating } from "../../components/orders/StarRating.tsx";
+import { useReviewSettings } from "../../hooks/useReviewSettings.ts";
 import {
   DEFAULT_TARGET_WORDS,
   REVIEW_SUBJECT_MAX,
@@ -15,6 +16,8 @@ import {
 } from "../../lib/orders.ts";
 import { toast } from "../../lib/toast.tsx";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
+import { MediaArea } from "./media/MediaArea.tsx";
+import { useEnhance } from "./useEnhance.tsx";
 
 async function copy(text: string) {
   if (!text.trim()) {
@@ -61,11 +64,14 @@ export function ReviewFields(
   const { form, order } = props;
   // The line describes the saved order: its dates are the server's.
   const line = reviewStatusLine(order, props.now, props.timeZone);
-  const target = props.targetWords ?? DEFAULT_TARGET_WORDS;
+  // The saved target (Account → Review Settings); the default while it loads or if it cannot.
+  const savedTarget = useReviewSettings().data?.targetWordCount;
+  const target = props.targetWords ?? savedTarget ?? DEFAULT_TARGET_WORDS;
   const words = wordCount(form.reviewtext);
   const band = wordBand(words, target);
   const link = order.status === "Review Approved" ? reviewUrl(order.reviewreference) : null;
   const canSubmit = form.status === "Received" || form.status === "Review Rejected";
+  const enhance = useEnhance({ ...props, orderId: order.orderid });
 
   return (
     <div className="edit-review">
@@ -102,6 +108,7 @@ export function ReviewFields(
             >
               Copy
             </button>
+            {enhance.button("subject")}
           </div>
         )}
       />
@@ -131,9 +138,13 @@ export function ReviewFields(
             >
               Copy
             </button>
+            {enhance.button("text")}
           </div>
         )}
       />
+      {enhance.extras}
+
+      <MediaArea order={order} />
 
       <div className="button-row">
         {canSubmit && (

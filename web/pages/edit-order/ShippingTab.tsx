@@ -1,6 +1,7 @@
 /**
  * Shipping Information: expected delivery (with the Estimated badge), ship-to address, tracking
- * number (carrier detected as it is typed), carrier, delivery details, View Tracking, last update.
+ * number (carrier detected as it is typed), carrier, delivery details, View Tracking, Update
+ * Tracking (asks the carrier now, edit screen only) and the last-updated line.
  */
 import type { Order } from "../../../src/contract/orders.ts";
 import { CarrierSelect } from "../../components/orders/CarrierSelect.tsx";
@@ -17,6 +18,9 @@ export function ShippingFields(
     detecting: boolean;
     onTrackingNumber: (value: string) => void;
     timeZone: string;
+    /** Update Tracking (edit screen only): asks the carrier about the saved number. */
+    onUpdateTracking?: () => void;
+    updatingTracking?: boolean;
   },
 ) {
   const { form, order } = props;
@@ -25,6 +29,11 @@ export function ShippingFields(
     form.expecteddeliverydate !== "" &&
     form.expecteddeliverydate === props.originalExpected;
   const link = trackingUrl(form.carrier || null, form.trackingnumber, form.amazonordernumber);
+  // The carrier is asked about the SAVED number: a new one typed here is saved first.
+  const savedNumber = order?.trackingnumber ?? "";
+  const unsavedNumber =
+    form.trackingnumber.trim() !== savedNumber ||
+    (form.carrier || null) !== (order?.carrier ?? null);
   return (
     <div className="edit-shipping">
       <div className="form-grid">
@@ -93,6 +102,18 @@ export function ShippingFields(
           <a href={link} target="_blank" rel="noopener noreferrer" className="button-link">
             View Tracking ↗
           </a>
+        )}
+        {order && props.onUpdateTracking && savedNumber && (
+          <button
+            type="button"
+            className="outline"
+            disabled={props.updatingTracking || unsavedNumber}
+            aria-busy={props.updatingTracking || undefined}
+            title={unsavedNumber ? "Save the tracking number first" : undefined}
+            onClick={props.onUpdateTracking}
+          >
+            Update Tracking
+          </button>
         )}
         {order && (
           <p className="muted last-updated">

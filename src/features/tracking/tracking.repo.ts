@@ -1,0 +1,63 @@
+/**
+ * Carrier tracking queries: each user's preferences and daily-check bookkeeping (users columns of
+ * migration 0006), and the Shipped orders a check looks at. Reads only on orders: every order
+ * write goes through the orders repo (its cache and events), never through here.
+ */
+import type { Db } from "../../db/client.ts";
+import type { OrderRow } from "../../db/schema.ts";
+
+/** What the scheduler needs to know about one user. */
+export type ScheduleRow = {
+  userId: number;
+  timezone: string | null;
+  /** "HH:MM"; null: the default time. */
+  trackingUpdateTime: string | null;
+  /** ISO; null until the first daily check ran. */
+  trackingLastRunAt: string | null;
+  createdAt: string;
+};
+
+/** The fields of an order a look-up needs. */
+export type TrackedOrder = Pick<
+  OrderRow,
+  "id" | "userId" | "productName" | "trackingNumber" | "carrier" | "status"
+>;
+
+const SCHEDULE_COLUMNS = `id AS userId, timezone, tracking_update_time AS trackingUpdateTime,
+  tracking_last_run_at AS trackingLastRunAt, created_at AS createdAt`;
+
+export function createTrackingRepo(db: Db) {
+  const sqlite = db.$client;
+  const one = sqlite.prepare<ScheduleRow, [number]>(
+    `SELECT ${SCHEDULE_COLUMNS} FROM users WHERE id = ?1`,
+  );
+  const all = sqlite.prepare<ScheduleRow, []>(`SELECT ${SCHEDULE_COLUMNS} FROM users ORDER BY id`);
+  const savePrefs = sqlite.prepare<unknown, [string, string, string, number]>(
+    "UPDATE users SET timezone = ?1, tracking_update_time = ?2, updated_at = ?3 WHERE id = ?4",
+  );
+  const lastRun = sqlite.prepare<unknown, [string, number]>(
+    "UPDATE users SET tracking_last_run_at = ?1 WHERE id = ?2",
+  );
+  // Walks orders_user_status_idx: a user without Shipped orders costs one index probe.
+  const shipped = sqlite.prepare<TrackedOrder, [number]>(
+    `SELECT id, user_id AS userId, product_name AS productName, tracking_number AS trackingNumber,
+       carrier, status
+     FROM orders
+     WHERE user_id = ?1 AND status = 'Shipped' AND tracking_number IS NOT NULL
+       AND trim(tracking_number) <> ''
+     ORDER BY id`,
+  );
+  return {
+    scheduleRow: (userId: number): ScheduleRow | undefined => one.get(userId) ?? undefined,
+    scheduleRows: (): ScheduleRow[] => all.all(),
+    /** Saves the zone and the daily time; false when the user does not exist. */
+    savePreferences: (userId: number, timezone: string, time: string, nowIso: string): boolean =>
+      savePrefs.run(timezone, time, nowIso, userId).changes > 0,
+    setLastRunAt: (userId: number, iso: string): void => {
+      lastRun.run(iso, userId);
+    },
+    /** The user's Shipped orders that have a tracking number, oldest first. */
+    shippedWithTracking: (userId: number): TrackedOrder[] => shipped.all(userId),
+  };
+}
+export type TrackingRepo = ReturnType<typeof createTrackingRepo>;

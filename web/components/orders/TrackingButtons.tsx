@@ -1,0 +1,67 @@
+/**
+ * Tracking refresh buttons for the first-load screens (the dashboard's Shipped card, the order
+ * cards). The tracking code (web/hooks/useTracking.ts, its toasts) loads on the first press, so
+ * the dashboard's bundle only carries these few lines.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { Order } from "../../../src/contract/orders.ts";
+import { toastError } from "../../lib/toast.tsx";
+import "../../styles/tracking.css";
+
+type TrackingModule = typeof import("../../hooks/useTracking.ts");
+const loadTracking = (): Promise<TrackingModule> => import("../../hooks/useTracking.ts");
+
+/** Runs one call of the tracking module with a busy flag; a failed chunk load gets a toast. */
+function useTrackingCall() {
+  const [busy, setBusy] = useState(false);
+  const run = async (call: (m: TrackingModule) => Promise<unknown>) => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await call(await loadTracking());
+    } catch (err) {
+      toastError(err, "Update failed", "Failed to update tracking information.");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, run };
+}
+
+/** The Shipped card's refresh (spec §2): a tracking update for all Shipped orders. */
+export function ShippedRefreshButton() {
+  const queryClient = useQueryClient();
+  const { busy, run } = useTrackingCall();
+  return (
+    <button
+      type="button"
+      className="status-card-refresh secondary outline"
+      aria-label="Update tracking for all shipped orders"
+      title="Update tracking for all shipped orders"
+      disabled={busy}
+      aria-busy={busy || undefined}
+      onClick={() => void run((m) => m.updateAllTracking(queryClient))}
+    >
+      <span aria-hidden="true">↻</span>
+    </button>
+  );
+}
+
+/** A card's Update Tracking: asks the carrier about this one order. */
+export function UpdateOrderTrackingButton(props: { order: Order; disabled?: boolean }) {
+  const queryClient = useQueryClient();
+  const { busy, run } = useTrackingCall();
+  return (
+    <button
+      type="button"
+      className="outline secondary small tracking-update"
+      aria-label={`Update Tracking: ${props.order.productname}`}
+      disabled={busy || props.disabled}
+      aria-busy={busy || undefined}
+      onClick={() => void run((m) => m.updateOrderTracking(queryClient, props.order.orderid))}
+    >
+      Update Tracking
+    </button>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * Review settings (spec §3, §7): query key, the query and the save mutation. The Account tab edits
+ * them; Edit Order reads the target word count and the AI option. A save elsewhere (another tab)
+ * arrives as a "user" live event, which refetches this key.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ReviewSettings } from "../../src/contract/constants.ts";
+import { apiJson, errorMessage, FIVE_MINUTES } from "../lib/api.ts";
+import { toast, toastError } from "../lib/toast.tsx";
+
+export const reviewSettingsKeys = {
+  all: () => ["/api/user/review-settings"] as const,
+};
+
+export const REVIEW_SETTINGS_FETCH_FAILED = "Failed to fetch review settings";
+export const REVIEW_SETTINGS_SAVE_FAILED = "Failed to save settings";
+export const REVIEW_SETTINGS_SAVED = "Settings saved";
+
+/** The signed-in user's review settings (the server answers the defaults when none were saved). */
+export function useReviewSettings(opts: { enabled?: boolean } = {}) {
+  return useQuery<ReviewSettings>({
+    queryKey: reviewSettingsKeys.all(),
+    staleTime: FIVE_MINUTES,
+    ...opts,
+  });
+}
+
+/** PUT /api/user/review-settings; toasts as spec §8 says, and caches what the server stored. */
+export function useSaveReviewSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: ReviewSettings) =>
+      apiJson<ReviewSettings>("PUT", "/api/user/review-settings", settings),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(reviewSettingsKeys.all(), saved);
+      toast({ title: REVIEW_SETTINGS_SAVED, variant: "success" });
+    },
+    onError: (err) => toastError(err, errorMessage(err, REVIEW_SETTINGS_SAVE_FAILED)),
+  });
+}

@@ -1,0 +1,135 @@
+/**
+ * The carrier-tracking toasts of spec §8 as pure functions: an API answer (or a failed call's
+ * message) in, the toast's title, description and variant out. No React and no I/O, so every
+ * wording is unit tested (tracking-toasts.test.ts). The tracking SAVE toasts (PUT …/tracking,
+ * including the delayed 'Tracking information incomplete') live with the orders helpers in
+ * orders.ts, where the orders issue put them.
+ */
+import type {
+  UpdateAllTrackingResponse,
+  UpdateOrderTrackingResponse,
+} from "../../src/contract/tracking.ts";
+
+export type ToastSpec = {
+  title: string;
+  description?: string;
+  variant: "default" | "success" | "destructive";
+};
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * POST /api/tracking/update-all (the dashboard's Shipped refresh, Update All Tracking):
+ * deliveries → 'Tracking Updated!' with the delivered count, processed and successful;
+ * answers without deliveries → 'Tracking Updated Successfully!'; nothing looked up →
+ * 'Tracking Update Completed' with the server's message or 'No updates were needed.'
+ */
+export function updateAllToast(res: UpdateAllTrackingResponse): ToastSpec {
+  const message = (res.message ?? "").trim();
+  if (res.deliveredOrders > 0) {
+    return {
+      title: "Tracking Updated!",
+      description:
+        `${plural(res.deliveredOrders, "order", "orders")} marked as delivered. ` +
+        `Processed ${res.totalProcessed}, successful ${res.successfulUpdates}.`,
+      variant: "success",
+    };
+  }
+  if (res.successfulUpdates > 0) {
+    return {
+      title: "Tracking Updated Successfully!",
+      description:
+        message ||
+        `Processed ${res.totalProcessed}, successful ${res.successfulUpdates}. No deliveries yet.`,
+      variant: "success",
+    };
+  }
+  return {
+    title: "Tracking Update Completed",
+    description: message || "No updates were needed.",
+    variant: "default",
+  };
+}
+
+/** Update-all failed: the server's message, else 'Please try again later.' */
+export function updateAllErrorToast(serverMessage: string | null | undefined): ToastSpec {
+  return {
+    title: "Failed to update tracking",
+    description: serverMessage?.trim() || "Please try again later.",
+    variant: "destructive",
+  };
+}
+
+/**
+ * POST /api/tracking/update-order/{id} (Update Tracking on a card, dashboard or list):
+ * delivered → 'Order delivered!' / "Order status updated to 'Received'."; otherwise
+ * 'Tracking updated successfully!', with the server's warning (carrier not configured, number
+ * unknown…) as the description when it sent one.
+ */
+export function updateOrderToast(res: UpdateOrderTrackingResponse): ToastSpec {
+  if (res.delivered) {
+    return {
+      title: "Order delivered!",
+      description: "Order status updated to 'Received'.",
+      variant: "success",
+    };
+  }
+  const warning = res.warning?.trim();
+  return warning
+    ? { title: "Tracking updated successfully!", description: warning, variant: "default" }
+    : { title: "Tracking updated successfully!", variant: "success" };
+}
+
+/** POST /api/orders/{id}/tracking/update (Update Tracking in Edit Order) succeeded. */
+export function orderRefreshToast(): ToastSpec {
+  return {
+    title: "Tracking updated",
+    description: "Order tracking information has been updated.",
+    variant: "success",
+  };
+}
+
+/** A single order's refresh failed (Edit Order, and a card's Update Tracking). */
+export function orderRefreshErrorToast(): ToastSpec {
+  return {
+    title: "Update failed",
+    description: "Failed to update tracking information.",
+    variant: "destructive",
+  };
+}
+
+/**
+ * A card's Update Tracking failed. The spec gives no wording for it: the same title as Edit
+ * Order's refresh, with the server's reason (carrier not set up, not answering, number unknown…)
+ * when it sent one, since that tells the user what to do.
+ */
+export function updateOrderErrorToast(serverMessage: string | null | undefined): ToastSpec {
+  const reason = serverMessage?.trim();
+  return reason
+    ? { title: "Update failed", description: reason, variant: "destructive" }
+    : orderRefreshErrorToast();
+}
+
+/** POST /api/tracking/preferences succeeded. */
+export function preferencesSavedToast(): ToastSpec {
+  return { title: "Preferences Updated", variant: "success" };
+}
+
+/** Saving the preferences failed: the server's message, else the spec's fallback. */
+export function preferencesErrorToast(serverMessage: string | null | undefined): ToastSpec {
+  return {
+    title: serverMessage?.trim() || "Failed to update tracking preferences",
+    variant: "destructive",
+  };
+}
+
+/* ---- The Shipment Tracking form (spec §5) ---- */
+
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** The client rules of the preferences form: the message to show, or null when valid. */
+export function preferencesProblem(timezone: string, updateTime: string): string | null {
+  if (timezone.trim() === "") return "Please select a timezone";
+  if (!HH_MM.test(updateTime.trim())) return "Please select a valid update time";
+  return null;
+}

@@ -1,0 +1,133 @@
+/**
+ * The media area's client-side rules (spec §5, §9), pure so they can be unit-tested: which chosen
+ * files may be uploaded (type, size, 10 files, 1 video, with the spec's messages), which dropped
+ * URLs are fetched, and which are refused as a cloud photo album.
+ */
+import {
+  IMAGE_MAX_BYTES,
+  MEDIA_IMAGE_TYPES,
+  MEDIA_MAX_FILES,
+  MEDIA_MAX_VIDEOS,
+  MEDIA_MESSAGES,
+  MEDIA_VIDEO_TYPES,
+  VIDEO_MAX_BYTES,
+} from "../../../../src/contract/constants.ts";
+
+export const ACCEPT = [...MEDIA_IMAGE_TYPES, ...MEDIA_VIDEO_TYPES].join(",");
+/** Upload progress (spec §9): steps of 10 every 200 ms up to 90; a success item goes after 1 s. */
+export const PROGRESS_STEP = 10;
+export const PROGRESS_EVERY_MS = 200;
+export const PROGRESS_CAP = 90;
+export const SUCCESS_REMOVE_MS = 1000;
+
+export const isVideoUrl = (url: string) => /\.mp4$/i.test(url.split("?")[0] ?? "");
+
+type FileLike = { name: string; type: string; size: number };
+
+/**
+ * Splits chosen files into those to upload and the first refusal. `existing` are the order's
+ * stored URLs, `pending` the files already uploading (they count against the limits too).
+ */
+export function checkFiles<F extends FileLike>(
+  existing: string[],
+  pending: FileLike[],
+  files: F[],
+): { accepted: F[]; error: string | null } {
+  const accepted: F[] = [];
+  let error: string | null = null;
+  const videosHave =
+    existing.filter(isVideoUrl).length + pending.filter((f) => f.type.startsWith("video/")).length;
+  let videosAdded = 0;
+  for (const f of files) {
+    const type = f.type.toLowerCase();
+    let refusal: string | null = null;
+    if (!type.startsWith("image/") && !type.startsWith("video/")) refusal = MEDIA_MESSAGES.notMedia;
+    else if (
+      !(MEDIA_IMAGE_TYPES as readonly string[]).includes(type) &&
+      !(MEDIA_VIDEO_TYPES as readonly string[]).includes(type)
+    ) {
+      refusal = MEDIA_MESSAGES.unsupported;
+    } else {
+      const video = type.startsWith("video/");
+      const max = video ? VIDEO_MAX_BYTES : IMAGE_MAX_BYTES;
+      if (f.size > max) refusal = MEDIA_MESSAGES.tooLarge(max);
+      else if (existing.length + pending.length + accepted.length >= MEDIA_MAX_FILES) {
+        refusal = MEDIA_MESSAGES.tooManyFiles;
+      } else if (video && videosHave >= MEDIA_MAX_VIDEOS) refusal = MEDIA_MESSAGES.videoExists;
+      else if (video && videosHave + videosAdded >= MEDIA_MAX_VIDEOS) {
+        refusal = MEDIA_MESSAGES.tooManyVideos;
+      } else if (video) videosAdded++;
+    }
+    if (refusal) error ??= refusal;
+    else accepted.push(f);
+  }
+  return { accepted, error };
+}
+
+/** Cloud photo albums: their pages are not image files and cannot be fetched. */
+const ALBUM_HOSTS = [
+  "photos.google.com",
+  "photos.app.goo.gl",
+  "goo.gl",
+  "icloud.com",
+  "www.icloud.com",
+  "share.icloud.com",
+  "photos.onedrive.com",
+  "onedrive.live.com",
+  "1drv.ms",
+];
+/** Hosts that serve photos directly, without an extension in the address. */
+const PHOTO_HOSTS = [
+  "lh3.googleusercontent.com",
+  "lh4.googleusercontent.com",
+  "lh5.googleusercontent.com",
+  "lh6.googleusercontent.com",
+  "i.imgur.com",
+  "images.unsplash.com",
+  "m.media-amazon.com",
+  "images-na.ssl-images-amazon.com",
+  "pbs.twimg.com",
+  "live.staticflickr.com",
+  "i.redd.it",
+  "i.ibb.co",
+];
+export const GOOGLE_PHOTOS_CDN = /(^|\.)googleusercontent\.com$/;
+export const ALBUM_REFUSAL =
+  "Images cannot be imported directly from a cloud photo album. Download them to your device first, then add the files here.";
+const MEDIA_EXT = /\.(jpe?g|png|gif|webp|bmp|mp4)$/i;
+
+export type DroppedUrl =
+  | { kind: "fetch"; url: string; name: string }
+  | { kind: "album" }
+  | { kind: "refuse" };
+
+export function classifyDroppedUrl(text: string): DroppedUrl {
+  let u: URL;
+  try {
+    u = new URL(text.trim());
+  } catch {
+    return { kind: "refuse" };
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:") return { kind: "refuse" };
+  const host = u.hostname.toLowerCase();
+  if (
+    ALBUM_HOSTS.includes(host) ||
+    (host === "www.amazon.com" && u.pathname.startsWith("/photos"))
+  ) {
+    return { kind: "album" };
+  }
+  const last = decodeURIComponent(u.pathname.split("/").pop() ?? "");
+  if (MEDIA_EXT.test(u.pathname) || PHOTO_HOSTS.includes(host)) {
+    return { kind: "fetch", url: u.href, name: last || "photo" };
+  }
+  return { kind: "refuse" };
+}
+
+/** Moves the item at `from` to `to` (a new array). */
+export function move<T>(list: readonly T[], from: number, to: number): T[] {
+  const out = [...list];
+  if (from < 0 || from >= out.length || to < 0 || to >= out.length) return out;
+  const [item] = out.splice(from, 1);
+  out.splice(to, 0, item as T);
+  return out;
+}
