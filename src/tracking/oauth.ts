@@ -39,6 +39,28 @@ export type TokenCache = {
   invalidate(token: string): void;
 };
 
+/**
+ * The OAuth 2.0 client-credentials request with the credentials in a form body (RFC 6749 §2.3.1,
+ * §4.4), as FedEx and USPS take it.
+ */
+export function formClientCredentials(
+  url: string,
+  creds: { clientId: string | null; clientSecret: string | null },
+): TokenRequest {
+  return {
+    url,
+    init: {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: creds.clientId ?? "",
+        client_secret: creds.clientSecret ?? "",
+      }).toString(),
+    },
+  };
+}
+
 export function createTokenCache(opts: {
   /** "UPS", "FedEx", "USPS": for messages. */
   name: string;

@@ -7,22 +7,10 @@
  *   the browser zone when it is in that list, otherwise to America/Chicago.
  * - An invalid zone never throws: callers fall back to the browser default with a warning.
  */
+import { TRACKING_FALLBACK_TIMEZONE, TRACKING_TIMEZONES } from "../../src/contract/constants.ts";
 
-export const TIMEZONES = [
-  "America/New_York",
-  "America/Chicago",
-  "America/Denver",
-  "America/Los_Angeles",
-  "America/Phoenix",
-  "America/Anchorage",
-  "Pacific/Honolulu",
-  "Europe/London",
-  "Europe/Paris",
-  "Europe/Berlin",
-  "Asia/Tokyo",
-  "Asia/Shanghai",
-  "Australia/Sydney",
-] as const;
+/** The zones the preference picker offers (spec §9); decided in the contract. */
+export const TIMEZONES = TRACKING_TIMEZONES;
 
 export type PreferenceTimeZone = (typeof TIMEZONES)[number];
 
@@ -43,7 +31,7 @@ export const TIMEZONE_LABELS: Readonly<Record<PreferenceTimeZone, string>> = {
 };
 
 /** Zone used for new preferences when the browser zone is not one of TIMEZONES. */
-export const FALLBACK_PREFERENCE_TIME_ZONE: PreferenceTimeZone = "America/Chicago";
+export const FALLBACK_PREFERENCE_TIME_ZONE: PreferenceTimeZone = TRACKING_FALLBACK_TIMEZONE;
 
 /** Zone used when nothing else can be determined. */
 export const UTC = "UTC";

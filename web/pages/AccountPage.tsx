@@ -1,8 +1,8 @@
 /**
- * Account settings (spec §2). Tabs appear here as their features arrive; today: Profile and
- * Email Configuration. `?tab=email` opens the Email tab; so does a return from Gmail's
- * authorization (`?oauth=success|error`), which also shows its toast and is then removed from the
- * address (spec §2).
+ * Account settings (spec §2): Profile Information, Review Settings, Shipment Tracking and Email
+ * Configuration (the Reviews and Tracking tabs load on demand). `?tab=<id>` opens a tab; a return
+ * from Gmail's authorization (`?oauth=success|error`) opens the Email tab, shows its toast and is
+ * then removed from the address (spec §2).
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
@@ -89,7 +89,7 @@ export function AccountPage() {
     <main className="container">
       <hgroup>
         <h1>Account Settings</h1>
-        <p>Your profile, email connection and data.</p>
+        <p>Your profile, review and tracking settings, email connection and data.</p>
       </hgroup>
       <div role="tablist" className="tabs" aria-label="Account sections">
         {TABS.map((t) => (

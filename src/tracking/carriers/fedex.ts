@@ -29,7 +29,7 @@ import {
   str,
   unreadable,
 } from "../http.ts";
-import { authorized, createTokenCache } from "../oauth.ts";
+import { authorized, createTokenCache, formClientCredentials } from "../oauth.ts";
 import type { CarrierAdapter, TrackingEvent, TrackingOutcome } from "../types.ts";
 
 const NAME = "FedEx";
@@ -89,21 +89,7 @@ export function createFedexAdapter(creds: CarrierCredentials, deps: AdapterDeps)
     name: NAME,
     envPrefix: "FEDEX",
     deps,
-    request: () => ({
-      url: `${creds.baseUrl}/oauth/token`,
-      init: {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
-        },
-        body: new URLSearchParams({
-          grant_type: "client_credentials",
-          client_id: creds.clientId ?? "",
-          client_secret: creds.clientSecret ?? "",
-        }).toString(),
-      },
-    }),
+    request: () => formClientCredentials(`${creds.baseUrl}/oauth/token`, creds),
   });
 
   return {

@@ -31,7 +31,7 @@ import {
   str,
   unreadable,
 } from "../http.ts";
-import { authorized, createTokenCache } from "../oauth.ts";
+import { authorized, createTokenCache, formClientCredentials } from "../oauth.ts";
 import type { CarrierAdapter, TrackingEvent, TrackingOutcome } from "../types.ts";
 
 const NAME = "USPS";
@@ -102,21 +102,7 @@ export function createUspsAdapter(
     name: NAME,
     envPrefix: "USPS",
     deps,
-    request: () => ({
-      url: `${creds.baseUrl}/oauth2/v3/token`,
-      init: {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
-        },
-        body: new URLSearchParams({
-          grant_type: "client_credentials",
-          client_id: creds.clientId ?? "",
-          client_secret: creds.clientSecret ?? "",
-        }).toString(),
-      },
-    }),
+    request: () => formClientCredentials(`${creds.baseUrl}/oauth2/v3/token`, creds),
   });
 
   return {
