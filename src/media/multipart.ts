@@ -6,13 +6,12 @@
  */
 import { Busboy } from "@fastify/busboy";
 import { type AppError, badRequest } from "../lib/errors.ts";
+import { createGcPacer } from "../lib/gc-pacer.ts";
 
 /**
- * A full garbage collection runs after every this many bytes of request body. The chunks of a
- * large upload are short-lived but arrive faster (300+ MB/s locally) than the collector reclaims
- * them: without it a 100 MB video grew the server by 30-45 MB; with it by about 20 MB (measured
- * with bench/media-upload.bench.ts), for some 12% of local throughput, still well above any LAN.
- * An asynchronous hint (Bun.gc(false)) was not enough.
+ * A full collection after every 16 MB of request body (src/lib/gc-pacer.ts): without it a 100 MB
+ * video grew the server by 30-45 MB, with it by about 20 MB (bench/media-upload.bench.ts), for some
+ * 12% of local throughput, still well above any LAN.
  */
 const GC_EVERY_BYTES = 16 * 1024 * 1024;
 
@@ -137,8 +136,7 @@ export async function streamMultipartFiles(
     });
 
   const reader = body.getReader();
-  let read = 0;
-  let lastGc = 0;
+  const pace = createGcPacer(GC_EVERY_BYTES);
   try {
     for (;;) {
       if (failure) break;
@@ -149,12 +147,7 @@ export async function streamMultipartFiles(
         throw badRequest("The upload was interrupted before it finished; try again");
       }
       if (next.done) break;
-      read += next.value.byteLength;
-      if (read - lastGc >= GC_EVERY_BYTES) {
-        // See GC_EVERY_BYTES: keeps the server's memory flat during a large upload on a small NAS.
-        lastGc = read;
-        Bun.gc(true);
-      }
+      pace(next.value.byteLength);
       const chunk = Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
       if (!bb.write(chunk)) {
         await waitFor(new Promise<void>((resolve) => bb.once("drain", () => resolve())));

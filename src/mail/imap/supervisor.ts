@@ -21,6 +21,7 @@
 import type { ImapFlow } from "imapflow";
 import type { MailboxState } from "../../contract/index.ts";
 import type { IngestResult, MailIngestService } from "../../features/mailbox/ingest.service.ts";
+import { createGcPacer } from "../../lib/gc-pacer.ts";
 import type { Logger } from "../../log.ts";
 import {
   classifyImapError,
@@ -59,6 +60,13 @@ export type FolderStateStore = {
 export const FETCH_BATCH_MAX = 25;
 /** …and at most this many bytes of sources (RFC822.SIZE) are held in memory at once. */
 export const FETCH_BATCH_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * A full collection after every this many bytes of fetched mail (src/lib/gc-pacer.ts): a backfill's
+ * parsed messages are short-lived and pile up faster than the collector reclaims them. Backfill of
+ * 5,000 Amazon messages (bench/backfill.bench.ts): peak RSS 193 MB without, 184 MB at 32 MB, 172 MB
+ * at 8 MB, for about 5% of its speed.
+ */
+const BACKFILL_GC_EVERY_BYTES = 8 * 1024 * 1024;
 
 /** Marks and moves messages whose orders are committed. Connection loss propagates. */
 async function afterCommit(
@@ -147,6 +155,7 @@ export async function processUids(opts: {
   onDone: (uid: number, result: IngestResult | null) => void;
 }): Promise<ProcessUidsResult> {
   let done = 0;
+  const pace = createGcPacer(BACKFILL_GC_EVERY_BYTES);
   for (let i = 0; i < opts.uids.length; i += FETCH_BATCH_MAX) {
     if (opts.shouldStop()) break;
     const chunk = opts.uids.slice(i, i + FETCH_BATCH_MAX);
@@ -182,6 +191,7 @@ export async function processUids(opts: {
         finished.push({ uid, result });
       }
       sources.clear();
+      pace(batch.reduce((n, uid) => n + (sizes.get(uid) ?? 0), 0));
       if (toMark.length > 0) await afterCommit(opts.client, toMark, opts.settings, opts.log);
       for (const f of finished) {
         opts.onDone(f.uid, f.result);
