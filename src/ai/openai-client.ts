@@ -4,7 +4,7 @@
  * retry 429s and 5xx behind our back), a hard timeout, and every failure turned into an AiFailure
  * with a kind the enhancement service maps to the statuses the client expects (spec §8).
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { Config } from "../config.ts";
 
 export type ChatMessage = { role: "system" | "user"; content: string };
@@ -65,8 +65,19 @@ export function retryAfterSeconds(
   return clamp((at - now) / 1000);
 }
 
+/** The SDK, loaded with the first enhancement: a server that never enhances does not carry it. */
+let sdk: Promise<typeof OpenAI> | null = null;
+const loadSdk = () => {
+  sdk ??= import("openai").then((m) => m.default);
+  return sdk;
+};
+
 /** The SDK's error as an AiFailure with a message an administrator can act on. */
-export function toAiFailure(err: unknown, ctx: { model: string; defaultRetrySeconds: number }) {
+export function toAiFailure(
+  err: unknown,
+  ctx: { model: string; defaultRetrySeconds: number },
+  OpenAI: typeof import("openai").default,
+) {
   if (err instanceof AiFailure) return err;
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
     return new AiFailure("timeout", "The AI server did not answer in time");
@@ -123,19 +134,26 @@ export function createAiClient(
   opts: { defaultRetrySeconds: number },
 ): AiClient | null {
   if (!ai.baseUrl && !ai.apiKey) return null;
-  const client = new OpenAI({
-    // Both given explicitly: the SDK would otherwise read OPENAI_* from process.env itself.
-    baseURL: ai.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
-    apiKey: ai.apiKey ?? PLACEHOLDER_API_KEY,
-    organization: null,
-    project: null,
-    timeout: ai.timeoutMs,
-    maxRetries: 0,
-  });
+  const connect = async () => {
+    const OpenAI = await loadSdk();
+    const client = new OpenAI({
+      // Both given explicitly: the SDK would otherwise read OPENAI_* from process.env itself.
+      baseURL: ai.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
+      apiKey: ai.apiKey ?? PLACEHOLDER_API_KEY,
+      organization: null,
+      project: null,
+      timeout: ai.timeoutMs,
+      maxRetries: 0,
+    });
+    return { OpenAI, client };
+  };
+  let connected: ReturnType<typeof connect> | null = null;
   const ctx = { model: ai.model, defaultRetrySeconds: opts.defaultRetrySeconds };
   return {
     model: ai.model,
     async complete(messages, o = {}) {
+      connected ??= connect();
+      const { OpenAI, client } = await connected;
       try {
         const res = await client.chat.completions.create(
           {
@@ -155,7 +173,7 @@ export function createAiClient(
         const content = res.choices[0]?.message?.content;
         return typeof content === "string" ? content : null;
       } catch (err) {
-        throw toAiFailure(err, ctx);
+        throw toAiFailure(err, ctx, OpenAI);
       }
     },
   };

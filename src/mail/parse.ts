@@ -9,7 +9,7 @@
  *   before white space removed). Repeated headers (Authentication-Results, Received) all stay,
  *   in order: the top Authentication-Results is the receiving server's own.
  */
-import { type AddressObject, simpleParser } from "mailparser";
+import type { AddressObject } from "mailparser";
 import type { MailMessage } from "./amazon/types.ts";
 
 const unfold = (s: string): string => s.replace(/\r?\n(?=[ \t])/g, "");
@@ -81,8 +81,13 @@ function toText(raw: Uint8Array | string): string {
   return new TextDecoder("latin1").decode(raw);
 }
 
+/** mailparser, loaded with the first message (~40 ms and ~9 MB not spent by an idle server). */
+let mailparserModule: Promise<typeof import("mailparser")> | null = null;
+
 export async function parseMail(raw: Uint8Array | string): Promise<MailMessage> {
   const input = typeof raw === "string" ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.length);
+  mailparserModule ??= import("mailparser");
+  const { simpleParser } = await mailparserModule;
   try {
     const p = await simpleParser(input, {
       skipHtmlToText: true,

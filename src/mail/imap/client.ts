@@ -13,7 +13,7 @@
  *   only once that loop has ended issue any other command.
  */
 import net from "node:net";
-import { ImapFlow, type SearchObject } from "imapflow";
+import type { ImapFlow, SearchObject } from "imapflow";
 import type { MailFolder } from "../../contract/index.ts";
 import type { Logger } from "../../log.ts";
 
@@ -97,9 +97,20 @@ function imapLogger(log: Logger | undefined) {
   };
 }
 
+/**
+ * imapflow, loaded the first time a mailbox connects: it is the largest module of the server
+ * (~65 ms and ~20 MB to load), and an installation without a connected mailbox never needs it.
+ */
+let imapflowModule: Promise<typeof import("imapflow")> | null = null;
+const loadImapFlow = () => {
+  imapflowModule ??= import("imapflow");
+  return imapflowModule;
+};
+
 /** A new client, not yet connected, with an error listener already attached. */
-export function createImapClient(opts: ImapConnectOptions): ImapFlow {
+export async function createImapClient(opts: ImapConnectOptions): Promise<ImapFlow> {
   const { endpoint } = opts;
+  const { ImapFlow } = await loadImapFlow();
   const client = new ImapFlow({
     host: endpoint.host,
     port: endpoint.port,
@@ -128,7 +139,7 @@ export function createImapClient(opts: ImapConnectOptions): ImapFlow {
 
 /** Connects and logs in; on failure the client is closed and an ImapError is thrown. */
 export async function connectImap(opts: ImapConnectOptions): Promise<ImapFlow> {
-  const client = createImapClient(opts);
+  const client = await createImapClient(opts);
   try {
     await client.connect();
     return client;
