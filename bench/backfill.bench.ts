@@ -44,6 +44,7 @@ import { AMAZON_SENDER_DOMAINS } from "../src/mail/amazon/senders.ts";
 import { amazonSearchQuery } from "../src/mail/imap/client.ts";
 import { amazonMail, plainMail } from "../test/api/mail-messages.ts";
 import { type Dovecot, startDovecot } from "../test/support/dovecot.ts";
+import { freePort, intArg, procMem } from "./support/bench-utils.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const localBun = path.join(ROOT, "node_modules", ".bin", "bun");
@@ -59,16 +60,6 @@ const DAY_MS = 86_400_000;
 const USER = "bench@example.test";
 const PASS = "bench-app-pass";
 
-function intArg(name: string, fallback: number, min: number): number {
-  const i = process.argv.indexOf(name);
-  if (i < 0) return fallback;
-  const v = Number(process.argv[i + 1]);
-  if (!Number.isInteger(v) || v < min) {
-    console.error(`${name} needs a whole number >= ${min}`);
-    process.exit(1);
-  }
-  return v;
-}
 const AMAZON = intArg("--amazon", 5000, 5);
 const OTHERS = intArg("--others", 20_000, 0);
 const SAMPLES = intArg("--samples", 30, 1);
@@ -103,13 +94,6 @@ function prng(seed: number) {
   };
 }
 
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port;
-  probe.stop(true);
-  return port ?? 0;
-}
-
 function pct(sorted: number[], p: number): number {
   if (!sorted.length) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -119,17 +103,6 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
-
-/** VmRSS / VmHWM of a process in bytes (Linux). */
-function procMem(pid: number): { rss: number; hwm: number } | null {
-  try {
-    const s = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, "m").exec(s)?.[1] ?? 0);
-    return { rss: kb("VmRSS") * 1024, hwm: kb("VmHWM") * 1024 };
-  } catch {
-    return null;
-  }
-}
 
 /** Resets the process's VmHWM to its current RSS (Linux 4.0+, our own child); false if refused. */
 function resetPeak(pid: number): boolean {

@@ -20,6 +20,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { mp4Head } from "../test/support/media-files.ts";
+import { freePort, procMem } from "./support/bench-utils.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const SIZE = 100 * 1024 * 1024;
@@ -29,17 +30,7 @@ const localBun = path.join(ROOT, "node_modules", ".bin", "bun");
 const BUN = fs.existsSync(localBun) ? localBun : process.execPath;
 const MB = 1024 * 1024;
 
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port;
-  probe.stop(true);
-  if (!port) throw new Error("could not find a free port");
-  return port;
-}
-function rssKb(pid: number): number {
-  const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) : 0;
-}
+const rssKb = (pid: number) => (procMem(pid)?.rss ?? 0) / 1024;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function writeVideo(file: string) {

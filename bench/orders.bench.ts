@@ -15,6 +15,7 @@ import { Database } from "bun:sqlite";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./support/bench-utils.ts";
 import { seedOrders } from "./support/seed-orders.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
@@ -24,13 +25,6 @@ const ORDERS = 10_000;
 const CLIENTS = 10;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const EVENT_SAMPLES = 50;
-
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port;
-  probe.stop(true);
-  return port ?? 0;
-}
 
 function pct(sorted: number[], p: number): number {
   if (!sorted.length) return Number.NaN;

@@ -16,6 +16,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { freePort, procMem } from "./support/bench-utils.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const RUNS = 5;
@@ -41,27 +42,6 @@ type Run = {
 };
 
 class BenchError extends Error {}
-
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port;
-  probe.stop(true);
-  if (!port) throw new BenchError("could not find a free port");
-  return port;
-}
-
-function readProcStatus(pid: number): { rssKb?: number; hwmKb?: number } {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (key: string) => {
-      const m = status.match(new RegExp(`^${key}:\\s+(\\d+)\\s+kB`, "m"));
-      return m ? Number(m[1]) : undefined;
-    };
-    return { rssKb: kb("VmRSS"), hwmKb: kb("VmHWM") };
-  } catch {
-    return {};
-  }
-}
 
 /** True when the process exits within `ms`; the timer is cleared so it never holds the loop. */
 async function waitForExit(proc: Bun.Subprocess, ms: number): Promise<boolean> {
@@ -148,7 +128,8 @@ async function oneRun(index: number, measureMemory: boolean): Promise<Run> {
     const run: Run = { startMs, shutdownMs: -1, exitCode: null };
     if (measureMemory) {
       await Bun.sleep(IDLE_MS);
-      Object.assign(run, readProcStatus(proc.pid));
+      const mem = procMem(proc.pid);
+      if (mem) Object.assign(run, { rssKb: mem.rss / 1024, hwmKb: mem.hwm / 1024 });
     }
 
     const t1 = performance.now();

@@ -26,18 +26,9 @@ import path from "node:path";
 import type { UpdateAllTrackingResponse } from "../src/contract/index.ts";
 import { createHarness, type Harness } from "../test/harness.ts";
 import { startFakeCarriers } from "../test/support/fake-carriers.ts";
+import { intArg } from "./support/bench-utils.ts";
 import { seedOrders } from "./support/seed-orders.ts";
 
-function intArg(name: string, fallback: number, min: number): number {
-  const i = process.argv.indexOf(name);
-  if (i < 0) return fallback;
-  const v = Number(process.argv[i + 1]);
-  if (!Number.isInteger(v) || v < min) {
-    console.error(`${name} needs a whole number >= ${min}`);
-    process.exit(1);
-  }
-  return v;
-}
 const ORDERS = intArg("--orders", 1000, 3);
 const RUNS = intArg("--runs", 3, 1);
 const LATENCY_MS = 50;
