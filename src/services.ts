@@ -70,13 +70,6 @@ export function createServices(
   const sessionsRepo = createSessionsRepo(db);
   const events = createEventBus();
   const ordersRepo = createOrdersRepo(db);
-  const orders = createOrdersService({
-    orders: ordersRepo,
-    users: usersRepo,
-    events,
-    mediaDir: config.mediaDir,
-    tracking: () => tracking,
-  });
   const notifications = createNotificationsService({
     repo: createNotificationsRepo(db),
     events,
@@ -95,6 +88,13 @@ export function createServices(
     log: trackingLog,
     now: overrides.tracking?.now,
     onPreferencesChanged: (userId) => trackingScheduler.reschedule(userId),
+  });
+  const orders = createOrdersService({
+    orders: ordersRepo,
+    users: usersRepo,
+    events,
+    mediaDir: config.mediaDir,
+    tracking,
   });
   /** Started by main.ts after the server listens; stopped with the jobs. */
   const trackingScheduler = createTrackingScheduler({

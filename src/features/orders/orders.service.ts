@@ -37,8 +37,6 @@ import { isoDayInZone, parseExpectedDelivery } from "./expected-delivery.ts";
 import type { NewOrderRow, OrderPatch, OrdersRepo } from "./orders.repo.ts";
 
 export const ORDER_NOT_FOUND = "Order not found";
-export const CARRIER_UNKNOWN_WARNING =
-  "The carrier could not be recognised from this tracking number; choose it by hand.";
 
 /** Statuses that mean the parcel arrived (Canceled is not one of them). */
 export const DELIVERED_STATUSES: readonly OrderStatus[] = [
@@ -224,7 +222,7 @@ export function createOrdersService(deps: {
   mediaDir: string;
   now?: () => Date;
   /** Looks a Shipped order up with its carrier after its tracking was saved (features/tracking). */
-  tracking?: () => Pick<TrackingService, "afterTrackingSaved">;
+  tracking: Pick<TrackingService, "afterTrackingSaved">;
 }) {
   const clock = deps.now ?? (() => new Date());
 
@@ -445,17 +443,7 @@ export function createOrdersService(deps: {
       const saved = deps.orders.update(userId, id, patch);
       if (!saved) throw notFound(ORDER_NOT_FOUND);
       deps.events.publish(userId, "order", "UPDATE");
-      const tracking = deps.tracking?.();
-      if (tracking) return tracking.afterTrackingSaved(userId, saved);
-      const order = toOrder(saved);
-      return {
-        order,
-        trackingInfo: {
-          delivered: DELIVERED_STATUSES.includes(order.status),
-          expectedDelivery: order.expecteddeliverydate,
-        },
-        ...(order.trackingnumber && !order.carrier ? { warning: CARRIER_UNKNOWN_WARNING } : {}),
-      };
+      return deps.tracking.afterTrackingSaved(userId, saved);
     },
 
     /** Removes the order and its media folder (DATA_DIR/media/<userid>/<orderid>). */

@@ -39,14 +39,11 @@ import type { CarrierLookup, TrackingFailureReason, TrackingResult } from "../..
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import type { OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
-import {
-  CARRIER_UNKNOWN_WARNING,
-  DELIVERED_STATUSES,
-  ORDER_NOT_FOUND,
-  toOrder,
-} from "../orders/orders.service.ts";
+import { DELIVERED_STATUSES, ORDER_NOT_FOUND, toOrder } from "../orders/orders.service.ts";
 import type { TrackedOrder, TrackingRepo } from "./tracking.repo.ts";
 
+export const CARRIER_UNKNOWN_WARNING =
+  "The carrier could not be recognised from this tracking number; choose it by hand.";
 export const PREFERENCES_SAVED = "Tracking preferences saved";
 export const NO_SHIPPED_ORDERS = "No shipped orders with tracking numbers to check.";
 
