@@ -5,7 +5,6 @@
 
 import path from "node:path";
 import { z } from "zod";
-import type { PublicConfig } from "./contract/reviews.ts";
 
 const bool = (name: string, fallback: boolean) =>
   z
@@ -285,19 +284,4 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       hourlyLimit: e.AI_HOURLY_LIMIT,
     }),
   });
-}
-
-/** The hand-picked part of the configuration the web app may know (GET /api/config). No secrets. */
-export function publicConfig(config: Config): PublicConfig {
-  const c = config.carriers;
-  const has = (x: CarrierCredentials) => Boolean(x.clientId && x.clientSecret);
-  const aggregator = Boolean(c.ship24.apiKey);
-  const trackingCarriers: PublicConfig["trackingCarriers"] = [];
-  if (has(c.ups) || aggregator) trackingCarriers.push("UPS");
-  if (has(c.fedex) || aggregator) trackingCarriers.push("FEDEX");
-  if (has(c.usps) || aggregator) trackingCarriers.push("USPS");
-  return {
-    aiAvailable: Boolean(config.ai.baseUrl || config.ai.apiKey),
-    trackingCarriers,
-  };
 }

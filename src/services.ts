@@ -3,6 +3,7 @@ import path from "node:path";
 import { createAiClient } from "./ai/openai-client.ts";
 import type { Config } from "./config.ts";
 import { ENHANCE_DEFAULT_RETRY_SECONDS } from "./contract/constants.ts";
+import type { PublicConfig } from "./contract/reviews.ts";
 import type { Db } from "./db/client.ts";
 import { createEventBus } from "./events/bus.ts";
 import { createSseHub } from "./events/sse.ts";
@@ -77,12 +78,13 @@ export function createServices(
   /** Carrier tracking: look-ups on demand and the daily check at each user's time (features/tracking). */
   const trackingRepo = createTrackingRepo(db);
   const trackingLog = overrides.tracking?.log ?? logger.log.child({ scope: "tracking" });
+  const carrierLookup =
+    overrides.tracking?.lookup ??
+    createCarrierLookup(config.carriers, { log: trackingLog.child({ part: "lookup" }) });
   const tracking = createTrackingService({
     repo: trackingRepo,
     orders: ordersRepo,
-    lookup:
-      overrides.tracking?.lookup ??
-      createCarrierLookup(config.carriers, { log: trackingLog.child({ part: "lookup" }) }),
+    lookup: carrierLookup,
     events,
     notify: notifications.notify,
     log: trackingLog,
@@ -171,8 +173,17 @@ export function createServices(
     endpoint: config.gmailImap,
     log: oauthLog,
   });
+  /** The AI server (null when none is configured). */
+  const aiClient = createAiClient(config.ai, {
+    defaultRetrySeconds: ENHANCE_DEFAULT_RETRY_SECONDS,
+  });
   return {
     events,
+    /** GET /api/config: decided by the same objects that do the work (no secrets). */
+    publicConfig: {
+      aiAvailable: aiClient !== null,
+      trackingCarriers: carrierLookup.supported(),
+    } satisfies PublicConfig,
     /** Open live-event streams (GET /api/events/stream); closed first at shutdown. */
     sse: createSseHub({ events }),
     notifications,
@@ -183,7 +194,7 @@ export function createServices(
     media,
     /** AI help with the review text (POST /api/orders/{id}/review/enhance). */
     enhance: createEnhanceService({
-      ai: createAiClient(config.ai, { defaultRetrySeconds: ENHANCE_DEFAULT_RETRY_SECONDS }),
+      ai: aiClient,
       getOrder: (userId, orderId) => orders.get(userId, orderId),
       settings: (userId) => reviewSettings.get(userId),
       hourlyLimit: config.ai.hourlyLimit,

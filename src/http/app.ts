@@ -4,7 +4,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
-import { type Config, publicConfig } from "../config.ts";
+import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { AppError } from "../lib/errors.ts";
 import type { Logger } from "../log.ts";
@@ -99,7 +99,7 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   app.use("/api/shipping/*", auth);
   app.route("/api/shipping", shippingRoutes());
   app.use("/api/config/*", auth);
-  app.route("/api/config", configRoutes(publicConfig(config)));
+  app.route("/api/config", configRoutes(services.publicConfig));
   app.use("/api/dashboard/*", auth);
   app.route("/api/dashboard", dashboardRoutes(services.dashboard));
 

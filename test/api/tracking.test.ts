@@ -73,6 +73,33 @@ const updateAll = (token: string) =>
 const updateOrder = (token: string, id: number | string) =>
   call<UpdateOrderTrackingResponse>(h, "POST", `/api/tracking/update-order/${id}`, { token });
 
+describe("GET /api/config: which carriers can be looked up", () => {
+  test("the carriers with keys (or all three with a Ship24 key); none without keys", async () => {
+    const all = await call<{ trackingCarriers: string[] }>(h, "GET", "/api/config", {
+      token: (await h.register()).token,
+    });
+    expect(all.body.trackingCarriers).toEqual(["UPS", "FEDEX", "USPS"]);
+
+    const upsOnly: Record<string, string> = {};
+    for (const [k, v] of Object.entries(fake.env)) if (k.startsWith("UPS_")) upsOnly[k] = v;
+    const hu = createHarness(upsOnly);
+    const none = createHarness();
+    try {
+      const a = await call<{ trackingCarriers: string[] }>(hu, "GET", "/api/config", {
+        token: (await hu.register()).token,
+      });
+      expect(a.body.trackingCarriers).toEqual(["UPS"]);
+      const b = await call<{ trackingCarriers: string[] }>(none, "GET", "/api/config", {
+        token: (await none.register()).token,
+      });
+      expect(b.body.trackingCarriers).toEqual([]);
+    } finally {
+      await hu.close();
+      await none.close();
+    }
+  });
+});
+
 describe("GET/POST /api/tracking/preferences", () => {
   test("defaults until saved, then the saved zone and time; the zone is the user's zone", async () => {
     const u = await h.register();
