@@ -82,6 +82,8 @@ export const TRACKING_TIMEZONES = [
 export const TRACKING_FALLBACK_TIMEZONE = "America/Chicago";
 /** The daily check's local time when the user has not chosen one. */
 export const DEFAULT_TRACKING_UPDATE_TIME = "09:00";
+/** A daily update time: 24-hour "HH:MM" (spec §5). */
+export const TRACKING_TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** The update-time choices: every 30 minutes across the day. */
 export const TRACKING_TIME_STEP_MINUTES = 30;
 

@@ -1,5 +1,6 @@
 /** Carrier tracking (spec §3, §5, §7): preferences and the update calls. */
 import { z } from "zod";
+import { TRACKING_TIME_RE } from "./constants.ts";
 import type { Order } from "./orders.ts";
 
 /** POST /api/tracking/preferences. timezone: any IANA zone (the tab offers TRACKING_TIMEZONES). */
@@ -12,7 +13,7 @@ export const trackingPreferencesBody = z.object({
   updateTime: z
     .string({ error: () => "Please select a valid update time" })
     .trim()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Please select a valid update time"),
+    .regex(TRACKING_TIME_RE, "Please select a valid update time"),
 });
 export type TrackingPreferencesBody = z.infer<typeof trackingPreferencesBody>;
 

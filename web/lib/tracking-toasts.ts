@@ -5,6 +5,8 @@
  * including the delayed 'Tracking information incomplete') live with the orders helpers in
  * orders.ts, where the orders issue put them.
  */
+
+import { TRACKING_TIME_RE } from "../../src/contract/constants.ts";
 import type {
   UpdateAllTrackingResponse,
   UpdateOrderTrackingResponse,
@@ -125,11 +127,9 @@ export function preferencesErrorToast(serverMessage: string | null | undefined):
 
 /* ---- The Shipment Tracking form (spec §5) ---- */
 
-const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
-
 /** The client rules of the preferences form: the message to show, or null when valid. */
 export function preferencesProblem(timezone: string, updateTime: string): string | null {
   if (timezone.trim() === "") return "Please select a timezone";
-  if (!HH_MM.test(updateTime.trim())) return "Please select a valid update time";
+  if (!TRACKING_TIME_RE.test(updateTime.trim())) return "Please select a valid update time";
   return null;
 }

@@ -23,7 +23,7 @@
  * - No zone saved: UTC (as the orders service reads dates). No time saved: 09:00.
  */
 import { Cron } from "croner";
-import { DEFAULT_TRACKING_UPDATE_TIME } from "../../contract/index.ts";
+import { DEFAULT_TRACKING_UPDATE_TIME, TRACKING_TIME_RE } from "../../contract/index.ts";
 import { canonicalTimeZone } from "../../lib/time.ts";
 import type { Logger } from "../../log.ts";
 import type { ScheduleRow, TrackingRepo } from "./tracking.repo.ts";
@@ -57,7 +57,7 @@ export function scheduleOf(row: Pick<ScheduleRow, "timezone" | "trackingUpdateTi
 } {
   const zone = (row.timezone && canonicalTimeZone(row.timezone)) || "UTC";
   const time =
-    row.trackingUpdateTime && /^([01]\d|2[0-3]):[0-5]\d$/.test(row.trackingUpdateTime)
+    row.trackingUpdateTime && TRACKING_TIME_RE.test(row.trackingUpdateTime)
       ? row.trackingUpdateTime
       : DEFAULT_TRACKING_UPDATE_TIME;
   return { zone, time };
