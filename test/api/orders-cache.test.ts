@@ -1,7 +1,7 @@
 /**
- * The per-user cache of order figures (src/features/orders/orders-cache.ts): X-Total-Count and the
- * dashboard's counts and stats are kept per user and orders generation, so every way an order
- * changes must show in the very next read — through the API (create, edit, status, tracking,
+ * The per-user cache of order figures (src/features/orders/orders-cache.ts): X-Total-Count, the
+ * list's pages and the dashboard's counts and stats are kept per user and orders generation, so
+ * every way an order changes must show in the very next read — through the API (create, edit, status, tracking,
  * delete), raw SQL on the server's connection, another connection, a rolled-back transaction, a
  * new day — and deleting a user drops what was kept for them.
  */
@@ -11,7 +11,11 @@ import type { DashboardCounts, DashboardStats, Order } from "../../src/contract/
 import { createDashboardRepo } from "../../src/features/dashboard/dashboard.repo.ts";
 import { createDashboardService } from "../../src/features/dashboard/dashboard.service.ts";
 import { createOrdersRepo } from "../../src/features/orders/orders.repo.ts";
-import { MAX_KEYS_PER_USER, ordersCacheFor } from "../../src/features/orders/orders-cache.ts";
+import {
+  MAX_KEYS_PER_USER,
+  MAX_WEIGHT,
+  ordersCacheFor,
+} from "../../src/features/orders/orders-cache.ts";
 import { createUsersRepo } from "../../src/features/users/users.repo.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { call } from "./helpers.ts";
@@ -166,6 +170,67 @@ describe("writes through the API show in the next read", () => {
     const next = await call<Order[]>(h, "GET", "/api/orders?limit=10&offset=1", { token: u.token });
     expect(next.body).toHaveLength(1);
     expect(next.res.headers.get("x-total-count")).toBe("2");
+  });
+});
+
+/** The product names of a page as GET /api/orders answers it. */
+async function pageNames(token: string, query = "") {
+  const res = await call<Order[]>(h, "GET", `/api/orders?sort=oldest${query}`, { token });
+  expect(res.status).toBe(200);
+  return res.body.map((o) => o.productname);
+}
+
+describe("a page read again shows every change to its orders", () => {
+  test("edits through the API that keep the total: name, review text, status of a row", async () => {
+    const u = await h.register();
+    const o = await create(u.token, { productname: "Desk Lamp" });
+    await create(u.token, { productname: "Garden Hose" });
+    expect(await pageNames(u.token)).toEqual(["Desk Lamp", "Garden Hose"]);
+    expect(await pageNames(u.token, "&q=lamp")).toEqual(["Desk Lamp"]);
+    const put = (body: Record<string, unknown>) =>
+      call<Order>(h, "PUT", `/api/orders/${o.orderid}`, { token: u.token, body });
+    expect((await put({ productname: "Floor Lamp" })).status).toBe(200);
+    expect(await pageNames(u.token)).toEqual(["Floor Lamp", "Garden Hose"]);
+    expect(await pageNames(u.token, "&q=lamp")).toEqual(["Floor Lamp"]);
+    expect((await put({ reviewtext: "Bright and steady." })).status).toBe(200);
+    const page = await call<Order[]>(h, "GET", "/api/orders?sort=oldest", { token: u.token });
+    expect(page.body[0]?.reviewtext).toBe("Bright and steady.");
+    expect(page.res.headers.get("content-type")).toStartWith("application/json");
+  });
+
+  test("raw SQL on the server's connection and another connection change a row in place", async () => {
+    const u = await h.register();
+    const o = await create(u.token, { productname: "Desk Lamp" });
+    expect(await pageNames(u.token)).toEqual(["Desk Lamp"]);
+    h.db.$client.query("UPDATE orders SET product_name = 'Raw Rename' WHERE id = ?").run(o.orderid);
+    expect(await pageNames(u.token)).toEqual(["Raw Rename"]);
+    const other = new Database(h.config.dbFile);
+    try {
+      other.query("UPDATE orders SET product_name = 'Shell Rename' WHERE id = ?").run(o.orderid);
+    } finally {
+      other.close();
+    }
+    expect(await pageNames(u.token)).toEqual(["Shell Rename"]);
+  });
+
+  test("a page read inside a rolled-back transaction is not kept", async () => {
+    const u = await h.register();
+    const o = await create(u.token, { productname: "Desk Lamp" });
+    expect(() =>
+      h.db.$client.transaction(() => {
+        h.services.orders.update(u.userid, o.orderid, { productname: "Doomed" } as never);
+        const inside = h.services.orders.listJson(u.userid, {
+          status: "all",
+          q: "",
+          sort: "oldest",
+          limit: 100,
+          offset: 0,
+        } as never);
+        expect(new TextDecoder().decode(inside.json)).toContain("Doomed");
+        throw new Error("roll back");
+      })(),
+    ).toThrow("roll back");
+    expect(await pageNames(u.token)).toEqual(["Desk Lamp"]);
   });
 });
 
@@ -327,6 +392,38 @@ describe("bounds and account deletion", () => {
     }
     expect(ordersCacheFor(h.db).size().figures).toBeLessThanOrEqual(MAX_KEYS_PER_USER);
     expect(await total(u.token, "&q=1000")).toBe(1);
+  });
+
+  test("large pages are kept within MAX_WEIGHT, least recently read user first, all right", async () => {
+    const a = await h.register();
+    const b = await h.register();
+    const text = "x".repeat(10_000);
+    const insert = h.db.$client.query(
+      "INSERT INTO orders (user_id, product_name, asin, status, review_text) VALUES (?, ?, 'B0BIG', 'Received', ?)",
+    );
+    for (let i = 0; i < 45; i++) {
+      insert.run(a.userid, `Big ${i}`, text);
+      insert.run(b.userid, `Big ${i}`, text);
+    }
+    const cache = ordersCacheFor(h.db);
+    const read = async (token: string, limit: number) => {
+      const res = await call<Order[]>(h, "GET", `/api/orders?sort=oldest&limit=${limit}`, {
+        token,
+      });
+      expect(res.body).toHaveLength(limit);
+      expect(res.body.at(-1)?.productname).toBe(`Big ${limit - 1}`);
+    };
+    await read(a.token, 10);
+    expect(cache.holds(a.userid)).toBe(true);
+    // 15 pages of 310-450 KB each: more than MAX_WEIGHT together.
+    for (let limit = 31; limit <= 45; limit++) {
+      await read(b.token, limit);
+      expect(cache.size().weight).toBeLessThanOrEqual(MAX_WEIGHT);
+    }
+    expect(cache.holds(a.userid)).toBe(false);
+    expect(cache.size().weight).toBeGreaterThan(MAX_WEIGHT / 2);
+    for (let limit = 31; limit <= 45; limit++) await read(b.token, limit);
+    await read(a.token, 10);
   });
 
   test("each database connection has its own cache", async () => {

@@ -710,6 +710,69 @@ describe("GET /api/orders: status filter and search", () => {
     expect(res.total).toBe(0);
   });
 
+  test("a common search and a rare one find the same rows as a plain substring test, page by page", async () => {
+    // Common text is found by walking the list's order; rare text, or a page far into the
+    // matches, through the trigram index (orders.repo.ts): both must give the same pages.
+    const u = await h.register();
+    const words = ["Lamp", "Mug", "LAMP", "Hose", "lamp", "Cable"];
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      product_name: `${words[i % words.length]} ${i}`,
+      amazon_order_number: i % 50 === 0 ? `114-LAMP-${i}` : `114-${1000 + i}`,
+      status: i % 3 === 0 ? "Shipped" : "Ordered",
+    }));
+    // Non-ASCII letters whose lower case is ASCII (the Kelvin sign): not found by ASCII text.
+    rows.push({
+      product_name: "\u212Aelvin Lamp",
+      amazon_order_number: "114-K",
+      status: "Ordered",
+    });
+    seed(u.userid, rows);
+    const asciiLower = (t: string) => t.replace(/[A-Z]/g, (c) => c.toLowerCase());
+    const expected = (q: string, status?: string) =>
+      rows
+        .filter(
+          (r) =>
+            (!status || r.status === status) &&
+            (asciiLower(r.product_name).includes(q) ||
+              asciiLower(r.amazon_order_number).includes(q)),
+        )
+        .map((r) => r.product_name);
+    for (const [q, status] of [
+      ["lamp", undefined],
+      ["lamp", "Shipped"],
+      ["kelvin", undefined],
+      ["hose 2", undefined],
+      ["114-lamp", undefined],
+    ] as const) {
+      const want = expected(q, status);
+      const got: string[] = [];
+      for (let offset = 0; offset === 0 || offset < want.length; offset += 20) {
+        const page = await list(
+          u.token,
+          `?sort=oldest&limit=20&offset=${offset}&q=${encodeURIComponent(q.toUpperCase())}${status ? `&status=${status}` : ""}`,
+        );
+        expect(page.total).toBe(want.length);
+        got.push(...names(page.body));
+      }
+      expect(got).toEqual(want);
+    }
+    expect(expected("lamp").length).toBeGreaterThan(100); // the walk is taken for the first pages
+  });
+
+  test("text with letters beyond ASCII matches whatever their case", async () => {
+    const u = await h.register();
+    seed(u.userid, [
+      { product_name: "Ärmelschoner aus Leinen" },
+      { product_name: "ÉCHARPE en laine" },
+      { product_name: "Armel ohne Umlaut" },
+    ]);
+    const q = async (s: string) =>
+      names((await list(u.token, `?sort=oldest&q=${encodeURIComponent(s)}`)).body);
+    expect(await q("ärmel")).toEqual(["Ärmelschoner aus Leinen"]);
+    expect(await q("écharpe")).toEqual(["ÉCHARPE en laine"]);
+    expect(await q("armel")).toEqual(["Armel ohne Umlaut"]);
+  });
+
   test("% and _ and \\ in the search match themselves", async () => {
     const u = await h.register();
     seed(u.userid, [

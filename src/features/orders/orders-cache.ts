@@ -19,21 +19,30 @@
  *   time and bun:sqlite is synchronous, so nothing can write between a check and its computation.
  *
  * Bounded: at most MAX_USERS users (least recently read dropped first) and MAX_KEYS_PER_USER
- * figures per user (oldest dropped first; search texts and new days add keys), plus one generation
- * number per user who wrote since start. Deleting a user drops both (users.repo.ts). Stored values
- * are shared: callers must not mutate them.
+ * figures per user (oldest dropped first; search texts, pages and new days add keys), plus one
+ * generation number per user who wrote since start. Figures given a weight (the list pages' JSON,
+ * weighed in bytes) share MAX_WEIGHT: past it, the least recently read users' figures go
+ * first, then the reading user's oldest; a single figure over MAX_WEIGHT / 8 is not kept at all.
+ * Deleting a user drops their figures and generation (users.repo.ts). Stored values are shared:
+ * callers must not mutate them.
  */
 import type { Database } from "bun:sqlite";
 import type { Db } from "../../db/client.ts";
 
 export const MAX_USERS = 1000;
 export const MAX_KEYS_PER_USER = 64;
+/** Total weight of weighed figures kept (bytes of JSON: 4 MB of memory at most). */
+export const MAX_WEIGHT = 4_000_000;
 
-type UserFigures = { generation: number; values: Map<string, unknown> };
+type Figure = { value: unknown; weight: number };
+type UserFigures = { generation: number; values: Map<string, Figure>; weight: number };
 
 export type OrdersCache = {
-  /** The user's figure for `key` in their current generation; computed and kept when missing. */
-  get<T>(userId: number, key: string, compute: () => T): T;
+  /**
+   * The user's figure for `key` in their current generation; computed and kept when missing.
+   * `weigh` gives a large figure its weight (see MAX_WEIGHT); small figures need none.
+   */
+  get<T>(userId: number, key: string, compute: () => T, weigh?: (value: T) => number): T;
   /** Runs a write of the user's orders, then moves the user to a new generation (even on error). */
   write<T>(userId: number, fn: () => T): T;
   /** The user's orders changed some other way: drop their figures. */
@@ -44,8 +53,8 @@ export type OrdersCache = {
   generation(userId: number): number;
   /** Whether figures of the user are held (tests, debugging). */
   holds(userId: number): boolean;
-  /** How many users and figures are held (tests, debugging). */
-  size(): { users: number; figures: number };
+  /** How many users and figures are held, and their total weight (tests, debugging). */
+  size(): { users: number; figures: number; weight: number };
 };
 
 function createOrdersCache(sqlite: Database): OrdersCache {
@@ -58,8 +67,25 @@ function createOrdersCache(sqlite: Database): OrdersCache {
   /** Generations outlive evicted figures, so a number is never reused for a user. */
   const generations = new Map<number, number>();
   let lastRead = -1;
+  let weight = 0;
   let seenChanges = changes();
   let seenVersion = version();
+
+  function dropFigures(userId: number) {
+    const figures = users.get(userId);
+    if (!figures) return;
+    weight -= figures.weight;
+    users.delete(userId);
+  }
+
+  function dropOldestKey(figures: UserFigures) {
+    const oldest = figures.values.keys().next().value;
+    if (oldest === undefined) return;
+    const w = figures.values.get(oldest)?.weight ?? 0;
+    figures.values.delete(oldest);
+    figures.weight -= w;
+    weight -= w;
+  }
 
   /** Drops everything when the database changed in a way `write` did not account for. */
   function checkForeignWrites() {
@@ -67,6 +93,7 @@ function createOrdersCache(sqlite: Database): OrdersCache {
     const v = version();
     if (n !== seenChanges || v !== seenVersion) {
       users.clear();
+      weight = 0;
       lastRead = -1;
       seenChanges = n;
       seenVersion = v;
@@ -77,33 +104,43 @@ function createOrdersCache(sqlite: Database): OrdersCache {
     generations.set(userId, (generations.get(userId) ?? 0) + 1);
   }
 
+  /** Keeps `value` for the user, within MAX_KEYS_PER_USER and MAX_WEIGHT. */
+  function keep(userId: number, figures: UserFigures, key: string, value: unknown, w: number) {
+    if (w > MAX_WEIGHT / 8) return;
+    if (figures.values.size >= MAX_KEYS_PER_USER) dropOldestKey(figures);
+    figures.values.set(key, { value, weight: w });
+    figures.weight += w;
+    weight += w;
+    // Least recently read users first (Map order is the recency order), then this user's oldest.
+    for (const other of users.keys()) {
+      if (weight <= MAX_WEIGHT || other === userId) break;
+      dropFigures(other);
+    }
+    while (weight > MAX_WEIGHT) dropOldestKey(figures);
+  }
+
   return {
-    get<T>(userId: number, key: string, compute: () => T): T {
+    get<T>(userId: number, key: string, compute: () => T, weigh?: (value: T) => number): T {
       checkForeignWrites();
       const generation = generations.get(userId) ?? 0;
       let figures = users.get(userId);
       if (!figures || figures.generation !== generation) {
-        if (figures) users.delete(userId);
-        figures = { generation, values: new Map() };
+        if (figures) dropFigures(userId);
+        figures = { generation, values: new Map(), weight: 0 };
         users.set(userId, figures);
         if (users.size > MAX_USERS) {
           const oldest = users.keys().next().value;
-          if (oldest !== undefined) users.delete(oldest);
+          if (oldest !== undefined) dropFigures(oldest);
         }
       } else if (lastRead !== userId) {
         users.delete(userId); // re-insert: Map order is the recency order
         users.set(userId, figures);
       }
       lastRead = userId;
-      if (figures.values.has(key)) return figures.values.get(key) as T;
+      const held = figures.values.get(key);
+      if (held) return held.value as T;
       const value = compute();
-      if (!sqlite.inTransaction) {
-        if (figures.values.size >= MAX_KEYS_PER_USER) {
-          const oldest = figures.values.keys().next().value;
-          if (oldest !== undefined) figures.values.delete(oldest);
-        }
-        figures.values.set(key, value);
-      }
+      if (!sqlite.inTransaction) keep(userId, figures, key, value, weigh ? weigh(value) : 0);
       return value;
     },
 
@@ -121,7 +158,7 @@ function createOrdersCache(sqlite: Database): OrdersCache {
     bump,
 
     dropUser(userId: number) {
-      users.delete(userId);
+      dropFigures(userId);
       generations.delete(userId);
       if (lastRead === userId) lastRead = -1;
     },
@@ -133,7 +170,7 @@ function createOrdersCache(sqlite: Database): OrdersCache {
     size() {
       let figures = 0;
       for (const f of users.values()) figures += f.values.size;
-      return { users: users.size, figures };
+      return { users: users.size, figures, weight };
     },
   };
 }

@@ -33,21 +33,39 @@ export type OrderListFilter = {
 /** Escapes LIKE wildcards so that % and _ in a search match themselves. */
 export const likeContains = (q: string) => `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
-type SearchKind = "none" | "trigram" | "like";
-
 /**
- * Case-insensitive substring of the product name or the order number. From 3 characters on, the
- * trigram index orders_search (migration 0003) finds the rows; a quoted FTS5 phrase has no
- * operators or wildcards, so % _ * " and the like match themselves. Shorter text (which the
- * trigram index cannot look up) falls back to LIKE over the user's orders.
+ * What a search matches, decided here alone:
+ * - text of ASCII characters only (what reviewers type for a product or an order number) matches
+ *   a case-insensitive substring of the product name or the order number, as LIKE compares
+ *   (ASCII letters fold);
+ * - from 3 characters on, text with other characters matches through the trigram index
+ *   orders_search (migration 0003), which folds the case of every letter (ä finds Ä);
+ * - shorter text of other characters, which the trigram index cannot look up, uses LIKE.
+ * A quoted FTS5 phrase and an escaped LIKE pattern have no operators or wildcards: % _ * " and
+ * the like match themselves.
  */
-function searchKind(q: string | undefined): SearchKind {
+type SearchRule = "none" | "like" | "fts";
+
+function searchRule(q: string | undefined): SearchRule {
   if (!q) return "none";
-  return [...q].length >= 3 ? "trigram" : "like";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range
+  if (/^[\x00-\x7f]*$/.test(q) || [...q].length < 3) return "like";
+  return "fts";
 }
 
-const searchParam = (q: string, kind: SearchKind) =>
-  kind === "trigram" ? `"${q.replace(/"/g, '""')}"` : likeContains(q);
+/**
+ * How a statement finds the matches: "like" tests each of the user's rows in the list's order;
+ * "fts" looks the text up in the trigram index; "fts-like" looks ASCII text of 3 or more
+ * characters up in the trigram index (which finds every row LIKE would, and a few more: it folds
+ * the Kelvin sign to k and the long s to s) and lets LIKE decide, so both plans agree. Which plan
+ * a page takes is decided in `list` from the figures the cache already holds.
+ */
+type SearchPlan = "none" | "like" | "fts" | "fts-like";
+
+/** `table` qualifies the columns where the search index's own columns of those names are joined. */
+const likeCondition = (table = "") =>
+  ` AND (${table}product_name LIKE +$like ESCAPE '\\' OR ${table}amazon_order_number LIKE +$like ESCAPE '\\')`;
+const FTS_CONDITION = " AND id IN (SELECT rowid FROM orders_search WHERE orders_search MATCH +$q)";
 
 /*
  * `+$param` rather than `$param` in the statements below: with a bare parameter compared with an
@@ -58,11 +76,21 @@ const searchParam = (q: string, kind: SearchKind) =>
  * bare LIMIT/OFFSET parameter in a statement with ORDER BY: `LIMIT +$limit` ran a 10-row page in
  * ~13 µs where `LIMIT $limit` took ~25 µs (re-prepared on every run; SQLite 3.54.1, Bun 1.4.5).
  */
-const SEARCH_CONDITION: Record<SearchKind, string> = {
+const SEARCH_CONDITION: Record<SearchPlan, string> = {
   none: "",
-  trigram: " AND id IN (SELECT rowid FROM orders_search WHERE orders_search MATCH +$q)",
-  like: " AND (product_name LIKE +$q ESCAPE '\\' OR amazon_order_number LIKE +$q ESCAPE '\\')",
+  like: likeCondition(),
+  fts: FTS_CONDITION,
+  "fts-like": FTS_CONDITION + likeCondition(),
 };
+
+/** The named parameters a plan's statements take besides user, status, limit and offset. */
+function searchParams(q: string, plan: SearchPlan): Params {
+  const ftsPhrase = `"${q.replace(/"/g, '""')}"`;
+  if (plan === "like") return { like: likeContains(q) };
+  if (plan === "fts") return { q: ftsPhrase };
+  if (plan === "fts-like") return { q: ftsPhrase, like: likeContains(q) };
+  return {};
+}
 
 /**
  * ORDER BY for a chosen sort; ties break by id. Each one walks an index (see schema.ts):
@@ -137,17 +165,17 @@ export function createOrdersRepo(db: Db) {
     page: (params: Params, deep: boolean) => RawOrderRow[];
     total: (params: Params) => number;
   };
-  function prepareShape(hasStatus: boolean, search: SearchKind, order: string): Shape {
-    const where = `user_id = +$user${hasStatus ? " AND status = +$status" : ""}${SEARCH_CONDITION[search]}`;
+  function prepareShape(hasStatus: boolean, plan: SearchPlan, order: string): Shape {
+    const where = `user_id = +$user${hasStatus ? " AND status = +$status" : ""}${SEARCH_CONDITION[plan]}`;
     const shallow = sqlite.prepare<RawOrderRow, [Params]>(
       `SELECT ${ROW_COLUMNS} FROM orders WHERE ${where} ORDER BY ${order} LIMIT +$limit OFFSET +$offset`,
     );
     let deep: typeof shallow | null = null;
-    // A trigram search counts the search index's hits that are the user's.
+    // A search through the index counts the index's hits that are the user's.
     const total = sqlite.prepare<{ n: number }, [Params]>(
-      search === "trigram"
+      plan === "fts" || plan === "fts-like"
         ? `SELECT COUNT(*) AS n FROM orders_search JOIN orders ON orders.id = orders_search.rowid
-            WHERE orders_search MATCH +$q AND orders.user_id = +$user${hasStatus ? " AND orders.status = +$status" : ""}`
+            WHERE orders_search MATCH +$q AND orders.user_id = +$user${hasStatus ? " AND orders.status = +$status" : ""}${plan === "fts-like" ? likeCondition("orders.") : ""}`
         : `SELECT COUNT(*) AS n FROM orders WHERE ${where}`,
     );
     return {
@@ -164,14 +192,47 @@ export function createOrdersRepo(db: Db) {
     };
   }
   const shapes = new Map<string, Shape>();
-  function shapeFor(hasStatus: boolean, search: SearchKind, order: string): Shape {
-    const key = `${hasStatus}|${search}|${order}`;
+  function shapeFor(hasStatus: boolean, plan: SearchPlan, order: string): Shape {
+    const key = `${hasStatus}|${plan}|${order}`;
     let s = shapes.get(key);
     if (!s) {
-      s = prepareShape(hasStatus, search, order);
+      s = prepareShape(hasStatus, plan, order);
       shapes.set(key, s);
     }
     return s;
+  }
+
+  /** One page of the user's orders and the number of all that match (cached per generation). */
+  function list(userId: number, f: OrderListFilter): { rows: OrderRow[]; total: number } {
+    const q = f.q ?? "";
+    const rule = searchRule(q);
+    const order = f.sort
+      ? SORT_ORDER[f.sort]
+      : ((f.status && FILTER_ORDER[f.status]) ?? SORT_ORDER.newest);
+    const hasStatus = Boolean(f.status);
+    const base: Params = { user: userId };
+    if (f.status) base.status = f.status;
+    // The total: a search of 3 or more characters is looked up in the trigram index.
+    const countPlan: SearchPlan =
+      rule === "like" && [...q].length >= 3 ? "fts-like" : rule === "none" ? "none" : rule;
+    // The total does not depend on the ordering or the page: one figure per filter.
+    const total = cache.get(userId, `total|${f.status ?? ""}|${q}`, () =>
+      shapeFor(hasStatus, countPlan, order).total({ ...base, ...searchParams(q, countPlan) }),
+    );
+    // Past the last match there is nothing to read.
+    if (f.offset >= total) return { rows: [], total };
+    let pagePlan = countPlan;
+    if (countPlan === "fts-like") {
+      // Walking the list's order and testing each row reads about (offset + limit) × scope / total
+      // rows; the index look-up reads about `total` entries whatever the page. Walk when fewer.
+      const scope = cache.get(userId, `total|${f.status ?? ""}|`, () =>
+        shapeFor(hasStatus, "none", order).total(base),
+      );
+      if ((f.offset + f.limit) * scope <= total * total) pagePlan = "like";
+    }
+    const params = { ...base, ...searchParams(q, pagePlan), limit: f.limit, offset: f.offset };
+    const rows = shapeFor(hasStatus, pagePlan, order).page(params, f.offset >= DEEP_OFFSET);
+    return { rows: toRows(rows), total };
   }
 
   const byId = sqlite.prepare<RawOrderRow, [number, number]>(
@@ -206,27 +267,28 @@ export function createOrdersRepo(db: Db) {
     delete: (userId: number, id: number): boolean =>
       cache.write(userId, () => deleteStmt.run(id, userId).changes > 0),
 
-    /** One page of the user's orders and the number of all that match (cached per generation). */
-    list(userId: number, f: OrderListFilter): { rows: OrderRow[]; total: number } {
-      const search = searchKind(f.q);
-      const order = f.sort
-        ? SORT_ORDER[f.sort]
-        : ((f.status && FILTER_ORDER[f.status]) ?? SORT_ORDER.newest);
-      const shape = shapeFor(Boolean(f.status), search, order);
-      const params: Params = { user: userId };
-      if (f.status) params.status = f.status;
-      if (f.q && search !== "none") params.q = searchParam(f.q, search);
-      // The total does not depend on the ordering or the page: one figure per filter.
-      const total = cache.get(
+    list,
+
+    /**
+     * One page as `render` makes it (the API's JSON, encoded) with the number of all that match,
+     * kept per user and generation like the totals (orders-cache.ts) and weighed by its size: a
+     * page read again before the user's orders change costs a look-up.
+     */
+    listRendered(
+      userId: number,
+      f: OrderListFilter,
+      render: (rows: OrderRow[]) => Uint8Array<ArrayBuffer>,
+    ): { body: Uint8Array<ArrayBuffer>; total: number } {
+      const key = `page|${f.status ?? ""}|${f.sort ?? ""}|${f.limit}|${f.offset}|${f.q ?? ""}`;
+      return cache.get(
         userId,
-        `total|${f.status ?? ""}|${search === "none" ? "" : f.q}`,
-        () => shape.total(params),
+        key,
+        () => {
+          const { rows, total } = list(userId, f);
+          return { body: render(rows), total };
+        },
+        (page) => page.body.byteLength,
       );
-      params.limit = f.limit;
-      params.offset = f.offset;
-      // Past the last match there is nothing to read.
-      const rows = f.offset >= total ? [] : shape.page(params, f.offset >= DEEP_OFFSET);
-      return { rows: toRows(rows), total };
     },
 
     /** Every order of the user, oldest first (the data export). */

@@ -34,7 +34,7 @@ import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
 import { detectCarrier } from "./carrier-detect.ts";
 import { isoDayInZone, parseExpectedDelivery } from "./expected-delivery.ts";
-import type { NewOrderRow, OrderPatch, OrdersRepo } from "./orders.repo.ts";
+import type { NewOrderRow, OrderListFilter, OrderPatch, OrdersRepo } from "./orders.repo.ts";
 
 export const ORDER_NOT_FOUND = "Order not found";
 
@@ -215,6 +215,16 @@ function trackingChange(
 
 export type OrderListResult = { orders: Order[]; total: number };
 
+const utf8 = new TextEncoder();
+
+const listFilter = (q: ParsedOrderListQuery): OrderListFilter => ({
+  status: q.status === "all" ? undefined : q.status,
+  q: q.q,
+  sort: q.sort,
+  limit: q.limit,
+  offset: q.offset,
+});
+
 export function createOrdersService(deps: {
   orders: OrdersRepo;
   users: UsersRepo;
@@ -250,14 +260,22 @@ export function createOrdersService(deps: {
 
   return {
     list(userId: number, q: ParsedOrderListQuery): OrderListResult {
-      const { rows, total } = deps.orders.list(userId, {
-        status: q.status === "all" ? undefined : q.status,
-        q: q.q,
-        sort: q.sort,
-        limit: q.limit,
-        offset: q.offset,
-      });
+      const { rows, total } = deps.orders.list(userId, listFilter(q));
       return { orders: rows.map(toOrder), total };
+    },
+
+    /**
+     * The list as GET /api/orders answers it: the page's JSON as UTF-8, encoded once and kept
+     * until the user's orders change (a page of 100 is ~60 KB).
+     */
+    listJson(
+      userId: number,
+      q: ParsedOrderListQuery,
+    ): { json: Uint8Array<ArrayBuffer>; total: number } {
+      const page = deps.orders.listRendered(userId, listFilter(q), (rows) =>
+        utf8.encode(JSON.stringify(rows.map(toOrder))),
+      );
+      return { json: page.body, total: page.total };
     },
 
     get(userId: number, id: number): Order {

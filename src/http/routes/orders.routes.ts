@@ -26,10 +26,11 @@ function readListQuery(c: Context) {
 export function ordersRoutes(orders: OrdersService, tracking: TrackingService) {
   return new Hono<AppEnv>()
     .get("/", (c) => {
-      const { orders: list, total } = orders.list(c.get("user").id, readListQuery(c));
+      const { json, total } = orders.listJson(c.get("user").id, readListQuery(c));
       c.header("X-Total-Count", String(total));
       c.header("Cache-Control", "no-store");
-      return c.json(list);
+      c.header("Content-Type", "application/json");
+      return c.body(json);
     })
     .post("/", async (c) => {
       const body = await readBody(c, createOrderBody);
