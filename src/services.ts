@@ -58,7 +58,13 @@ import type { CarrierLookup } from "./tracking/types.ts";
  */
 export type ServiceOverrides = {
   mailbox?: Partial<MailboxServiceDeps>;
-  tracking?: { lookup?: CarrierLookup; now?: () => Date; timers?: SchedulerTimers; log?: Logger };
+  tracking?: {
+    lookup?: CarrierLookup;
+    now?: () => Date;
+    timers?: SchedulerTimers;
+    log?: Logger;
+    saveWaitMs?: number;
+  };
 };
 
 export function createServices(
@@ -89,6 +95,7 @@ export function createServices(
     notify: notifications.notify,
     log: trackingLog,
     now: overrides.tracking?.now,
+    saveWaitMs: overrides.tracking?.saveWaitMs,
     onPreferencesChanged: (userId) => trackingScheduler.reschedule(userId),
   });
   const orders = createOrdersService({

@@ -13,6 +13,7 @@ import type {
   UpdateAllTrackingResponse,
   UpdateOrderTrackingResponse,
 } from "../../src/contract/index.ts";
+import type { TrackingOutcome } from "../../src/tracking/types.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { type FakeCarriers, startFakeCarriers } from "../support/fake-carriers.ts";
 import { memoryLookup } from "../support/tracking-fakes.ts";
@@ -501,6 +502,71 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
     }
     const s = fake.stats().calls;
     expect(s.UPS + s.FEDEX + s.USPS + s.SHIP24).toBe(0);
+  });
+
+  test("a carrier slower than the save's wait: saved at once with a warning, its answer lands later", async () => {
+    await h.close();
+    const lookup = memoryLookup(() => new Date());
+    let answer: ((o: TrackingOutcome) => void) | undefined;
+    lookup.answers.set(UPS_NUMBER, () => new Promise((resolve) => (answer = resolve)));
+    h = createHarness({}, { tracking: { lookup, saveWaitMs: 50 } });
+    const u = await h.register();
+    const o = await create(u.token);
+    const seen = eventsOf(u.userid);
+    const { status, body } = await put(u.token, o.orderid, { trackingnumber: UPS_NUMBER });
+    expect(status).toBe(200);
+    expect(body.order.trackingnumber).toBe(UPS_NUMBER);
+    expect(body.order.status).toBe("Shipped");
+    expect(body.warning).toBe(
+      "UPS has not answered yet; this order is updated as soon as it does.",
+    );
+    expect(orderRow(o.orderid).last_tracking_update).toBeNull();
+    const eventsBefore = seen.length;
+    answer?.({
+      ok: true,
+      result: {
+        delivered: true,
+        deliveredAt: null,
+        expectedDelivery: null,
+        status: "Delivered, front door",
+        events: [],
+      },
+    });
+    for (let i = 0; i < 200 && orderRow(o.orderid).status !== "Received"; i++) await Bun.sleep(5);
+    expect(orderRow(o.orderid).status).toBe("Received");
+    expect(orderRow(o.orderid).delivery_details).toBe("Delivered, front door");
+    expect(seen.slice(eventsBefore).some((e) => e.table === "order")).toBe(true);
+    expect(h.services.notifications.list(u.userid)).toHaveLength(1);
+  });
+
+  test("a late answer for a number changed in the meantime is not applied", async () => {
+    await h.close();
+    const lookup = memoryLookup(() => new Date());
+    let answer: ((o: TrackingOutcome) => void) | undefined;
+    lookup.answers.set(UPS_NUMBER, () => new Promise((resolve) => (answer = resolve)));
+    h = createHarness({}, { tracking: { lookup, saveWaitMs: 50 } });
+    const u = await h.register();
+    const o = await create(u.token);
+    await put(u.token, o.orderid, { trackingnumber: UPS_NUMBER });
+    const other = await put(u.token, o.orderid, {
+      trackingnumber: "TBA987654321000",
+      carrier: "AMAZON",
+    });
+    expect(other.status).toBe(200);
+    answer?.({
+      ok: true,
+      result: {
+        delivered: true,
+        deliveredAt: null,
+        expectedDelivery: null,
+        status: "Delivered",
+        events: [],
+      },
+    });
+    await Bun.sleep(20);
+    expect(orderRow(o.orderid).status).toBe("Shipped");
+    expect(orderRow(o.orderid).tracking_number).toBe("TBA987654321000");
+    expect(h.services.notifications.list(u.userid)).toHaveLength(0);
   });
 
   test("an answer without an expected date warns that the information is incomplete", async () => {

@@ -35,7 +35,12 @@ import type { EventBus } from "../../events/bus.ts";
 import { AppError, badRequest, notFound } from "../../lib/errors.ts";
 import { canonicalTimeZone } from "../../lib/time.ts";
 import type { Logger } from "../../log.ts";
-import type { CarrierLookup, TrackingFailureReason, TrackingResult } from "../../tracking/types.ts";
+import type {
+  CarrierLookup,
+  TrackingFailureReason,
+  TrackingOutcome,
+  TrackingResult,
+} from "../../tracking/types.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import type { OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
@@ -117,7 +122,16 @@ export type TrackingServiceDeps = {
   now?: () => Date;
   /** Called after a user's zone or daily time changed (the scheduler reschedules them). */
   onPreferencesChanged?: (userId: number) => void;
+  /** How long saving a tracking number waits for the carrier (default SAVE_LOOKUP_WAIT_MS). */
+  saveWaitMs?: number;
 };
+
+/**
+ * Saving a tracking number waits this long for the carrier's answer (which may take up to
+ * TRACKING_TIMEOUT_MS): past it, the save answers with a warning and the answer is applied when
+ * it comes (a live event updates the open page), so the edit form is never held for long.
+ */
+export const SAVE_LOOKUP_WAIT_MS = 5_000;
 
 const reviewLink = (orderId: number) => `/orders/${orderId}/edit?from=/&section=review`;
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -519,34 +533,58 @@ export function createTrackingService(deps: TrackingServiceDeps) {
           warning: `${name} tracking is not set up on this server, so the delivery of this order is not checked automatically.`,
         };
       }
-      const outcome = await deps.lookup.track(carrier, number);
-      if (!outcome.ok) {
-        log.warn(
-          { userId, orderId: saved.id, carrier, reason: outcome.reason, message: outcome.message },
-          "tracking look-up after saving failed; the order is left as saved",
-        );
+      // What the carrier's answer does to the order, whenever it comes.
+      const settle = (outcome: TrackingOutcome): TrackingUpdateResponse => {
+        if (!outcome.ok) {
+          log.warn(
+            {
+              userId,
+              orderId: saved.id,
+              carrier,
+              reason: outcome.reason,
+              message: outcome.message,
+            },
+            "tracking look-up after saving failed; the order is left as saved",
+          );
+          return {
+            ...base,
+            warning: `Could not get tracking information from ${name}: ${REASON_TEXT[outcome.reason]}. It will be checked again at the next update.`,
+          };
+        }
+        const applied = apply(userId, saved.id, number, outcome.result);
+        if (!applied) return base;
+        deps.events.publish(userId, "order", "UPDATE");
+        if (applied.becameReceived) {
+          notifyDelivered(userId, [
+            { id: saved.id, name: applied.row.productName, details: applied.row.deliveryDetails },
+          ]);
+        }
+        const updated = toOrder(applied.row);
+        const warning = noDateWarning(carrier, outcome.result);
         return {
-          ...base,
-          warning: `Could not get tracking information from ${name}: ${REASON_TEXT[outcome.reason]}. It will be checked again at the next update.`,
+          order: updated,
+          trackingInfo: {
+            delivered: outcome.result.delivered,
+            expectedDelivery: outcome.result.expectedDelivery ?? updated.expecteddeliverydate,
+          },
+          ...(warning ? { warning } : {}),
         };
-      }
-      const applied = apply(userId, saved.id, number, outcome.result);
-      if (!applied) return base;
-      deps.events.publish(userId, "order", "UPDATE");
-      if (applied.becameReceived) {
-        notifyDelivered(userId, [
-          { id: saved.id, name: applied.row.productName, details: applied.row.deliveryDetails },
-        ]);
-      }
-      const updated = toOrder(applied.row);
-      const warning = noDateWarning(carrier, outcome.result);
+      };
+      const answered = deps.lookup.track(carrier, number).then(settle);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), deps.saveWaitMs ?? SAVE_LOOKUP_WAIT_MS);
+      });
+      const first = await Promise.race([answered, waited]);
+      clearTimeout(timer);
+      if (first) return first;
+      // Still asking: the late answer is applied (or its failure logged) by `settle`.
+      answered.catch((err: unknown) =>
+        log.error({ userId, orderId: saved.id, carrier, err }, "late tracking answer not applied"),
+      );
       return {
-        order: updated,
-        trackingInfo: {
-          delivered: outcome.result.delivered,
-          expectedDelivery: outcome.result.expectedDelivery ?? updated.expecteddeliverydate,
-        },
-        ...(warning ? { warning } : {}),
+        ...base,
+        warning: `${name} has not answered yet; this order is updated as soon as it does.`,
       };
     },
   };
