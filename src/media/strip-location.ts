@@ -1,6 +1,7 @@
 /**
- * Location data out of a stored photo, before it is kept: these photos end up on a public review
- * page. Works in place on the (temp) file and reads only the metadata parts, never the picture:
+ * Location data out of a stored photo or video, before it is kept: these end up on a public review
+ * page. Works in place on the (temp) file and reads only the metadata parts, never the picture or
+ * the media data:
  *
  * - JPEG: the GPS IFD of the EXIF segment (exif.ts; orientation stays); XMP segments, which can
  *   repeat the location, are blanked.
@@ -8,11 +9,14 @@
  *   type that viewers skip; CRCs are recomputed.
  * - WebP: the same for the EXIF chunk; an XMP chunk is blanked and renamed JUNK, and its flag in
  *   VP8X cleared.
+ * - MP4: mp4-meta.ts, which renames and zeroes the location atoms (udta ©xyz, QuickTime location
+ *   keys and their values, XMP) without changing any length, so the sample offsets stay right.
  *
  * An EXIF block that cannot be read is blanked whole: privacy wins over keeping camera data.
  */
 import type { FileHandle } from "node:fs/promises";
 import { MalformedExif, stripGpsFromTiff } from "./exif.ts";
+import { stripMp4Location } from "./mp4-meta.ts";
 import type { MediaType } from "./sniff.ts";
 
 const EXIF_HEADER = "Exif\0\0";
@@ -139,10 +143,11 @@ async function stripWebp(fh: FileHandle, size: number) {
   }
 }
 
-/** Removes location metadata from the file in place (photos; GIF and MP4 are left as they are). */
+/** Removes location metadata from the file in place (GIF has nowhere to keep it). */
 export async function stripLocation(fh: FileHandle, type: MediaType): Promise<void> {
   const { size } = await fh.stat();
   if (type.mime === "image/jpeg") await stripJpeg(fh, size);
   else if (type.mime === "image/png") await stripPng(fh, size);
   else if (type.mime === "image/webp") await stripWebp(fh, size);
+  else if (type.mime === "video/mp4") await stripMp4Location(fh, size);
 }

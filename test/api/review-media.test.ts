@@ -1,6 +1,6 @@
 /**
  * Review media API (spec §5, §7): upload by bytes not names, the limits and their messages,
- * nothing kept from a refused request, GPS stripped, ownership, traversal, reorder, delete,
+ * nothing kept from a refused request, GPS stripped (photos and video), ownership, traversal, reorder, delete,
  * serving with Range, order deletion, and the export archive.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { IMAGE_MAX_BYTES, MEDIA_MESSAGES, VIDEO_MAX_BYTES } from "../../src/contract/constants.ts";
 import { stripGpsFromTiff } from "../../src/media/exif.ts";
+import { sniffMedia } from "../../src/media/sniff.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import {
   exe,
@@ -16,9 +17,13 @@ import {
   indexOfBytes,
   jpegWithGps,
   latitudeBytes,
+  MP4_LOCATION_NOTE,
+  MP4_MAKE,
   mp4,
+  mp4WithLocation,
   ORIENTATION,
   png,
+  topAtoms,
   webpWithExif,
 } from "../support/media-files.ts";
 import { call } from "./helpers.ts";
@@ -274,6 +279,46 @@ describe("location data", () => {
     const w = diskFile(u, body.urls[1]!);
     expect(indexOfBytes(w, latitudeBytes(true))).toBe(-1);
     expect(indexOfBytes(w, new TextEncoder().encode("GPSLatitude"))).toBe(-1);
+  });
+
+  test("the location is gone from a stored MP4; its make, layout and media data stay", async () => {
+    const u = await h.register();
+    const id = await newOrder(u);
+    const { bytes: original, mdat, samples } = mp4WithLocation();
+    const enc = (s: string) => new TextEncoder().encode(s);
+    expect(indexOfBytes(original, enc("+37.3318"))).toBeGreaterThan(0);
+    const { status, body } = await upload(u, id, [{ name: "clip.mp4", bytes: original }]);
+    expect(status).toBe(200);
+    const stored = diskFile(u, body.urls[0]!);
+    expect(stored.length).toBe(original.length);
+    // No position left anywhere: udta ©xyz (movie and track), the QuickTime keys, XMP.
+    expect(indexOfBytes(stored, enc("+37.3318"))).toBe(-1);
+    expect(indexOfBytes(stored, enc(MP4_LOCATION_NOTE))).toBe(-1);
+    expect(indexOfBytes(stored, enc("GPSLatitude"))).toBe(-1);
+    expect(indexOfBytes(stored, enc("location"))).toBe(-1);
+    expect(indexOfBytes(stored, Uint8Array.of(0xa9, 0x78, 0x79, 0x7a))).toBe(-1); // ©xyz
+    // The other metadata is where it was: the make, the model, the software.
+    for (const kept of [MP4_MAKE, "com.apple.quicktime.make", "Model 9", "GrapevineTest 1.0"]) {
+      const at = indexOfBytes(original, enc(kept));
+      expect(at).toBeGreaterThan(0);
+      expect(indexOfBytes(stored, enc(kept))).toBe(at);
+    }
+    // Nothing moved: same top-level atoms at the same offsets (the XMP uuid is now free space),
+    // the stco still points at the samples, and the samples are the uploaded bytes.
+    expect(topAtoms(stored).map(([, at, size]) => [at, size])).toEqual(
+      topAtoms(original).map(([, at, size]) => [at, size]),
+    );
+    expect(topAtoms(stored).map(([t]) => t)).toEqual(["ftyp", "moov", "free", "mdat"]);
+    const stco = indexOfBytes(stored, enc("stco"));
+    expect(new DataView(stored.buffer).getUint32(stco + 12)).toBe(mdat);
+    expect(stored.subarray(mdat)).toEqual(samples);
+    expect(sniffMedia(stored.subarray(0, 64))).toEqual({
+      kind: "video",
+      mime: "video/mp4",
+      ext: "mp4",
+    });
+    const served = await h.req("GET", body.urls[0]!, { token: u.token });
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(stored);
   });
 
   test("stripGpsFromTiff on little-endian EXIF and on a block without GPS", () => {

@@ -1,7 +1,7 @@
 /**
  * Small media files built in code for the media tests and the upload benchmark: a JPEG with an
  * EXIF block holding orientation and a GPS position, real (viewable) PNGs, GIF and WebP headers,
- * an MP4 header with filler, and a Windows executable.
+ * an MP4 header with filler, an MP4 carrying a phone's location metadata, and a Windows executable.
  */
 import zlib from "node:zlib";
 
@@ -182,6 +182,147 @@ export function mp4(size = 4096): Uint8Array<ArrayBuffer> {
   v.setUint32(32, size - 32);
   out.set(new TextEncoder().encode("mdat"), 36);
   for (let i = 40; i < size; i++) out[i] = (i * 31) & 0xff;
+  return out;
+}
+
+export const MP4_LOCATION = "+37.3318-122.0312+010.000/"; // ISO 6709, as an iPhone writes it
+export const MP4_TRACK_LOCATION = "+37.3318-122.0312/";
+export const MP4_MAKE = "GrapevinePhone";
+export const MP4_LOCATION_NOTE = "Kitchen table at home";
+
+const bytesOf = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0)); // latin1: "©" is 0xA9
+const u32be = (...xs: number[]) => {
+  const b = new Uint8Array(xs.length * 4);
+  for (const [i, x] of xs.entries()) new DataView(b.buffer).setUint32(i * 4, x);
+  return b;
+};
+/** An atom: 32-bit size, four-letter type, payload. */
+export function atom(type: string, ...payload: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const body = concat(...payload);
+  return concat(u32be(8 + body.length), bytesOf(type), body);
+}
+/** A full box: version and flags (zero) before the payload. */
+const fullAtom = (type: string, ...payload: Uint8Array[]) => atom(type, u32be(0), ...payload);
+/** A QuickTime text atom under udta (©xyz...): 16-bit length, 16-bit language, text. */
+const udtaText = (type: string, value: string) => {
+  const head = new Uint8Array(4);
+  new DataView(head.buffer).setUint16(0, value.length);
+  new DataView(head.buffer).setUint16(2, 0x15c7); // "eng", packed
+  return atom(type, head, bytesOf(value));
+};
+/** QuickTime metadata: meta{hdlr mdta, keys, ilst}; `iso` puts version/flags first. */
+function qtMeta(entries: [key: string, value: string][], iso = false): Uint8Array<ArrayBuffer> {
+  const hdlr = fullAtom("hdlr", u32be(0), bytesOf("mdta"), new Uint8Array(12), Uint8Array.of(0));
+  const keys = fullAtom(
+    "keys",
+    u32be(entries.length),
+    ...entries.map(([k]) => concat(u32be(8 + k.length), bytesOf("mdta"), bytesOf(k))),
+  );
+  const items = entries.map(([, v], i) => {
+    const data = atom("data", u32be(1, 0), new TextEncoder().encode(v)); // type 1: UTF-8
+    return concat(u32be(8 + data.length, i + 1), data);
+  });
+  return atom("meta", ...(iso ? [u32be(0)] : []), hdlr, keys, atom("ilst", ...items));
+}
+/** XMP repeating the position, as Adobe tools and some phones write it. */
+export const MP4_XMP =
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:Description exif:GPSLatitude="37,19.908N" exif:GPSLongitude="122,1.872W"/></x:xmpmeta>';
+const XMP_UUID = Uint8Array.of(
+  0xbe,
+  0x7a,
+  0xcf,
+  0xcb,
+  0x97,
+  0xa9,
+  0x42,
+  0xe8,
+  0x9c,
+  0x71,
+  0x99,
+  0x94,
+  0x91,
+  0xe3,
+  0xaf,
+  0xac,
+);
+
+export type Mp4Options = {
+  /** The mdat before the moov (as a camera writes it before "fast start"). */
+  mdatFirst?: boolean;
+  /** The mdat with a 64-bit size (size field 1, then an 8-byte largesize). */
+  largeMdat?: boolean;
+  /** The mdat last, with size 0: "to the end of the file". */
+  openMdat?: boolean;
+  mdatBytes?: number;
+};
+
+/**
+ * A small MP4 shaped like a phone's: ftyp, moov {mvhd, trak {tkhd, udta ©xyz, ISO meta with a
+ * location note, mdia…stco pointing at the samples}, udta {©xyz, XMP_}, QuickTime meta with the
+ * make, the ISO 6709 location and its accuracy}, an XMP uuid atom, and mdat with patterned bytes.
+ * `mdat` is where the samples start in the file, as the stco says.
+ */
+export function mp4WithLocation(o: Mp4Options = {}): {
+  bytes: Uint8Array<ArrayBuffer>;
+  mdat: number;
+  samples: Uint8Array<ArrayBuffer>;
+} {
+  const samples = new Uint8Array(o.mdatBytes ?? 3000);
+  for (let i = 0; i < samples.length; i++) samples[i] = (i * 37 + 11) & 0xff;
+  const mdatHead = o.largeMdat
+    ? concat(u32be(1), bytesOf("mdat"), u32be(0, 16 + samples.length))
+    : concat(u32be(o.openMdat ? 0 : 8 + samples.length), bytesOf("mdat"));
+  const ftyp = mp4Head();
+  const moovFor = (stco: number) =>
+    atom(
+      "moov",
+      fullAtom("mvhd", u32be(0, 0, 1000, 5000), new Uint8Array(80)),
+      atom(
+        "trak",
+        fullAtom("tkhd", u32be(0, 0, 1, 0, 5000), new Uint8Array(64)),
+        atom("udta", udtaText("\xa9xyz", MP4_TRACK_LOCATION)),
+        qtMeta([["com.apple.quicktime.location.note", MP4_LOCATION_NOTE]], true),
+        atom("mdia", atom("minf", atom("stbl", fullAtom("stco", u32be(1, stco))))),
+      ),
+      atom(
+        "udta",
+        udtaText("\xa9xyz", MP4_LOCATION),
+        atom("XMP_", bytesOf(MP4_XMP)),
+        udtaText("\xa9swr", "GrapevineTest 1.0"),
+      ),
+      qtMeta([
+        ["com.apple.quicktime.make", MP4_MAKE],
+        ["com.apple.quicktime.location.ISO6709", MP4_LOCATION],
+        ["com.apple.quicktime.location.accuracy.horizontal", "14.2"],
+        ["com.apple.quicktime.model", "Model 9"],
+      ]),
+    );
+  const xmp = atom("uuid", XMP_UUID, bytesOf(MP4_XMP));
+  const moovLen = moovFor(0).length;
+  if (o.mdatFirst) {
+    const at = ftyp.length + mdatHead.length;
+    return {
+      bytes: concat(ftyp, mdatHead, samples, moovFor(at), xmp),
+      mdat: at,
+      samples,
+    };
+  }
+  const at = ftyp.length + moovLen + xmp.length + mdatHead.length;
+  return { bytes: concat(ftyp, moovFor(at), xmp, mdatHead, samples), mdat: at, samples };
+}
+
+/** The top-level atoms of an MP4 as [type, offset, size], for checking nothing moved. */
+export function topAtoms(b: Uint8Array): [string, number, number][] {
+  const out: [string, number, number][] = [];
+  const v = new DataView(b.buffer, b.byteOffset, b.length);
+  for (let at = 0; at + 8 <= b.length; ) {
+    let size = v.getUint32(at);
+    if (size === 1) size = Number(v.getBigUint64(at + 8));
+    if (size === 0) size = b.length - at;
+    out.push([String.fromCharCode(...b.subarray(at + 4, at + 8)), at, size]);
+    if (size < 8) break;
+    at += size;
+  }
   return out;
 }
 

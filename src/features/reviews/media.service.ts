@@ -219,9 +219,9 @@ export function createMediaService(deps: {
           throw badRequest(`No files were uploaded: send them in fields named ${UPLOAD_FIELD}`);
         }
 
-        // Every file passed: locations out of the photos, then they land together.
+        // Every file passed: locations out of the photos and the video, then they land together.
         for (const f of files) {
-          if (f.type?.kind !== "image") continue;
+          if (!f.type) continue;
           const fh = await fsp.open(f.temp, "r+");
           try {
             await stripLocation(fh, f.type);
