@@ -16,3 +16,10 @@ test("collects once per threshold of bytes passed, not before", () => {
   pace(9);
   expect(collections).toBe(2);
 });
+
+test("says whether it collected", () => {
+  const pace = createGcPacer(10, () => {});
+  expect(pace(9)).toBe(false);
+  expect(pace(1)).toBe(true);
+  expect(pace(3)).toBe(false);
+});
