@@ -21,6 +21,7 @@
  * tracks), which would mean reading and rewriting samples.
  */
 import type { FileHandle } from "node:fs/promises";
+import { latin1, readAt, writeAt } from "./file-at.ts";
 
 /** What the walk may read per file and per atom: plenty for real files, bounded for crafted ones. */
 const MAX_ATOMS = 20_000;
@@ -29,24 +30,7 @@ const MAX_DEPTH = 8;
 const ZEROS = new Uint8Array(64 * 1024);
 
 /** Adobe's XMP-in-ISO-BMFF uuid, BE7ACFCB-97A9-42E8-9C71-999491E3AFAC. */
-const XMP_UUID = Uint8Array.of(
-  0xbe,
-  0x7a,
-  0xcf,
-  0xcb,
-  0x97,
-  0xa9,
-  0x42,
-  0xe8,
-  0x9c,
-  0x71,
-  0x99,
-  0x94,
-  0x91,
-  0xe3,
-  0xaf,
-  0xac,
-);
+const XMP_UUID = new Uint8Array(Buffer.from("be7acfcb97a942e89c71999491e3afac", "hex"));
 /** Leaf atoms under udta (or named items of an iTunes-style ilst) that hold a position. */
 const LOCATION_ATOMS = new Set(["\xa9xyz", "loci"]);
 /** Containers walked for metadata; mdia (sample tables) and mdat are skipped on purpose. */
@@ -67,25 +51,11 @@ type Atom = {
 
 type Walk = { fh: FileHandle; atoms: number };
 
-async function readAt(fh: FileHandle, pos: number, len: number): Promise<Uint8Array> {
-  const buf = new Uint8Array(len);
-  const { bytesRead } = await fh.read(buf, 0, len, pos);
-  return buf.subarray(0, bytesRead);
-}
-async function writeAt(fh: FileHandle, pos: number, data: Uint8Array) {
-  let off = 0;
-  while (off < data.length) {
-    const { bytesWritten } = await fh.write(data, off, data.length - off, pos + off);
-    off += bytesWritten;
-  }
-}
 async function zeroRange(fh: FileHandle, from: number, to: number) {
   for (let pos = from; pos < to; pos += ZEROS.length) {
     await writeAt(fh, pos, ZEROS.subarray(0, Math.min(ZEROS.length, to - pos)));
   }
 }
-const text = (b: Uint8Array, from: number, len: number) =>
-  new TextDecoder("latin1").decode(b.subarray(from, from + len));
 const u32 = (b: Uint8Array, at: number) =>
   ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 const sameBytes = (a: Uint8Array, b: Uint8Array) =>
@@ -105,7 +75,7 @@ async function children(walk: Walk, from: number, end: number): Promise<Atom[]> 
     const head = await readAt(walk.fh, pos, Math.min(32, end - pos));
     if (head.length < 8) break;
     const size32 = u32(head, 0);
-    const type = text(head, 4, 4);
+    const type = latin1(head, 4, 4);
     let headLen = 8;
     let size = size32;
     if (size32 === 1) {
@@ -166,7 +136,7 @@ async function locationKeys(fh: FileHandle, keys: Atom): Promise<Set<number> | n
     if (pos + 8 > b.length) return null;
     const size = u32(b, pos);
     if (size < 8 || pos + size > b.length) return null;
-    if (isLocationKey(text(b, pos + 8, size - 8))) {
+    if (isLocationKey(latin1(b, pos + 8, size - 8))) {
       found.add(i);
       // Same length, no meaning: a reader that still pairs an item with it learns nothing.
       b.fill(0x78, pos + 8, pos + size); // "xxxx..."

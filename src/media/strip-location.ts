@@ -16,26 +16,12 @@
  */
 import type { FileHandle } from "node:fs/promises";
 import { MalformedExif, stripGpsFromTiff } from "./exif.ts";
+import { latin1, readAt, writeAt } from "./file-at.ts";
 import { stripMp4Location } from "./mp4-meta.ts";
 import type { MediaType } from "./sniff.ts";
 
 const EXIF_HEADER = "Exif\0\0";
 const XMP_IDS = ["http://ns.adobe.com/xap/1.0/\0", "http://ns.adobe.com/xmp/extension/\0"];
-
-async function readAt(fh: FileHandle, pos: number, len: number): Promise<Uint8Array> {
-  const buf = new Uint8Array(len);
-  const { bytesRead } = await fh.read(buf, 0, len, pos);
-  return buf.subarray(0, bytesRead);
-}
-async function writeAt(fh: FileHandle, pos: number, data: Uint8Array) {
-  let off = 0;
-  while (off < data.length) {
-    const { bytesWritten } = await fh.write(data, off, data.length - off, pos + off);
-    off += bytesWritten;
-  }
-}
-const text = (b: Uint8Array, from: number, len: number) =>
-  new TextDecoder("latin1").decode(b.subarray(from, from + len));
 
 /** Strips GPS from an EXIF block in place; a block that cannot be read is blanked. */
 function cleanTiff(tiff: Uint8Array): boolean {
@@ -67,9 +53,9 @@ async function stripJpeg(fh: FileHandle, size: number) {
     if (len < 2) return;
     if (marker === 0xe1) {
       const data = await readAt(fh, pos + 4, len - 2);
-      if (text(data, 0, 6) === EXIF_HEADER) {
+      if (latin1(data, 0, 6) === EXIF_HEADER) {
         if (cleanTiff(data.subarray(6))) await writeAt(fh, pos + 4, data);
-      } else if (XMP_IDS.some((id) => text(data, 0, id.length) === id)) {
+      } else if (XMP_IDS.some((id) => latin1(data, 0, id.length) === id)) {
         await writeAt(fh, pos + 4, new Uint8Array(data.length));
       }
     }
@@ -85,7 +71,7 @@ async function stripPng(fh: FileHandle, size: number) {
   while (pos + 12 <= size) {
     const head = await readAt(fh, pos, 8);
     const len = new DataView(head.buffer).getUint32(0);
-    const type = text(head, 4, 4);
+    const type = latin1(head, 4, 4);
     if (type === "IEND" || pos + 12 + len > size) return;
     const isText = type === "iTXt" || type === "tEXt" || type === "zTXt";
     if (type === "eXIf" || isText) {
@@ -95,7 +81,7 @@ async function stripPng(fh: FileHandle, size: number) {
       if (type === "eXIf") changed = cleanTiff(data);
       else {
         const nul = data.indexOf(0);
-        const keyword = text(data, 0, nul < 0 ? Math.min(80, data.length) : nul);
+        const keyword = latin1(data, 0, nul < 0 ? Math.min(80, data.length) : nul);
         if (XMP_PNG_KEYWORDS.includes(keyword)) {
           data.fill(0);
           newType = BLANKED_PNG_CHUNK;
@@ -123,13 +109,13 @@ async function stripWebp(fh: FileHandle, size: number) {
   let vp8xFlagsAt = -1;
   while (pos + 8 <= size) {
     const head = await readAt(fh, pos, 8);
-    const fourcc = text(head, 0, 4);
+    const fourcc = latin1(head, 0, 4);
     const len = new DataView(head.buffer).getUint32(4, true);
     if (pos + 8 + len > size) return;
     if (fourcc === "VP8X") vp8xFlagsAt = pos + 8;
     if (fourcc === "EXIF") {
       const data = await readAt(fh, pos + 8, len);
-      const tiff = text(data, 0, 6) === EXIF_HEADER ? data.subarray(6) : data;
+      const tiff = latin1(data, 0, 6) === EXIF_HEADER ? data.subarray(6) : data;
       if (cleanTiff(tiff)) await writeAt(fh, pos + 8, data);
     } else if (fourcc === "XMP ") {
       await writeAt(fh, pos, new TextEncoder().encode("JUNK"));

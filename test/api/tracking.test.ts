@@ -504,12 +504,22 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
     expect(s.UPS + s.FEDEX + s.USPS + s.SHIP24).toBe(0);
   });
 
-  test("a carrier slower than the save's wait: saved at once with a warning, its answer lands later", async () => {
+  /** A harness whose carrier answers UPS_NUMBER only when told to; saves wait 50 ms for it. */
+  async function slowCarrier() {
     await h.close();
     const lookup = memoryLookup(() => new Date());
-    let answer: ((o: TrackingOutcome) => void) | undefined;
-    lookup.answers.set(UPS_NUMBER, () => new Promise((resolve) => (answer = resolve)));
+    let resolve: ((o: TrackingOutcome) => void) | undefined;
+    lookup.answers.set(UPS_NUMBER, () => new Promise((r) => (resolve = r)));
     h = createHarness({}, { tracking: { lookup, saveWaitMs: 50 } });
+    return { answer: (o: TrackingOutcome) => resolve?.(o) };
+  }
+  const deliveredAnswer = (status: string): TrackingOutcome => ({
+    ok: true,
+    result: { delivered: true, deliveredAt: null, expectedDelivery: null, status, events: [] },
+  });
+
+  test("a carrier slower than the save's wait: saved at once with a warning, its answer lands later", async () => {
+    const carrier = await slowCarrier();
     const u = await h.register();
     const o = await create(u.token);
     const seen = eventsOf(u.userid);
@@ -522,16 +532,7 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
     );
     expect(orderRow(o.orderid).last_tracking_update).toBeNull();
     const eventsBefore = seen.length;
-    answer?.({
-      ok: true,
-      result: {
-        delivered: true,
-        deliveredAt: null,
-        expectedDelivery: null,
-        status: "Delivered, front door",
-        events: [],
-      },
-    });
+    carrier.answer(deliveredAnswer("Delivered, front door"));
     for (let i = 0; i < 200 && orderRow(o.orderid).status !== "Received"; i++) await Bun.sleep(5);
     expect(orderRow(o.orderid).status).toBe("Received");
     expect(orderRow(o.orderid).delivery_details).toBe("Delivered, front door");
@@ -540,11 +541,7 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
   });
 
   test("a late answer for a number changed in the meantime is not applied", async () => {
-    await h.close();
-    const lookup = memoryLookup(() => new Date());
-    let answer: ((o: TrackingOutcome) => void) | undefined;
-    lookup.answers.set(UPS_NUMBER, () => new Promise((resolve) => (answer = resolve)));
-    h = createHarness({}, { tracking: { lookup, saveWaitMs: 50 } });
+    const carrier = await slowCarrier();
     const u = await h.register();
     const o = await create(u.token);
     await put(u.token, o.orderid, { trackingnumber: UPS_NUMBER });
@@ -553,16 +550,7 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
       carrier: "AMAZON",
     });
     expect(other.status).toBe(200);
-    answer?.({
-      ok: true,
-      result: {
-        delivered: true,
-        deliveredAt: null,
-        expectedDelivery: null,
-        status: "Delivered",
-        events: [],
-      },
-    });
+    carrier.answer(deliveredAnswer("Delivered"));
     await Bun.sleep(20);
     expect(orderRow(o.orderid).status).toBe("Shipped");
     expect(orderRow(o.orderid).tracking_number).toBe("TBA987654321000");

@@ -224,27 +224,11 @@ function qtMeta(entries: [key: string, value: string][], iso = false): Uint8Arra
   });
   return atom("meta", ...(iso ? [u32be(0)] : []), hdlr, keys, atom("ilst", ...items));
 }
+/** Adobe's uuid for XMP in an MP4 (BE7ACFCB-97A9-42E8-9C71-999491E3AFAC), written out here. */
+const XMP_UUID = Buffer.from("BE7ACFCB97A942E89C71999491E3AFAC", "hex");
 /** XMP repeating the position, as Adobe tools and some phones write it. */
 export const MP4_XMP =
   '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:Description exif:GPSLatitude="37,19.908N" exif:GPSLongitude="122,1.872W"/></x:xmpmeta>';
-const XMP_UUID = Uint8Array.of(
-  0xbe,
-  0x7a,
-  0xcf,
-  0xcb,
-  0x97,
-  0xa9,
-  0x42,
-  0xe8,
-  0x9c,
-  0x71,
-  0x99,
-  0x94,
-  0x91,
-  0xe3,
-  0xaf,
-  0xac,
-);
 
 export type Mp4Options = {
   /** The mdat before the moov (as a camera writes it before "fast start"). */
