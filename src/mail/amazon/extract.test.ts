@@ -2,23 +2,168 @@ import { describe, expect, test } from "bun:test";
 import {
   asinOf,
   clean,
+  cleanCapped,
   docFromHtml,
   docFromText,
   findCut,
   findPrice,
   linkOrderNumbers,
   normalisePrice,
+  parserEvents,
   resolveUrl,
   subjectItem,
   subjectOrderNumber,
   textOrderNumbers,
+  tokenizers,
 } from "./extract.ts";
+
+/** A seeded generator (mulberry32), so every fuzz run sees the same inputs. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 
 describe("clean", () => {
   test("drops zero-width padding and bidi marks, collapses white space", () => {
     expect(clean("Order #\u00a0\u202b113-9615736-3549843")).toBe("Order # 113-9615736-3549843");
     expect(clean("Ordered\u034f \u200c \u00a0 \u2007 \u00ad\u034f x")).toBe("Ordered x");
     expect(clean("  a\n\t b  ")).toBe("a b");
+  });
+});
+
+describe("cleanCapped / clean against the regular expressions they replace", () => {
+  // The definition clean had before it became one pass: invisible characters out, then \s runs.
+  const INVISIBLE =
+    /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0]|\u034F|\u17B4|\u17B5|\u180B|\u180C|\u180D|\uFE00|\uFE01|\uFE0E|\uFE0F/g;
+  const reference = (s: string): string => s.replace(INVISIBLE, "").replace(/\s+/g, " ").trim();
+  /** Every code unit JS's \s matches, the dropped ones, their neighbours, surrogates, text. */
+  const PIECES = [
+    ..."\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff",
+    ..."\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180e\u200b\u200c\u200d\u200e\u200f",
+    ..."\u202a\u202e\u2060\u2064\u206f\u3164\ufe00\ufe01\ufe0e\ufe0f\uffa0",
+    ..."\u00ac\u00ae\u034e\u180a\u200a\u2010\u2070\ufe02\ufe0d\ufe10\ufefe\uff9f\uffa1",
+    "\u{1F600}",
+    "\ud83d",
+    "\ude00",
+    "a",
+    "Z",
+    "é",
+    "x y",
+    "  ",
+    "...",
+    "\r\n",
+  ];
+
+  test("every UTF-16 code unit, alone and between letters and spaces", () => {
+    const wrong: number[] = [];
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      for (const s of [ch, `a${ch}b`, ` ${ch} x`, `x ${ch}`]) {
+        if (clean(s) !== reference(s) || cleanCapped(s, 2) !== reference(s).slice(0, 2)) {
+          wrong.push(c);
+          break;
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test("cleanCapped(s, max) is clean(s).slice(0, max) over 100,000 seeded random strings", () => {
+    const rand = prng(20250601);
+    const maxes = [0, 1, 2, 3, 4, 7, 16, 50, 2000, Number.POSITIVE_INFINITY];
+    let checked = 0;
+    for (let k = 0; k < 100_000; k++) {
+      let s = "";
+      const n = Math.floor(rand() * 40);
+      for (let j = 0; j < n; j++) s += PIECES[Math.floor(rand() * PIECES.length)];
+      const want = reference(s);
+      if (clean(s) !== want) throw new Error(`clean(${JSON.stringify(s)})`);
+      for (const max of maxes) {
+        const got = cleanCapped(s, max);
+        if (got !== want.slice(0, max)) {
+          throw new Error(`cleanCapped(${JSON.stringify(s)}, ${max}) = ${JSON.stringify(got)}`);
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBe(1_000_000);
+  });
+
+  test("long text: stops at max, and agrees at every cut", () => {
+    const s = `\r\n  ${"Lorem ipsum\u00a0dolor  sit\u200b amet.\t".repeat(2000)} \ufeff`;
+    const want = reference(s);
+    for (const max of [0, 1, 5, 999, 1000, 1001, 2000, want.length - 1, want.length, 10 ** 6]) {
+      expect(cleanCapped(s, max)).toBe(want.slice(0, max));
+    }
+    expect(clean(s)).toBe(want);
+  });
+});
+
+describe("the skipping tokenizer", () => {
+  test("is the one docFromHtml reads with (htmlparser2 still has what it replaces)", () => {
+    expect(tokenizers.inUse).toBe(tokenizers.skipping);
+  });
+
+  test("makes exactly the stock tokenizer's callbacks on 3,000 seeded random documents", () => {
+    const rand = prng(77);
+    const PARTS = [
+      "<td>",
+      "</td>",
+      '<a href="https://www.amazon.com/dp/B000000001?a=1&amp;ref_=pe_1&x">',
+      "<a href='x&quot;y' title=\"it's\">",
+      "<a href=noquote&amp;x>",
+      "</a>",
+      '<img src="https://m.media-amazon.com/images/I/x.jpg" alt="A &quot;B&quot; &amp C">',
+      "<br/>",
+      '<p class="p13n">',
+      '<span aria-label="amount=12.34">',
+      "<!-- comment < & > -->",
+      "<![CDATA[ a < b ]]>",
+      "<script>if (a < b && c > d) x = '</p>';</script>",
+      '<style>p { content: "&amp;" }</style>',
+      "<title>a &amp; b</title>",
+      "<textarea>a &lt; b</textarea>",
+      "<?php x ?>",
+      "<!doctype html>",
+      "Lorem ipsum dolor sit amet. ",
+      "Lorem ipsum dolor sit amet. ".repeat(40),
+      "&amp;",
+      "&nbsp;",
+      "&notin;",
+      "&notanentity;",
+      "&amp",
+      "&#8203;",
+      "&#x1F600;",
+      "& ",
+      "&",
+      "<",
+      "< 3",
+      ">",
+      '"',
+      "'",
+      "=",
+      "a<b",
+      "</ p>",
+      "<div\n class=x>",
+      "\u00a0\u200b",
+      "\r\n",
+    ];
+    for (let k = 0; k < 3000; k++) {
+      let html = "";
+      const n = 1 + Math.floor(rand() * 60);
+      for (let j = 0; j < n; j++) html += PARTS[Math.floor(rand() * PARTS.length)];
+      const stock = parserEvents(html, tokenizers.stock);
+      const skipping = parserEvents(html, tokenizers.skipping);
+      if (skipping.join("\n") !== stock.join("\n")) {
+        expect({ html, events: skipping }).toEqual({ html, events: stock });
+      }
+    }
   });
 });
 

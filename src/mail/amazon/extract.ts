@@ -18,7 +18,7 @@
  * whose Amazon ref tag or enclosing element is a recommendation widget's (pd_…, rtpb, qpr, sr_N,
  * p13n…) is never an item, wherever it stands.
  */
-import { Parser } from "htmlparser2";
+import { Parser, type ParserOptions, Tokenizer } from "htmlparser2";
 import type { Carrier } from "../../contract/index.ts";
 import { detectCarrier } from "../../features/orders/carrier-detect.ts";
 import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
@@ -44,13 +44,95 @@ const MAX_AMOUNTS = 5_000;
 // ---------------------------------------------------------------------------------------------
 // Text helpers
 
-/** Zero-width and formatting characters Amazon pads preheaders with (and bidi marks). */
-const INVISIBLE =
-  /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0]|\u034F|\u17B4|\u17B5|\u180B|\u180C|\u180D|\uFE00|\uFE01|\uFE0E|\uFE0F/g;
-const SPACES = /\s+/g;
+/**
+ * What `clean` does to each UTF-16 code unit: 0 keeps it, 1 is white space (exactly what JS's
+ * `\s` and `trim` match: nbsp, U+2000–U+200A, U+FEFF…), 2 drops it (zero-width and formatting
+ * characters Amazon pads preheaders with, bidi marks, combining grapheme joiner, variation
+ * selectors). A table, not a regular expression: one pass over the text, no character class
+ * holding combining marks, and the dropped set wins over white space (U+FEFF is dropped).
+ * Surrogates are kept as they are, so pairs pass through whole.
+ */
+const CHAR_CLASS = (() => {
+  const t = new Uint8Array(0x10000);
+  const ws = [
+    [0x09, 0x0d],
+    [0x20, 0x20],
+    [0xa0, 0xa0],
+    [0x1680, 0x1680],
+    [0x2000, 0x200a],
+    [0x2028, 0x2029],
+    [0x202f, 0x202f],
+    [0x205f, 0x205f],
+    [0x3000, 0x3000],
+    [0xfeff, 0xfeff],
+  ];
+  const invisible = [
+    [0x00ad, 0x00ad],
+    [0x034f, 0x034f],
+    [0x061c, 0x061c],
+    [0x115f, 0x1160],
+    [0x17b4, 0x17b5],
+    [0x180b, 0x180e],
+    [0x200b, 0x200f],
+    [0x202a, 0x202e],
+    [0x2060, 0x206f],
+    [0x3164, 0x3164],
+    [0xfe00, 0xfe01],
+    [0xfe0e, 0xfe0f],
+    [0xfeff, 0xfeff],
+    [0xffa0, 0xffa0],
+  ];
+  for (const [a = 0, b = 0] of ws) t.fill(1, a, b + 1);
+  for (const [a = 0, b = 0] of invisible) t.fill(2, a, b + 1);
+  return t;
+})();
+
+/**
+ * `clean(s).slice(0, max)` in one pass that stops once `max` characters are out: invisible
+ * characters dropped, every run of white space (nbsp included, invisible characters inside it
+ * ignored) made one space, none at either end. Text that needs none of it is copied in slices.
+ */
+export function cleanCapped(s: string, max: number): string {
+  const n = s.length;
+  if (max <= 0) return "";
+  let out = "";
+  /** Start of the run of kept characters being copied as is; -1 when none is open. */
+  let seg = -1;
+  /** White space seen since the last kept character (and something is already out). */
+  let space = false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    const k = CHAR_CLASS[c];
+    if (k === 0) {
+      if (seg < 0) {
+        if (space) {
+          out += " ";
+          space = false;
+          if (out.length >= max) return out;
+        }
+        seg = i;
+      }
+      if (out.length + (i - seg) >= max) return out + s.slice(seg, seg + max - out.length);
+      continue;
+    }
+    // One plain space between two kept characters stays inside the run.
+    if (c === 32 && seg >= 0 && i + 1 < n && CHAR_CLASS[s.charCodeAt(i + 1)] === 0) continue;
+    if (seg >= 0) {
+      out += s.slice(seg, i);
+      seg = -1;
+      if (out.length >= max) return out;
+    }
+    if (k === 1 && out !== "") space = true;
+  }
+  if (seg >= 0) {
+    out += s.slice(seg, n);
+    if (out.length > max) out = out.slice(0, max);
+  }
+  return out;
+}
 
 /** Invisible characters dropped, every run of white space (nbsp included) made one space. */
-export const clean = (s: string): string => s.replace(INVISIBLE, "").replace(SPACES, " ").trim();
+export const clean = (s: string): string => cleanCapped(s, Number.POSITIVE_INFINITY);
 
 /** `capName` of a string that is already clean (or a slice of one: only its ends may be spaces). */
 const capCleanName = (c0: string): string => {
@@ -133,6 +215,152 @@ const ARIA_AMOUNT = /\bamount=(\d{1,9}(?:\.\d{1,2})?)\b/;
 
 const NON_SPACE = /\S/;
 
+/**
+ * htmlparser2's tokenizer, reading text and quoted attribute values faster. With entities decoded,
+ * the stock one steps through text one character at a time only to find the next "<" or "&" (in
+ * a quoted value: the closing quote or "&"); this one jumps there with indexOf, remembering where
+ * the next of each is, so long text costs one search. Nothing else changes: the same callbacks
+ * with the same indices, states and decoded entities. It replaces two private methods, so it is
+ * used only when htmlparser2 has them and a sample reads the same through both tokenizers
+ * (`FAST_TOKENIZER`); otherwise the stock tokenizer reads.
+ */
+type TokenizerGuts = {
+  buffer: string;
+  index: number;
+  offset: number;
+  decodeEntities: boolean;
+  stateText(c: number): void;
+  handleInAttributeValue(c: number, quote: number): void;
+};
+type SkipState = TokenizerGuts & {
+  /** Offset and length of the buffer the positions below are in; -1 before the first search. */
+  skipOffset?: number;
+  skipLength?: number;
+  /** Position (in the buffer) of the next "<", "&", '"' and "'" at or after the last search. */
+  nextLt?: number;
+  nextAmp?: number;
+  nextDq?: number;
+  nextSq?: number;
+};
+
+const LT = 0x3c;
+const AMP = 0x26;
+const DQ = 0x22;
+const SQ = 0x27;
+
+/** Position of the next `ch` at or after `i` in the tokenizer's buffer (its length if none). */
+function nextIn(
+  t: SkipState,
+  key: "nextLt" | "nextAmp" | "nextDq" | "nextSq",
+  ch: string,
+  i: number,
+) {
+  const buf = t.buffer;
+  if (t.skipOffset !== t.offset || t.skipLength !== buf.length) {
+    t.skipOffset = t.offset;
+    t.skipLength = buf.length;
+    t.nextLt = -1;
+    t.nextAmp = -1;
+    t.nextDq = -1;
+    t.nextSq = -1;
+  }
+  let p = t[key] ?? -1;
+  if (p < i) {
+    p = buf.indexOf(ch, i);
+    if (p < 0) p = buf.length;
+    t[key] = p;
+  }
+  return p;
+}
+
+const stock = Tokenizer.prototype as unknown as Partial<TokenizerGuts>;
+const stockStateText = stock.stateText;
+const stockHandleInAttributeValue = stock.handleInAttributeValue;
+
+class SkippingTokenizer extends Tokenizer {}
+{
+  const proto = SkippingTokenizer.prototype as unknown as TokenizerGuts;
+  if (typeof stockStateText === "function" && typeof stockHandleInAttributeValue === "function") {
+    proto.stateText = function (this: SkipState, c: number): void {
+      if (c === LT || c === AMP || !this.decodeEntities) {
+        stockStateText.call(this, c);
+        return;
+      }
+      // The stock tokenizer does nothing with this character nor any before the next "<" or "&".
+      const i = this.index - this.offset;
+      const next = Math.min(nextIn(this, "nextLt", "<", i), nextIn(this, "nextAmp", "&", i));
+      this.index = this.offset + next - 1;
+    };
+    proto.handleInAttributeValue = function (this: SkipState, c: number, quote: number): void {
+      if (c === quote || c === AMP || !this.decodeEntities || (quote !== DQ && quote !== SQ)) {
+        stockHandleInAttributeValue.call(this, c, quote);
+        return;
+      }
+      const i = this.index - this.offset;
+      const q = quote === DQ ? nextIn(this, "nextDq", '"', i) : nextIn(this, "nextSq", "'", i);
+      this.index = this.offset + Math.min(q, nextIn(this, "nextAmp", "&", i)) - 1;
+    };
+  }
+}
+
+const PARSER_OPTIONS: ParserOptions = {
+  decodeEntities: true,
+  lowerCaseTags: true,
+  lowerCaseAttributeNames: true,
+};
+
+/** Every callback a Parser makes, as one string per call (for comparing two tokenizers). */
+export function parserEvents(html: string, tokenizer: typeof Tokenizer): string[] {
+  const ev: string[] = [];
+  const rec =
+    (name: string) =>
+    (...args: unknown[]) =>
+      ev.push(`${name} ${JSON.stringify(args)}`);
+  const parser = new Parser(
+    {
+      onopentagname: rec("opentagname"),
+      onattribute: rec("attribute"),
+      onopentag: rec("opentag"),
+      onclosetag: rec("closetag"),
+      ontext: rec("text"),
+      oncomment: rec("comment"),
+      oncdatastart: rec("cdatastart"),
+      oncdataend: rec("cdataend"),
+      oncommentend: rec("commentend"),
+      onprocessinginstruction: rec("pi"),
+      onend: rec("end"),
+    },
+    { ...PARSER_OPTIONS, Tokenizer: tokenizer },
+  );
+  parser.write(html);
+  parser.end();
+  return ev;
+}
+
+const TOKENIZER_SAMPLE =
+  '<!doctype html><html><head><title>a &amp; b</title><style>p{x:"<"}</style><script>if (a<b && c) {}</script></head>' +
+  "<body><!-- c < d --><![CDATA[ x ]]><table class='p13n x' data-x=\"a&gt;b\" t=a&amp;b>" +
+  "<tr><td>Lorem ipsum dolor sit amet. Lorem ipsum &nbsp; x &notanentity; &amp &lt3 &#8203; < 3 a<b</td>" +
+  '<td><a href="https://www.amazon.com/dp/B000000001?ref_=pe&amp;x=1&y" title=\'it&apos;s "x"\'>' +
+  'Name<img src=x.jpg alt="A &quot;B&quot;"></a></td></tr></table><br/><p>tail & more</p> trailing';
+
+/** The faster tokenizer when htmlparser2 reads the sample the same through both; else the stock one. */
+const FAST_TOKENIZER: typeof Tokenizer = (() => {
+  try {
+    if (typeof stockStateText !== "function" || typeof stockHandleInAttributeValue !== "function") {
+      return Tokenizer;
+    }
+    const a = parserEvents(TOKENIZER_SAMPLE, Tokenizer).join("\n");
+    const b = parserEvents(TOKENIZER_SAMPLE, SkippingTokenizer).join("\n");
+    return a === b ? SkippingTokenizer : Tokenizer;
+  } catch {
+    return Tokenizer;
+  }
+})();
+
+/** For tests: the tokenizer docFromHtml reads with, and the faster one itself. */
+export const tokenizers = { inUse: FAST_TOKENIZER, skipping: SkippingTokenizer, stock: Tokenizer };
+
 type Frame = { name: string; rec: boolean; skip: boolean; link: boolean };
 
 export function docFromHtml(htmlIn: string): Doc {
@@ -156,9 +384,9 @@ export function docFromHtml(htmlIn: string): Doc {
       buf = "";
       return;
     }
-    const s = clean(buf);
+    const s = cleanCapped(buf, MAX_LINE_CHARS);
     buf = "";
-    if (s !== "" && lines.length < MAX_LINES) lines.push(s.slice(0, MAX_LINE_CHARS));
+    if (s !== "" && lines.length < MAX_LINES) lines.push(s);
   };
 
   const parser = new Parser(
@@ -224,7 +452,7 @@ export function docFromHtml(htmlIn: string): Doc {
           if (f.skip) skipDepth--;
           if (f.link) {
             const l = linkStack.pop();
-            if (l) l.text = clean(l.text).slice(0, 1000);
+            if (l) l.text = cleanCapped(l.text, 1000);
           }
           if (BLOCK_TAGS.has(f.name)) flush();
           if (f.name === name) break;
@@ -238,12 +466,12 @@ export function docFromHtml(htmlIn: string): Doc {
         if (buf.length > 20_000) flush();
       },
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    { ...PARSER_OPTIONS, Tokenizer: FAST_TOKENIZER },
   );
   parser.write(html);
   if (!stopped) parser.end();
   flush();
-  for (const l of linkStack) l.text = clean(l.text).slice(0, 1000);
+  for (const l of linkStack) l.text = cleanCapped(l.text, 1000);
   for (const l of links) l.url = resolveUrl(l.href);
   return { lines, links, amounts, source: "html" };
 }
@@ -269,8 +497,8 @@ export function docFromText(textIn: string): Doc {
         inRecWidget: false,
       });
     }
-    const s = clean(line.replace(TEXT_URL, " ").replace(/<\s*>/g, " "));
-    if (s !== "") lines.push(s.slice(0, MAX_LINE_CHARS));
+    const s = cleanCapped(line.replace(TEXT_URL, " ").replace(/<\s*>/g, " "), MAX_LINE_CHARS);
+    if (s !== "") lines.push(s);
   }
   return { lines, links, amounts: [], source: "text" };
 }

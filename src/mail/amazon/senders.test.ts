@@ -80,3 +80,44 @@ describe("amazonDomainOf / marketplaceOfDomain", () => {
     expect(marketplaceOfDomain(null)).toBe("unknown");
   });
 });
+
+describe("amazonDomainOf against the plain list scan it memoises", () => {
+  const reference = (host: string): string | null => {
+    let h = host.trim().toLowerCase();
+    if (h.endsWith(".")) h = h.slice(0, -1);
+    if (!/^[a-z0-9.-]{1,253}$/.test(h) || h.startsWith(".") || h.includes("..")) return null;
+    let best: string | null = null;
+    for (const d of AMAZON_SENDER_DOMAINS) {
+      if ((h === d || h.endsWith(`.${d}`)) && (!best || d.length > best.length)) best = d;
+    }
+    return best;
+  };
+
+  test("20,000 seeded random hosts, asked twice each, past the memo's size", () => {
+    let a = 4242;
+    const rand = () => {
+      a = (a * 1103515245 + 12345) & 0x7fffffff;
+      return a / 0x7fffffff;
+    };
+    const LABELS = ["www", "m", "smile", "x-1", "", ".", "..", " ", "A", "évil", "amazon", "com"];
+    const hosts: string[] = [];
+    for (let k = 0; k < 20_000; k++) {
+      let h = "";
+      const n = Math.floor(rand() * 3);
+      for (let j = 0; j < n; j++) h += `${LABELS[Math.floor(rand() * LABELS.length)]}.`;
+      const d = AMAZON_SENDER_DOMAINS[Math.floor(rand() * AMAZON_SENDER_DOMAINS.length)] ?? "";
+      h += rand() < 0.2 ? d.toUpperCase() : rand() < 0.2 ? `x${d}` : d;
+      if (rand() < 0.2) h += pickEnd(rand());
+      if (rand() < 0.1) h = ` ${h} `;
+      hosts.push(h);
+    }
+    for (const h of [...hosts, ...hosts.reverse()]) {
+      if (amazonDomainOf(h) !== reference(h))
+        expect([h, amazonDomainOf(h)]).toEqual([h, reference(h)]);
+    }
+  });
+
+  function pickEnd(r: number): string {
+    return [".", ".evil.io", "..", "-x", ".au", ".uk"][Math.floor(r * 6)] ?? "";
+  }
+});

@@ -50,14 +50,30 @@ const HOST_SHAPE = /^[a-z0-9.-]{1,253}$/;
 
 /** The Amazon domain a host name belongs to (exact or dot-suffix match), or null. */
 export function amazonDomainOf(host: string): AmazonDomain | null {
+  // Every link of a message names the same few hosts: answer repeats from a small memo.
+  const known = memo.get(host);
+  if (known !== undefined) return known;
+  const d = domainOfHost(host);
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(host, d);
+  return d;
+}
+
+const MEMO_MAX = 512;
+const memo = new Map<string, AmazonDomain | null>();
+const EXACT = new Set<string>(AMAZON_SENDER_DOMAINS);
+
+function domainOfHost(host: string): AmazonDomain | null {
   let h = host.trim().toLowerCase();
   if (h.endsWith(".")) h = h.slice(0, -1);
   if (!HOST_SHAPE.test(h) || h.startsWith(".") || h.includes("..")) return null;
+  if (EXACT.has(h)) return h as AmazonDomain;
   // Longest first, so "amazon.com.au" wins over "amazon.com" (which it does not end with anyway,
   // but a list edit must never make the order matter).
   let best: AmazonDomain | null = null;
   for (const d of AMAZON_SENDER_DOMAINS) {
-    if (h === d || h.endsWith(`.${d}`)) {
+    const dot = h.length - d.length - 1;
+    if (dot > 0 && h.charCodeAt(dot) === 46 && h.endsWith(d)) {
       if (!best || d.length > best.length) best = d;
     }
   }
