@@ -41,7 +41,8 @@ import path from "node:path";
 import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { AMAZON_SENDER_DOMAINS } from "../src/mail/amazon/senders.ts";
-import { amazonSearchQuery } from "../src/mail/imap/client.ts";
+import { amazonSearchQuery, fetchSources } from "../src/mail/imap/client.ts";
+import { FETCH_BATCH_MAX } from "../src/mail/imap/supervisor.ts";
 import { amazonMail, plainMail } from "../test/api/mail-messages.ts";
 import { type Dovecot, startDovecot } from "../test/support/dovecot.ts";
 import { freePort, intArg, procMem } from "./support/bench-utils.ts";
@@ -103,6 +104,7 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
+const cpuMs = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1000;
 
 /** Resets the process's VmHWM to its current RSS (Linux 4.0+, our own child); false if refused. */
 function resetPeak(pid: number): boolean {
@@ -661,6 +663,8 @@ async function main(): Promise<void> {
     let coldSearchMs: number;
     let warmSearchMs: number;
     let found: number;
+    let fetchOnly = { wall: 0, cpu: 0 };
+    let fetchedBytes = 0;
     try {
       const t0 = performance.now();
       await idx.mailboxOpen("INBOX");
@@ -681,6 +685,16 @@ async function main(): Promise<void> {
       const t2 = performance.now();
       await idx.search(query, { uid: true });
       warmSearchMs = performance.now() - t2;
+      // The floor under any backfill through imapflow: the same sources fetched as the server
+      // fetches them (batches of FETCH_BATCH_MAX), nothing parsed, nothing kept.
+      Bun.gc(true);
+      const c0 = process.cpuUsage();
+      const t3 = performance.now();
+      for (let i = 0; i < uids.length; i += FETCH_BATCH_MAX) {
+        const got = await fetchSources(idx, uids.slice(i, i + FETCH_BATCH_MAX));
+        fetchedBytes += [...got.values()].reduce((n, b) => n + b.length, 0);
+      }
+      fetchOnly = { wall: performance.now() - t3, cpu: cpuMs(process.cpuUsage(c0)) };
     } finally {
       await idx.logout().catch(() => idx.close());
     }
@@ -695,8 +709,16 @@ async function main(): Promise<void> {
       `          Dovecot indexed them (SELECT) in ${fmt(indexMs / 1000, 1)} s; the app's Amazon search found ${fmt(found)} in ${fmt(coldSearchMs)} ms cold, ${fmt(warmSearchMs)} ms warm`,
     );
     console.log(
-      `          Amazon mail: ${fmt(seeded.orders)} Vine order confirmations, ${fmt(seeded.shipped)} shipped, ${fmt(seeded.delivered)} delivered\n`,
+      `          Amazon mail: ${fmt(seeded.orders)} Vine order confirmations, ${fmt(seeded.shipped)} shipped, ${fmt(seeded.delivered)} delivered`,
     );
+    console.log(
+      `          IMAP fetch alone (a bare imapflow client, batches of ${FETCH_BATCH_MAX}, nothing parsed): ${fmt(fetchedBytes / 1024 / 1024)} MB in ${fmt(fetchOnly.wall / 1000, 2)} s, CPU ${fmt(fetchOnly.cpu / 1000, 2)} s\n`,
+    );
+    figures.fetchOnly = {
+      seconds: +(fetchOnly.wall / 1000).toFixed(3),
+      cpuSeconds: +(fetchOnly.cpu / 1000).toFixed(3),
+      mb: +mb(fetchedBytes).toFixed(1),
+    };
     figures.seeding = {
       seconds: +(seedMs / 1000).toFixed(2),
       writeSeconds: +((tWritten - tSeed0) / 1000).toFixed(2),

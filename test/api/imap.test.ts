@@ -34,6 +34,7 @@ const USERS = [
   "jay",
   "kim",
   "lou",
+  "mia",
 ].map((n) => ({ user: `${n}@example.test`, pass: `app-pass-${n}` }));
 
 let dc: Dovecot;
@@ -491,6 +492,59 @@ describe("Process Old Emails (backfill)", () => {
     expect(hh.ingested.filter((i) => i.messageId === failing.messageId).length).toBe(2); // retried
     expect(hh.ingested.find((i) => i.messageId === spoofed.messageId)?.outcome).toBe("skipped");
   }, 15_000);
+
+  test("many batches: each committed, marked and moved while the next is fetched; a mid-run failure stops in order", async () => {
+    h = createImapHarness(dc);
+    const hh = h;
+    const u = await hh.register();
+    const day = 24 * 60 * 60 * 1000;
+    // 40 order mails (three fetch batches and more), a newsletter among them; one fails once.
+    const mails = Array.from({ length: 40 }, (_, i) => vine(`Batch Order ${i + 1}`));
+    for (const [i, m] of mails.entries()) {
+      await dc.append("mia@example.test", m.raw, { date: new Date(Date.now() - day) });
+      if (i === 20) {
+        await dc.append(
+          "mia@example.test",
+          plainMail({ from: "news@shop.example", subject: "Deals", messageId: "deals@x" }),
+          { date: new Date(Date.now() - day) },
+        );
+      }
+    }
+    expect((await hh.connect(u.token, "mia@example.test")).status).toBe(200);
+    const sel = await call(hh, "POST", "/api/imap/folders/select", {
+      token: u.token,
+      body: { selectedFolder: "INBOX", processedFolder: "Processed", markProcessedAsRead: true },
+    });
+    expect(sel.status).toBe(200);
+    let failOnce = true;
+    hh.setIngestHook(({ raw }) => {
+      if (failOnce && raw.includes(mails[18]!.messageId)) {
+        failOnce = false;
+        throw new Error("database is locked (simulated)");
+      }
+    });
+    const r = await call(hh, "POST", "/api/imap/process-emails", {
+      token: u.token,
+      body: { daysBack: 7 },
+    });
+    expect(r.status).toBe(202);
+    await hh.services.mailbox.backfillDone(u.userid);
+
+    // Every order exactly once, in mail order; the retry picked up the failed one and the rest.
+    expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual(
+      mails.map((_, i) => `Batch Order ${i + 1}`),
+    );
+    expect(hh.ingested.filter((i) => i.messageId === mails[18]!.messageId).length).toBe(2);
+    for (const m of mails.slice(0, 18)) {
+      expect(hh.ingested.filter((i) => i.messageId === m.messageId).length).toBe(1);
+    }
+    const processed = await dc.messages("mia@example.test", "Processed");
+    expect(processed.length).toBe(40);
+    expect(processed.every((m) => m.flags.includes("\\Seen"))).toBe(true);
+    const inbox = await dc.messages("mia@example.test", "INBOX");
+    expect(inbox.length).toBe(1); // the newsletter: never read, never moved
+    expect(inbox[0]!.flags.includes("\\Seen")).toBe(false);
+  }, 30_000);
 
   test("an interrupted backfill resumes from mail_backfills at start and skips what was done", async () => {
     h = createImapHarness(dc);

@@ -625,6 +625,152 @@ describe("failures", () => {
   });
 });
 
+describe("a batch (ingestMany: one transaction, a savepoint per message)", () => {
+  const order = (n: number, over: Partial<MailSpec> = {}) =>
+    amazonMail({
+      kind: "ordered",
+      order: `113-0000000-00000${String(n).padStart(2, "0")}`,
+      items: [
+        { name: `Batch Item ${n}`, asin: `B0BATCH0${String(n).padStart(2, "0")}`, price: "0.00" },
+      ],
+      total: "0.00",
+      messageId: `batch-${n}@amazon.com`,
+      ...over,
+    });
+  const snapshot = (userId: number) => ({
+    orders: orders(userId).map((o) => [o.amazonordernumber, o.productname, o.status]),
+    ledger: h.db.$client
+      .query(
+        "SELECT message_key AS k, outcome, reason FROM processed_messages WHERE user_id = ? ORDER BY rowid",
+      )
+      .all(userId),
+    scanned: mail.stats(userId).emailsscanned,
+  });
+
+  test("gives what ingesting each message in turn gives: orders, ledger, results, one summary", async () => {
+    const a = await h.register();
+    const b = await h.register();
+    const raws = [
+      order(1),
+      order(2),
+      order(1), // the same message again within the batch
+      amazonMail({
+        kind: "shipped",
+        order: "113-0000000-0000001",
+        items: [],
+        tracking: "1Z999AA10123456784",
+        carrier: "UPS",
+        messageId: "batch-ship-1@amazon.com",
+      }),
+      plainMail({ from: "friend@example.com", subject: "lunch?", messageId: "lunch@x" }),
+      order(3, {
+        auth: "mx.google.com; dkim=fail header.i=@amazon.com; dmarc=fail header.from=amazon.com",
+      }),
+    ];
+    const one: unknown[] = [];
+    const scanA = mail.beginScan(a.userid, "backfill");
+    for (const raw of raws) one.push(await mail.ingest(a.userid, raw, { scan: scanA }));
+    const scanB = mail.beginScan(b.userid, "backfill");
+    const many = await mail.ingestMany(b.userid, raws, { scan: scanB });
+
+    expect(many.failed).toBeNull();
+    const strip = (r: unknown) => ({ ...(r as object), messageKey: undefined });
+    expect(many.results.map(strip)).toEqual(one.map(strip));
+    expect(many.results.map((r) => r.outcome)).toEqual([
+      "created",
+      "created",
+      "created", // alreadyProcessed: the first outcome
+      "updated",
+      "skipped",
+      "skipped",
+    ]);
+    expect(many.results[2]!.alreadyProcessed).toBe(true);
+    expect(snapshot(b.userid)).toEqual(snapshot(a.userid));
+    expect(mail.endScan(scanB)).toEqual(mail.endScan(scanA));
+    expect(notificationsOf(b.userid).map((n) => n.message)).toEqual(
+      notificationsOf(a.userid).map((n) => n.message),
+    );
+  });
+
+  test("a value the orders service refuses rolls back that message alone", async () => {
+    const u = await h.register();
+    const s = service({
+      orders: {
+        ...h.services.orders,
+        create: (userId, body) => {
+          if (body.productname === "Batch Item 2b")
+            throw new AppError(400, "Estimated value must be an amount such as 24.99");
+          return h.services.orders.create(userId, body);
+        },
+      },
+    });
+    // Message 2 has two items: the first is inserted, the second refused; both must go.
+    const two = order(2, {
+      items: [
+        { name: "Batch Item 2", asin: "B0BATCH002", price: "0.00" },
+        { name: "Batch Item 2b", asin: "B0BATCH02B", price: "0.00" },
+      ],
+    });
+    const r = await s.ingestMany(u.userid, [order(1), two, order(3)]);
+    expect(r.failed).toBeNull();
+    expect(r.results.map((x) => x.reason ?? x.outcome)).toEqual([
+      "created",
+      "unreadable",
+      "created",
+    ]);
+    expect(orders(u.userid).map((o) => o.productname)).toEqual(["Batch Item 1", "Batch Item 3"]);
+    expect(ledgerCount(u.userid)).toBe(3);
+  });
+
+  test("a database failure on one message: those before it commit, it and those after record nothing", async () => {
+    const u = await h.register();
+    let full = true;
+    const s = service({
+      orders: {
+        ...h.services.orders,
+        create: (userId, body) => {
+          if (full && body.productname === "Batch Item 3")
+            throw new Error("SQLITE_FULL: database or disk is full");
+          return h.services.orders.create(userId, body);
+        },
+      },
+    });
+    const scan = s.beginScan(u.userid, "backfill");
+    const r = await s.ingestMany(u.userid, [order(1), order(2), order(3), order(4)], { scan });
+    expect(r.failed?.index).toBe(2);
+    expect(String(r.failed?.error)).toContain("SQLITE_FULL");
+    expect(r.results.map((x) => x.outcome)).toEqual(["created", "created"]);
+    expect(orders(u.userid).map((o) => o.productname)).toEqual(["Batch Item 1", "Batch Item 2"]);
+    expect(ledgerCount(u.userid)).toBe(2);
+    expect(s.stats(u.userid).emailsscanned).toBe(2);
+    expect(s.endScan(scan)).toMatchObject({ messagesRead: 2, ordersCreated: 2 });
+    // The next pass starts at the failed message: it and the one after it land, once each.
+    full = false;
+    const again = await s.ingestMany(u.userid, [order(3), order(4)]);
+    expect(again.results.map((x) => x.outcome)).toEqual(["created", "created"]);
+    expect(orders(u.userid)).toHaveLength(4);
+  });
+
+  test("a failure while reading stops the batch there; what was read before it commits", async () => {
+    const u = await h.register();
+    const s = service({
+      parseMail: (raw) => {
+        if (new TextDecoder().decode(raw).includes("batch-2@amazon.com"))
+          throw new Error("out of memory (simulated)");
+        return parseMail(raw);
+      },
+    });
+    const r = await s.ingestMany(u.userid, [order(1), order(2), order(3)]);
+    // A parser that throws is bad mail (skipped unreadable), not a failure of the batch.
+    expect(r.failed).toBeNull();
+    expect(r.results.map((x) => x.reason ?? x.outcome)).toEqual([
+      "created",
+      "unreadable",
+      "created",
+    ]);
+  });
+});
+
 describe("wiring", () => {
   test("services.mailIngest is the pipeline; /api/user/data shows its counters", async () => {
     const u = await h.register();

@@ -475,14 +475,33 @@ export function createImapHarness(
     endScan: (scan) => target().endScan(scan),
     stats: (userId) => target().stats(userId),
     async ingest(userId, raw, o) {
-      const text = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
-      const messageId = /^Message-ID:\s*<([^>]+)>/im.exec(text)?.[1] ?? null;
-      const entry = { userId, messageId, outcome: null as string | null };
-      ingested.push(entry);
-      if (hook) await hook({ userId, raw: text });
-      const r = await target().ingest(userId, raw, o);
-      entry.outcome = r.outcome;
-      return r;
+      const { results, failed } = await ingest.ingestMany(userId, [raw], o);
+      if (failed) throw failed.error;
+      return results[0]!;
+    },
+    // Each message is recorded and given to the hook in turn; one the hook fails ends the batch
+    // there, as if its ingest had thrown (those before it are committed).
+    async ingestMany(userId, raws, o) {
+      const entries: ImapHarness["ingested"] = [];
+      let hookFailed: { index: number; error: unknown } | null = null;
+      for (const raw of raws) {
+        const text = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
+        const messageId = /^Message-ID:\s*<([^>]+)>/im.exec(text)?.[1] ?? null;
+        const entry = { userId, messageId, outcome: null as string | null };
+        ingested.push(entry);
+        try {
+          if (hook) await hook({ userId, raw: text });
+        } catch (error) {
+          hookFailed = { index: entries.length, error };
+          break;
+        }
+        entries.push(entry);
+      }
+      const r = await target().ingestMany(userId, raws.slice(0, entries.length), o);
+      r.results.forEach((res, i) => {
+        entries[i]!.outcome = res.outcome;
+      });
+      return r.failed ? r : { results: r.results, failed: hookFailed };
     },
   };
 

@@ -3,9 +3,10 @@
  * read-only order look-ups that match a message to orders. Order WRITES go through the orders
  * service, never through here.
  */
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { mailStats, type OrderRow, orders, processedMessages } from "../../db/schema.ts";
+import { mailStats, type OrderRow, processedMessages } from "../../db/schema.ts";
+import { type RawOrderRow, ROW_COLUMNS, toRows } from "../orders/orders.repo.ts";
 
 export type LedgerRow = typeof processedMessages.$inferSelect;
 export type NewLedgerRow = Omit<typeof processedMessages.$inferInsert, "processedAt"> & {
@@ -55,29 +56,15 @@ export function createIngestRepo(db: Db) {
     .from(mailStats)
     .where(eq(mailStats.userId, sql.placeholder("user")))
     .prepare();
-  const byNumberStmt = db
-    .select()
-    .from(orders)
-    .where(
-      and(
-        eq(orders.userId, sql.placeholder("user")),
-        eq(orders.amazonOrderNumber, sql.placeholder("number")),
-      ),
-    )
-    .orderBy(orders.id)
-    .prepare();
-  const unnumberedByAsinStmt = db
-    .select()
-    .from(orders)
-    .where(
-      and(
-        eq(orders.userId, sql.placeholder("user")),
-        isNull(orders.amazonOrderNumber),
-        eq(sql`upper(${orders.asin})`, sql.placeholder("asin")),
-      ),
-    )
-    .orderBy(orders.id)
-    .prepare();
+  // Read as OrderRows straight from SQLite (the orders repo's column list): drizzle's select and
+  // its row mapping cost more than the query.
+  const byNumberStmt = db.$client.query<RawOrderRow, [number, string]>(
+    `SELECT ${ROW_COLUMNS} FROM orders WHERE user_id = ?1 AND amazon_order_number = ?2 ORDER BY id`,
+  );
+  const unnumberedByAsinStmt = db.$client.query<RawOrderRow, [number, string]>(
+    `SELECT ${ROW_COLUMNS} FROM orders
+     WHERE user_id = ?1 AND amazon_order_number IS NULL AND upper(asin) = ?2 ORDER BY id`,
+  );
 
   return {
     /** The ledger entry of a message, when it was processed before. */
@@ -133,11 +120,11 @@ export function createIngestRepo(db: Db) {
 
     /** The user's orders with this Amazon order number, oldest first. */
     ordersByNumber: (userId: number, orderNumber: string): OrderRow[] =>
-      byNumberStmt.all({ user: userId, number: orderNumber }),
+      toRows(byNumberStmt.all(userId, orderNumber)),
 
     /** Orders entered by hand (no order number) with this ASIN (any case), oldest first. */
     unnumberedByAsin: (userId: number, asin: string): OrderRow[] =>
-      unnumberedByAsinStmt.all({ user: userId, asin: asin.toUpperCase() }),
+      toRows(unnumberedByAsinStmt.all(userId, asin.toUpperCase())),
 
     /** Runs fn in one SQLite transaction (synchronous: nothing else interleaves). */
     transaction: <T>(fn: () => T): T => db.$client.transaction(fn)(),

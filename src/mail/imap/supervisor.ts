@@ -37,7 +37,10 @@ import {
 
 export type { IngestResult };
 /** What the mailbox uses of the ingestion service (one message in, committed when it resolves). */
-export type MailIngestPort = Pick<MailIngestService, "beginScan" | "ingest" | "endScan" | "stats">;
+export type MailIngestPort = Pick<
+  MailIngestService,
+  "beginScan" | "ingest" | "ingestMany" | "endScan" | "stats"
+>;
 
 /** What the supervisor needs to know about the user's folder settings. */
 export type MailSettings = {
@@ -54,7 +57,7 @@ export type FolderStateStore = {
 
 // ---------------------------------------------------------------------------------------------
 // In batches: fetch up to FETCH_BATCH_MAX sources with one FETCH (bounded by FETCH_BATCH_MAX_BYTES)
-// → ingest each (committed) → \Seen and move the batch's order mail.
+// → ingest them (one transaction) → \Seen and move the batch's order mail.
 
 /**
  * At most this many messages are fetched with one FETCH command. Fewer hold less mail at once,
@@ -117,6 +120,16 @@ async function afterCommit(
   }
 }
 
+/** fetchSources, sent ahead: a failure is seen where the sources are awaited, never unhandled. */
+function prefetchSources(client: ImapFlow, uids: readonly number[]) {
+  const p = fetchSources(client, uids);
+  p.catch(() => undefined);
+  return p;
+}
+
+/** Sizes (RFC822.SIZE) are asked for this many UIDs at once, then split into fetch batches. */
+const SIZE_CHUNK = 10 * FETCH_BATCH_MAX;
+
 /** Splits ascending UIDs into fetch batches by count and by bytes (gone UIDs count 0 bytes). */
 function fetchBatches(uids: readonly number[], sizes: ReadonlyMap<number, number>): number[][] {
   const batches: number[][] = [];
@@ -152,8 +165,10 @@ export type ProcessUidsResult = {
  * outcome is created/updated/unchanged are marked and moved; skipped ones are left alone.
  *
  * Sources are fetched in batches (one FETCH each, collected into memory before any other command:
- * imapflow must not be sent a command inside a fetch loop). Each message of a batch is then
- * ingested (its orders committed) one by one; only after that are the batch's order messages
+ * imapflow must not be sent a command inside a fetch loop), the next batch's while this one is
+ * ingested. The batch is then ingested with
+ * `ingestMany` (every message read, then all committed in one transaction, each in its own
+ * savepoint; the same outcome as one by one); only after that are the batch's order messages
  * marked \Seen / moved with one command each, and only then is `onDone` called for them, in UID
  * order — so a UID is never reported done (and never skipped at the next pass) before its mark and
  * move went out. When processing stops early, what was ingested so far is still marked and moved.
@@ -171,52 +186,74 @@ export async function processUids(opts: {
 }): Promise<ProcessUidsResult> {
   let done = 0;
   const paceFull = createGcPacer(BACKFILL_GC_EVERY_BYTES);
-  for (let i = 0; i < opts.uids.length; i += FETCH_BATCH_MAX) {
-    if (opts.shouldStop()) break;
-    const chunk = opts.uids.slice(i, i + FETCH_BATCH_MAX);
-    const sizes = await fetchSizes(opts.client, chunk);
-    for (const batch of fetchBatches(chunk, sizes)) {
-      if (opts.shouldStop()) return { done, failed: null };
-      const sources = await fetchSources(opts.client, batch);
-      const finished: Array<{ uid: number; result: IngestResult | null }> = [];
-      const toMark: number[] = [];
-      let failed: ProcessUidsResult["failed"] = null;
-      let stopped = false;
-      for (const uid of batch) {
-        if (opts.shouldStop()) {
-          stopped = true;
-          break;
+  // The next batch's FETCH is sent before this batch is ingested, so the server's and the
+  // network's time overlaps ours (against Gmail a round trip is tens of milliseconds, one per
+  // batch). imapflow queues commands: the mark and move of a batch go out after that FETCH.
+  let prefetch: Promise<Map<number, Buffer>> | null = null;
+  const drain = async () => {
+    // Never leave a FETCH behind on the connection: whoever uses it next waits for it.
+    await prefetch?.catch(() => undefined);
+    prefetch = null;
+  };
+  try {
+    for (let i = 0; i < opts.uids.length; i += SIZE_CHUNK) {
+      if (opts.shouldStop()) break;
+      const chunk = opts.uids.slice(i, i + SIZE_CHUNK);
+      const sizes = await fetchSizes(opts.client, chunk);
+      const batches = fetchBatches(chunk, sizes);
+      let pending = prefetchSources(opts.client, batches[0] ?? []);
+      prefetch = pending;
+      for (let j = 0; j < batches.length; j++) {
+        const batch = batches[j]!;
+        const sources = await pending;
+        prefetch = null;
+        if (opts.shouldStop()) return { done, failed: null };
+        if (j + 1 < batches.length) {
+          pending = prefetchSources(opts.client, batches[j + 1]!);
+          prefetch = pending;
         }
-        const raw = sources.get(uid);
-        if (!raw) {
-          // Deleted or moved away since the search.
-          finished.push({ uid, result: null });
-          continue;
+        const finished: Array<{ uid: number; result: IngestResult | null }> = [];
+        const toMark: number[] = [];
+        let failed: ProcessUidsResult["failed"] = null;
+        // Deleted or moved away since the search: nothing to ingest, done all the same.
+        const present = batch.filter((uid) => sources.has(uid));
+        const raws = present.map((uid) => sources.get(uid)!);
+        sources.clear();
+        const { results, failed: bad } = await opts.ingest.ingestMany(opts.userId, raws, {
+          scan: opts.scan,
+        });
+        raws.length = 0;
+        // Results come in order and end where an ingest threw: UIDs after it are not done.
+        const last = bad ? present[bad.index]! : Number.POSITIVE_INFINITY;
+        let next = 0;
+        for (const uid of batch) {
+          if (uid >= last) break;
+          if (present[next] !== uid) {
+            finished.push({ uid, result: null });
+            continue;
+          }
+          const result = results[next++]!;
+          if (result.outcome !== "skipped") toMark.push(uid);
+          finished.push({ uid, result });
         }
-        sources.delete(uid);
-        let result: IngestResult;
-        try {
-          result = await opts.ingest.ingest(opts.userId, raw, { scan: opts.scan });
-        } catch (error) {
-          opts.log.warn({ uid, err: error }, "ingesting a message failed");
-          failed = { uid, error };
-          break;
+        if (bad) {
+          opts.log.warn({ uid: last, err: bad.error }, "ingesting a message failed");
+          failed = { uid: last, error: bad.error };
         }
-        if (result.outcome !== "skipped") toMark.push(uid);
-        finished.push({ uid, result });
+        // The batch's sources and everything made from them are garbage now.
+        if (!paceFull(batch.reduce((n, uid) => n + (sizes.get(uid) ?? 0), 0))) edenCollect();
+        if (toMark.length > 0) await afterCommit(opts.client, toMark, opts.settings, opts.log);
+        for (const f of finished) {
+          opts.onDone(f.uid, f.result);
+          if (f.result) done++;
+        }
+        if (failed) return { done, failed };
       }
-      sources.clear();
-      // The batch's sources and everything made from them are garbage now.
-      if (!paceFull(batch.reduce((n, uid) => n + (sizes.get(uid) ?? 0), 0))) edenCollect();
-      if (toMark.length > 0) await afterCommit(opts.client, toMark, opts.settings, opts.log);
-      for (const f of finished) {
-        opts.onDone(f.uid, f.result);
-        if (f.result) done++;
-      }
-      if (failed || stopped) return { done, failed };
     }
+    return { done, failed: null };
+  } finally {
+    await drain();
   }
-  return { done, failed: null };
 }
 
 // ---------------------------------------------------------------------------------------------
