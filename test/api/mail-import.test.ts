@@ -172,10 +172,10 @@ describe("POST /api/imap/import", () => {
   test("the unquoted message reaches the pipeline with its >From line restored", async () => {
     const u = await h.register();
     const seen: string[] = [];
-    const real = h.services.mailIngest.ingest;
-    h.services.mailIngest.ingest = (userId, raw, opts) => {
-      seen.push(typeof raw === "string" ? raw : dec.decode(raw));
-      return real(userId, raw, opts);
+    const real = h.services.mailIngest.ingestMany;
+    h.services.mailIngest.ingestMany = (userId, raws, opts) => {
+      for (const raw of raws) seen.push(typeof raw === "string" ? raw : dec.decode(raw));
+      return real(userId, raws, opts);
     };
     const msg = plainMail({
       from: "a@b.example",

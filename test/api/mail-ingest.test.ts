@@ -751,6 +751,46 @@ describe("a batch (ingestMany: one transaction, a savepoint per message)", () =>
     expect(orders(u.userid)).toHaveLength(4);
   });
 
+  test("batcher: batches of 15 messages (or 8 MB), the rest on flush; a failure throws there", async () => {
+    const u = await h.register();
+    const sizes: number[] = [];
+    const real = mail.ingestMany;
+    mail.ingestMany = (userId, raws, opts) => {
+      sizes.push(raws.length);
+      return real(userId, raws, opts);
+    };
+    const scan = mail.beginScan(u.userid, "import");
+    const batch = mail.batcher(u.userid, scan);
+    const enc = new TextEncoder();
+    for (let n = 1; n <= 40; n++) await batch.add(enc.encode(order(n)));
+    expect(sizes).toEqual([15, 15]);
+    await batch.flush();
+    expect(sizes).toEqual([15, 15, 10]);
+    // Large messages close a batch by bytes: 3 of 3 MB each are over 8 MB.
+    const big = (n: number) => enc.encode(order(n, { padding: 3 * 1024 * 1024 }));
+    for (let n = 41; n <= 43; n++) await batch.add(big(n));
+    expect(sizes).toEqual([15, 15, 10, 3]);
+    expect(mail.endScan(scan)).toMatchObject({ messagesRead: 43, ordersCreated: 43 });
+
+    const s = service({
+      orders: {
+        ...h.services.orders,
+        create: (userId, body) => {
+          if (body.productname === "Batch Item 52") throw new Error("SQLITE_IOERR: disk I/O error");
+          return h.services.orders.create(userId, body);
+        },
+      },
+    });
+    const b2 = s.batcher(u.userid, s.beginScan(u.userid, "import"));
+    for (let n = 50; n <= 53; n++) await b2.add(enc.encode(order(n)));
+    await expect(b2.flush()).rejects.toThrow("SQLITE_IOERR");
+    expect(
+      orders(u.userid)
+        .map((o) => o.productname)
+        .slice(-2),
+    ).toEqual(["Batch Item 50", "Batch Item 51"]);
+  });
+
   test("a failure while reading stops the batch there; what was read before it commits", async () => {
     const u = await h.register();
     const s = service({

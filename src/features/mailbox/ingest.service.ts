@@ -199,6 +199,13 @@ const emptyChanges = (): Record<Change, number> => ({
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * A batcher's batch: at most this many messages or bytes are held before they are ingested (one
+ * transaction for the lot, see ingestMany). The same bounds as the mailbox's fetch batches.
+ */
+export const INGEST_BATCH_MAX = 15;
+export const INGEST_BATCH_MAX_BYTES = 8 * 1024 * 1024;
+
 /** How many created products the notification names before "and N more". */
 const NOTIFY_NAMES = 5;
 
@@ -515,6 +522,33 @@ export function createMailIngestService(deps: IngestDeps) {
       } finally {
         if (own) service.endScan(scan);
       }
+    },
+
+    /**
+     * For a long run of messages (a file import): `add` collects them and hands them to
+     * `ingestMany` in batches of INGEST_BATCH_MAX messages or INGEST_BATCH_MAX_BYTES; `flush`
+     * ingests what is left. A message that fails throws from the `add` or `flush` that ingested
+     * it, as `ingest` would; those before it are committed.
+     */
+    batcher(userId: number, scan: Scan) {
+      let raws: Uint8Array[] = [];
+      let bytes = 0;
+      const flush = async (): Promise<void> => {
+        if (raws.length === 0) return;
+        const list = raws;
+        raws = [];
+        bytes = 0;
+        const { failed } = await service.ingestMany(userId, list, { scan });
+        if (failed) throw failed.error;
+      };
+      return {
+        async add(raw: Uint8Array): Promise<void> {
+          raws.push(raw);
+          bytes += raw.length;
+          if (raws.length >= INGEST_BATCH_MAX || bytes >= INGEST_BATCH_MAX_BYTES) await flush();
+        },
+        flush,
+      };
     },
 
     /**

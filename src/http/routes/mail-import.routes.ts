@@ -6,8 +6,8 @@
  * Hono's formData() read the whole body into memory first) and each file is written to a temp
  * file under DATA_DIR/tmp/import-<random>/. Every file is checked before any message is read
  * (empty, or neither a message nor an mbox → 400, and nothing is imported), then mbox files are
- * split as a stream (features/mailbox/mbox.ts) and every message goes through `ingest` in one
- * scan. The temp folder is removed afterwards, also on error. The JSON body limit of /api/* does
+ * split as a stream (features/mailbox/mbox.ts) and every message goes through the pipeline in one
+ * scan, in batches (`batcher`: one transaction per batch). The temp folder is removed afterwards, also on error. The JSON body limit of /api/* does
  * not apply here (see app.ts); this route has its own limit.
  */
 import fs from "node:fs";
@@ -365,10 +365,11 @@ export function mailImportRoutes(deps: {
       });
 
       scan = deps.ingest.beginScan(userId, "import");
+      const batch = deps.ingest.batcher(userId, scan);
       for (const [i, f] of files.entries()) {
         if (kinds[i] === "eml") {
           if (f.size > IMPORT_MAX_MESSAGE_BYTES) deps.ingest.countUnreadable(scan);
-          else await deps.ingest.ingest(userId, await fsp.readFile(f.file), { scan });
+          else await batch.add(await fsp.readFile(f.file));
           continue;
         }
         const stream = fs.createReadStream(f.file, { highWaterMark: 256 * 1024 });
@@ -377,12 +378,13 @@ export function mailImportRoutes(deps: {
             maxMessageBytes: IMPORT_MAX_MESSAGE_BYTES,
           })) {
             if (msg.truncated) deps.ingest.countUnreadable(scan);
-            else await deps.ingest.ingest(userId, msg.bytes, { scan });
+            else await batch.add(msg.bytes);
           }
         } finally {
           stream.destroy();
         }
       }
+      await batch.flush();
       const summary: IngestSummary = deps.ingest.endScan(scan);
       return c.json(summary);
     } finally {
