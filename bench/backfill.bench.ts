@@ -47,6 +47,8 @@ import { amazonSearchQuery, fetchSources } from "../src/mail/imap/client.ts";
 import { FETCH_BATCH_MAX } from "../src/mail/imap/supervisor.ts";
 import { amazonMail, plainMail } from "../test/api/mail-messages.ts";
 import { type Dovecot, startDovecot } from "../test/support/dovecot.ts";
+import { prng } from "../test/support/prng.ts";
+import { benchAmazonMail, benchOrderNumber } from "./support/amazon-mail.ts";
 import { freePort, intArg, procMem } from "./support/bench-utils.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
@@ -84,18 +86,6 @@ const COMMAND = [
 /* ------------------------------------------------------------------------------------------------
  * Small helpers
  * --------------------------------------------------------------------------------------------- */
-
-/** Deterministic: the same mailbox every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pct(sorted: number[], p: number): number {
   if (!sorted.length) return Number.NaN;
@@ -211,18 +201,6 @@ const WORDS =
   "the of and to in for on with this that your our new week update read more from about best deals news community event team project notes meeting garden recipe travel photo weekend family school offer limited time members exclusive sale article story review guide tips how why what when local city market coffee music book film".split(
     " ",
   );
-const ITEMS = [
-  "Wireless Earbuds",
-  "Ceramic Pour-Over Coffee Dripper",
-  "Garden Hose Nozzle",
-  "Silicone Kitchen Utensil Set",
-  "USB-C Charging Cable 2-Pack",
-  "LED Desk Lamp with Clamp",
-  "Stainless Steel Water Bottle",
-  "Bamboo Cutting Board",
-  "Memory Foam Travel Pillow",
-  "Magnetic Phone Mount",
-];
 const BRANDS = [
   "weekly-gardener",
   "citynews",
@@ -246,10 +224,6 @@ type Seeded = {
   shipped: number;
   delivered: number;
 };
-
-function orderNumber(id: number): string {
-  return `114-${String(1_000_000 + id).slice(-7)}-${String((id * 7919 + 13) % 10_000_000).padStart(7, "0")}`;
-}
 
 /**
  * Writes the mailbox straight into the user's maildir. Dovecot gives new files their UIDs in the
@@ -309,34 +283,14 @@ function seedMaildir(dc: Dovecot): Seeded {
     let raw: string;
     if (isAmazon[pos]) {
       // Groups of five: three order confirmations, then a shipped mail for the first and a
-      // delivered mail for the second. Each order: one $0.00 Vine item.
-      const group = Math.floor(a / 5);
-      const r = a % 5;
-      const id = r < 3 ? group * 3 + r : group * 3 + (r - 3);
-      const item = {
-        name: `${ITEMS[id % ITEMS.length]} ${id}`,
-        asin: `B0${id.toString(36).toUpperCase().padStart(8, "0")}`,
-        price: "0.00",
-      };
-      const kind = r < 3 ? "ordered" : r === 3 ? "shipped" : "delivered";
-      if (kind === "ordered") out.orders++;
-      else if (kind === "shipped") out.shipped++;
+      // delivered mail for the second (bench/support/amazon-mail.ts).
+      const m = benchAmazonMail(a, date, rand);
+      if (m.kind === "ordered") out.orders++;
+      else if (m.kind === "shipped") out.shipped++;
       else out.delivered++;
-      raw = amazonMail({
-        kind,
-        order: orderNumber(id),
-        items: [item],
-        total: kind === "ordered" ? "0.00" : undefined,
-        tracking: kind === "shipped" ? `TBA${String(300_000_000_000 + id)}` : undefined,
-        carrier: kind === "shipped" ? "Amazon" : undefined,
-        arriving: kind === "shipped" ? "Arriving Friday, January 17" : undefined,
-        messageId: `bench-${kind}-${id}.${a}@email.amazon.com`,
-        date: date.toUTCString(),
-        padding: 8 * 1024 + Math.floor(rand() * 32 * 1024),
-      });
-      const buf = Buffer.from(raw.replace(/\r?\n/g, "\r\n"));
-      out.amazonRaw.push(buf);
-      out.amazonBytes += buf.length;
+      raw = m.raw.toString("utf8");
+      out.amazonRaw.push(m.raw);
+      out.amazonBytes += m.raw.length;
       a++;
     } else {
       const size = 5 * 1024 + Math.floor(rand() * 45 * 1024);
@@ -403,7 +357,7 @@ function arrivingOrder(i: number): string {
   const id = 900_000 + i;
   return amazonMail({
     kind: "ordered",
-    order: orderNumber(id),
+    order: benchOrderNumber(id),
     items: [{ name: `Live Item ${i}`, asin: `B0LIVE${String(i).padStart(4, "0")}`, price: "0.00" }],
     total: "0.00",
     messageId: `bench-live-${i}-${Date.now()}@email.amazon.com`,

@@ -18,7 +18,8 @@ import os from "node:os";
 import path from "node:path";
 import { fastParse } from "../src/mail/mime.ts";
 import { parseMail, parseWithMailparser } from "../src/mail/parse.ts";
-import { amazonMail } from "../test/api/mail-messages.ts";
+import { prng } from "../test/support/prng.ts";
+import { benchAmazonMail } from "./support/amazon-mail.ts";
 import { intArg } from "./support/bench-utils.ts";
 
 const N = intArg("--messages", 5000, 1);
@@ -26,57 +27,13 @@ const PASSES = intArg("--passes", 5, 1);
 const SPEEDUP_TARGET = 4;
 const ROOT = path.resolve(import.meta.dir, "..");
 
-const ITEMS = [
-  "Wireless Earbuds",
-  "Stainless Steel Water Bottle",
-  "USB-C Charging Cable",
-  "LED Desk Lamp",
-  "Yoga Mat",
-];
-const orderNumber = (id: number) =>
-  `113-${String(1_000_000 + (id % 9_000_000)).padStart(7, "0")}-${String(2_000_000 + id).padStart(7, "0")}`;
-
-/** Seeded PRNG (mulberry32), so every run parses the same bytes. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function build(n: number): Buffer[] {
-  const rand = rng(42);
-  const out: Buffer[] = [];
+  const rand = prng(42);
   const start = Date.UTC(2025, 0, 1);
-  for (let a = 0; a < n; a++) {
-    const group = Math.floor(a / 5);
-    const r = a % 5;
-    const id = r < 3 ? group * 3 + r : group * 3 + (r - 3);
-    const item = {
-      name: `${ITEMS[id % ITEMS.length]} ${id}`,
-      asin: `B0${id.toString(36).toUpperCase().padStart(8, "0")}`,
-      price: "0.00",
-    };
-    const kind = r < 3 ? "ordered" : r === 3 ? "shipped" : "delivered";
-    const raw = amazonMail({
-      kind,
-      order: orderNumber(id),
-      items: [item],
-      total: kind === "ordered" ? "0.00" : undefined,
-      tracking: kind === "shipped" ? `TBA${String(300_000_000_000 + id)}` : undefined,
-      carrier: kind === "shipped" ? "Amazon" : undefined,
-      arriving: kind === "shipped" ? "Arriving Friday, January 17" : undefined,
-      messageId: `bench-${kind}-${id}.${a}@email.amazon.com`,
-      date: new Date(start + Math.floor(rand() * 170 * 86_400_000)).toUTCString(),
-      padding: 8 * 1024 + Math.floor(rand() * 32 * 1024),
-    });
-    out.push(Buffer.from(raw.replace(/\r?\n/g, "\r\n")));
-  }
-  return out;
+  return Array.from(
+    { length: n },
+    (_, a) => benchAmazonMail(a, new Date(start + Math.floor(rand() * 170 * 86_400_000)), rand).raw,
+  );
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -18,7 +18,8 @@ import path from "node:path";
 import { readAmazonMail } from "../src/mail/amazon/reader.ts";
 import type { MailKind, MailMessage } from "../src/mail/amazon/types.ts";
 import { parseMail } from "../src/mail/parse.ts";
-import { amazonMail } from "../test/api/mail-messages.ts";
+import { prng } from "../test/support/prng.ts";
+import { benchAmazonMail } from "./support/amazon-mail.ts";
 import { intArg } from "./support/bench-utils.ts";
 
 const N = intArg("--messages", 5000, 1);
@@ -29,29 +30,6 @@ const COMMAND = [
   ...(process.argv.includes("--passes") ? [`--passes ${PASSES}`] : []),
 ].join(" ");
 
-const ITEMS = [
-  "Wireless Earbuds",
-  "Ceramic Pour-Over Coffee Dripper",
-  "Garden Hose Nozzle",
-  "Silicone Kitchen Utensil Set",
-  "USB-C Charging Cable 2-Pack",
-  "LED Desk Lamp with Clamp",
-];
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const orderNumber = (id: number): string =>
-  `114-${String(1_000_000 + id).slice(-7)}-${String((id * 7919 + 13) % 10_000_000).padStart(7, "0")}`;
-
 type Expected = { kind: MailKind; order: string };
 
 function build(): { raws: Buffer[]; expected: Expected[]; bytes: number } {
@@ -61,32 +39,10 @@ function build(): { raws: Buffer[]; expected: Expected[]; bytes: number } {
   let bytes = 0;
   const start = Date.now() - 170 * 86_400_000;
   for (let a = 0; a < N; a++) {
-    const group = Math.floor(a / 5);
-    const r = a % 5;
-    const id = r < 3 ? group * 3 + r : group * 3 + (r - 3);
-    const kind: MailKind = r < 3 ? "ordered" : r === 3 ? "shipped" : "delivered";
-    const raw = amazonMail({
-      kind,
-      order: orderNumber(id),
-      items: [
-        {
-          name: `${ITEMS[id % ITEMS.length]} ${id}`,
-          asin: `B0${id.toString(36).toUpperCase().padStart(8, "0")}`,
-          price: "0.00",
-        },
-      ],
-      total: kind === "ordered" ? "0.00" : undefined,
-      tracking: kind === "shipped" ? `TBA${String(300_000_000_000 + id)}` : undefined,
-      carrier: kind === "shipped" ? "Amazon" : undefined,
-      arriving: kind === "shipped" ? "Arriving Friday, January 17" : undefined,
-      messageId: `bench-${kind}-${id}.${a}@email.amazon.com`,
-      date: new Date(start + a * 60_000).toUTCString(),
-      padding: 8 * 1024 + Math.floor(rand() * 32 * 1024),
-    });
-    const buf = Buffer.from(raw.replace(/\r?\n/g, "\r\n"));
-    raws.push(buf);
-    bytes += buf.length;
-    expected.push({ kind, order: orderNumber(id) });
+    const m = benchAmazonMail(a, new Date(start + a * 60_000), rand);
+    raws.push(m.raw);
+    bytes += m.raw.length;
+    expected.push({ kind: m.kind, order: m.order });
   }
   return { raws, expected, bytes };
 }

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import iconv from "iconv-lite";
 import { amazonMail, plainMail } from "../../test/api/mail-messages.ts";
+import { prng } from "../../test/support/prng.ts";
 import type { MailMessage } from "./amazon/types.ts";
 import { fastParse } from "./mime.ts";
 import { parseMail, parseWithMailparser } from "./parse.ts";
@@ -471,17 +472,6 @@ const cases = shapes();
 
 // --- fuzzer ----------------------------------------------------------------------------------
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const TOKENS = [
   "\r\n",
   "\n",
@@ -663,7 +653,7 @@ describe("fastParse = mailparser", () => {
 
   test("seeded fuzzer: never throws; declines or equals mailparser", async () => {
     // MIME_FUZZ_SEED / MIME_FUZZ_N: other seeds and more mutations for a longer hunt
-    const r = rng(Number(process.env.MIME_FUZZ_SEED ?? 20250114));
+    const r = prng(Number(process.env.MIME_FUZZ_SEED ?? 20250114));
     const named = (n: string) => cases.find(([name]) => name === n)![1];
     const lastBlank = mail(
       [...HEAD, "Content-Type: multipart/alternative; boundary=b1"],

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { prng } from "../../../test/support/prng.ts";
 import {
   asinOf,
   clean,
@@ -16,18 +17,6 @@ import {
   textOrderNumbers,
   tokenizers,
 } from "./extract.ts";
-
-/** A seeded generator (mulberry32), so every fuzz run sees the same inputs. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("clean", () => {
   test("drops zero-width padding and bidi marks, collapses white space", () => {
