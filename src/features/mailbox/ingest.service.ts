@@ -15,9 +15,10 @@
  *   commit together or not at all (the orders service is synchronous and shares the connection,
  *   so nothing else interleaves). `ingestMany` (a fetch batch of the mailbox) reads all its
  *   messages first, then commits them in one transaction with a savepoint per message: the same
- *   outcome, without a commit per message (a commit cost more than the orders it wrote). A crash before the commit leaves no trace: the message is read
- *   again next time. The ledger is checked again inside the transaction, so two passes racing on
- *   the same message (IDLE and a backfill) apply it once. Order events are published by the
+ *   outcome, without a commit per message (a commit cost more than the orders it wrote).
+ *   A crash before the commit leaves no trace: the message is read again next time. The ledger
+ *   is checked again inside the transaction, so two passes racing on the same message (IDLE and
+ *   a backfill) apply it once. Order events are published by the
  *   orders service during the transaction; a rollback after one only makes a browser refetch.
  * - Bad mail never throws: unparseable or unreadable → skipped "unreadable" (and recorded, so it
  *   is not retried forever); a value the orders service refuses rolls the message back and
