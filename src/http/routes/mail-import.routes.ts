@@ -7,8 +7,9 @@
  * file under DATA_DIR/tmp/import-<random>/. Every file is checked before any message is read
  * (empty, or neither a message nor an mbox → 400, and nothing is imported), then mbox files are
  * split as a stream (features/mailbox/mbox.ts) and every message goes through the pipeline in one
- * scan, in batches (`batcher`: one transaction per batch). The temp folder is removed afterwards, also on error. The JSON body limit of /api/* does
- * not apply here (see app.ts); this route has its own limit.
+ * scan, in batches (`batcher`: one transaction per batch). The temp folder is removed afterwards,
+ * also on error. The JSON body limit of /api/* does not apply here (see app.ts); this route has
+ * its own limit.
  */
 import fs from "node:fs";
 import fsp from "node:fs/promises";

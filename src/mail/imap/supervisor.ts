@@ -20,7 +20,12 @@
  */
 import type { ImapFlow } from "imapflow";
 import type { MailboxState } from "../../contract/index.ts";
-import type { IngestResult, MailIngestService } from "../../features/mailbox/ingest.service.ts";
+import {
+  INGEST_BATCH_MAX,
+  INGEST_BATCH_MAX_BYTES,
+  type IngestResult,
+  type MailIngestService,
+} from "../../features/mailbox/ingest.service.ts";
 import { createGcPacer, edenCollect } from "../../lib/gc-pacer.ts";
 import type { Logger } from "../../log.ts";
 import {
@@ -59,14 +64,10 @@ export type FolderStateStore = {
 // In batches: fetch up to FETCH_BATCH_MAX sources with one FETCH (bounded by FETCH_BATCH_MAX_BYTES)
 // → ingest them (one transaction) → \Seen and move the batch's order mail.
 
-/**
- * At most this many messages are fetched with one FETCH command. Fewer hold less mail at once,
- * more cost round trips: backfill of 5,000 (bench/backfill.bench.ts) peak RSS 137 MB at 10 (15 %
- * slower), 142 MB at 15, 144-149 MB at 25.
- */
-export const FETCH_BATCH_MAX = 15;
-/** …and at most this many bytes of sources (RFC822.SIZE) are held in memory at once. */
-export const FETCH_BATCH_MAX_BYTES = 8 * 1024 * 1024;
+/** A FETCH brings one ingest batch: its bounds are decided in the ingestion service. */
+export const FETCH_BATCH_MAX = INGEST_BATCH_MAX;
+/** …bytes of sources (RFC822.SIZE) held in memory at once. */
+export const FETCH_BATCH_MAX_BYTES = INGEST_BATCH_MAX_BYTES;
 /**
  * A full collection after every this many bytes of fetched mail (src/lib/gc-pacer.ts): a backfill's
  * parsed messages are short-lived and pile up faster than the collector reclaims them. Backfill of
@@ -166,12 +167,12 @@ export type ProcessUidsResult = {
  *
  * Sources are fetched in batches (one FETCH each, collected into memory before any other command:
  * imapflow must not be sent a command inside a fetch loop), the next batch's while this one is
- * ingested. The batch is then ingested with
- * `ingestMany` (every message read, then all committed in one transaction, each in its own
- * savepoint; the same outcome as one by one); only after that are the batch's order messages
- * marked \Seen / moved with one command each, and only then is `onDone` called for them, in UID
- * order — so a UID is never reported done (and never skipped at the next pass) before its mark and
- * move went out. When processing stops early, what was ingested so far is still marked and moved.
+ * ingested. A batch is ingested with `ingestMany` (every message read, then all committed in one
+ * transaction, each in its own savepoint; the same outcome as one by one); only after that are
+ * the batch's order messages marked \Seen / moved with one command each, and only then is
+ * `onDone` called for them, in UID order — so a UID is never reported done (and never skipped at
+ * the next pass) before its mark and move went out. When processing stops early, what was
+ * ingested so far is still marked and moved.
  */
 export async function processUids(opts: {
   client: ImapFlow;
@@ -189,29 +190,20 @@ export async function processUids(opts: {
   // The next batch's FETCH is sent before this batch is ingested, so the server's and the
   // network's time overlaps ours (against Gmail a round trip is tens of milliseconds, one per
   // batch). imapflow queues commands: the mark and move of a batch go out after that FETCH.
-  let prefetch: Promise<Map<number, Buffer>> | null = null;
-  const drain = async () => {
-    // Never leave a FETCH behind on the connection: whoever uses it next waits for it.
-    await prefetch?.catch(() => undefined);
-    prefetch = null;
-  };
+  let inFlight: Promise<Map<number, Buffer>> | null = null;
   try {
     for (let i = 0; i < opts.uids.length; i += SIZE_CHUNK) {
       if (opts.shouldStop()) break;
       const chunk = opts.uids.slice(i, i + SIZE_CHUNK);
       const sizes = await fetchSizes(opts.client, chunk);
       const batches = fetchBatches(chunk, sizes);
-      let pending = prefetchSources(opts.client, batches[0] ?? []);
-      prefetch = pending;
-      for (let j = 0; j < batches.length; j++) {
-        const batch = batches[j]!;
-        const sources = await pending;
-        prefetch = null;
+      inFlight = prefetchSources(opts.client, batches[0] ?? []);
+      for (const [j, batch] of batches.entries()) {
+        // Sent before the loop for the first batch, in the round before for the others.
+        const sources = await inFlight!;
+        inFlight = null;
         if (opts.shouldStop()) return { done, failed: null };
-        if (j + 1 < batches.length) {
-          pending = prefetchSources(opts.client, batches[j + 1]!);
-          prefetch = pending;
-        }
+        if (j + 1 < batches.length) inFlight = prefetchSources(opts.client, batches[j + 1]!);
         const finished: Array<{ uid: number; result: IngestResult | null }> = [];
         const toMark: number[] = [];
         let failed: ProcessUidsResult["failed"] = null;
@@ -252,7 +244,8 @@ export async function processUids(opts: {
     }
     return { done, failed: null };
   } finally {
-    await drain();
+    // Never leave a FETCH behind on the connection: whoever uses it next waits for it.
+    await inFlight?.catch(() => undefined);
   }
 }
 
