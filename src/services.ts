@@ -13,6 +13,7 @@ import { createLoginThrottle } from "./features/auth/login-throttle.ts";
 import { createSessionsRepo } from "./features/auth/sessions.repo.ts";
 import { createDashboardRepo } from "./features/dashboard/dashboard.repo.ts";
 import { createDashboardService } from "./features/dashboard/dashboard.service.ts";
+import { createHealthService } from "./features/health/health.service.ts";
 import { createIngestRepo } from "./features/mailbox/ingest.repo.ts";
 import { createMailIngestService } from "./features/mailbox/ingest.service.ts";
 import { createMailboxRepo } from "./features/mailbox/mailbox.repo.ts";
@@ -242,6 +243,15 @@ export function createServices(
       trackingSchedule: trackingScheduler,
     }),
     adminLogs: createAdminLogsService({ logDir: config.logDir, activeFile: logger.activeFile }),
+    /** GET /api/health's checks and the free-space watch (the admin's low-space notification). */
+    health: createHealthService({
+      db,
+      dataDir: config.dataDir,
+      dbFile: config.dbFile,
+      minFreeMb: config.diskFreeMinMb,
+      notifications,
+      log: logger.log.child({ scope: "health" }),
+    }),
     /** Housekeeping that runs at start: forget expired sessions. */
     purgeExpiredSessions: () => sessionsRepo.deleteExpired(new Date().toISOString()),
   };
