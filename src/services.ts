@@ -66,6 +66,8 @@ export type ServiceOverrides = {
     log?: Logger;
     saveWaitMs?: number;
   };
+  /** Free bytes in the data folder as the health checks see them (a full disk without one). */
+  health?: { freeBytes?: (dir: string) => number };
 };
 
 export function createServices(
@@ -251,6 +253,7 @@ export function createServices(
       minFreeMb: config.diskFreeMinMb,
       notifications,
       log: logger.log.child({ scope: "health" }),
+      freeBytes: overrides.health?.freeBytes,
     }),
     /** Housekeeping that runs at start: forget expired sessions. */
     purgeExpiredSessions: () => sessionsRepo.deleteExpired(new Date().toISOString()),
