@@ -48,7 +48,7 @@ function slowImport(base: string, token: string) {
   );
   socket.write(body.subarray(0, half));
   const chunks: Buffer[] = [];
-  socket.on("data", (c) => chunks.push(c));
+  socket.on("data", (c: Buffer) => chunks.push(c));
   const response = new Promise<string>((resolve) => {
     socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
     socket.on("error", () => {});
