@@ -139,7 +139,7 @@ async function shutdown(signal: string) {
   if (!inTime) {
     log.warn(
       { inFlight: drain.inFlight() },
-      "the grace period is over: work still in flight is cut (nothing of it is saved)",
+      "the grace period is over: work still in flight is cut (what it had not committed is not saved)",
     );
   }
   await server.stop(!inTime);
