@@ -159,6 +159,8 @@ export function createServices(
     log: logger.log.child({ scope: "mailbox" }),
     // A fresh access token before every connect; invalid_grant → the Expired state.
     oauthAccessToken: (userId, account) => accessTokens.get(userId, account),
+    // At SIGTERM the batch in hand gets the same grace period as uploads (SHUTDOWN_GRACE_SECONDS).
+    timings: { stopGraceMs: config.shutdownGraceSeconds * 1000 },
     ...overrides.mailbox,
   });
   /** Review photos and video (upload, delete, reorder, serving, export). */
