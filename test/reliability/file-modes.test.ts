@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startApp, waitFor } from "../support/app-process.ts";
+import { jpegWithGps } from "../support/media-files.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -29,8 +30,21 @@ const expectPrivate = (m: Record<string, string>) => {
 
 async function run(dataDir: string) {
   const app = await startApp({ DATA_DIR: dataDir });
-  // The WAL and SHM exist while the server runs; a write makes sure of it.
-  await app.register(`modes${Date.now()}@example.com`);
+  // The WAL and SHM exist while the server runs; a write makes sure of it. A review photo makes
+  // the media folders.
+  const token = await app.register(`modes${Date.now()}@example.com`);
+  const created = await app.call("POST", "/api/orders", {
+    token,
+    body: { productname: "Modes lamp", asin: "B0MODES001" },
+  });
+  const form = new FormData();
+  form.append("images", new Blob([jpegWithGps()], { type: "image/jpeg" }), "a.jpg");
+  const up = await fetch(`${app.base}/api/orders/${created.body.orderid}/review/images`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  expect(up.status).toBe(200);
   await waitFor("the log file", () => fs.readdirSync(path.join(dataDir, "logs")).length > 0);
   const m = modes(dataDir);
   app.proc.kill("SIGTERM");
@@ -48,6 +62,10 @@ test("a fresh data folder: database, WAL, SHM, logs 0600; folders 0700", async (
   expect(m["app.db-shm"]).toBe("600");
   expect(m.logs).toBe("700");
   expect(m["."]).toBe("700");
+  expect(m.media).toBe("700");
+  expect(Object.keys(m).filter((p) => p.startsWith("media/") && p.endsWith(".jpg"))).toHaveLength(
+    1,
+  );
   expectPrivate(m);
 }, 30_000);
 
