@@ -57,6 +57,13 @@ describe("the database cannot grow (SQLITE_FULL)", () => {
       else refused = r;
     }
     expect(refused?.status).toBe(507);
+    // Reads still work on a full database.
+    h.db.$client.exec("PRAGMA max_page_count = 1073741823");
+    h.db.$client.exec("UPDATE sessions SET last_used_at = '2000-01-01T00:00:00.000Z'");
+    sqlite.exec(
+      `PRAGMA max_page_count = ${(sqlite.query("PRAGMA page_count").get() as { page_count: number }).page_count}`,
+    );
+    expect((await h.req("GET", "/api/orders", { token: u.token })).status).toBe(200);
     expect(((await refused!.json()) as { error: string }).error).toBe(DISK_FULL_MESSAGE);
     expect(await count(u.token)).toBe(saved);
 
@@ -112,6 +119,9 @@ describe("another connection holds the write lock", () => {
   test("reads answer at once; a write waits, then 503 with Retry-After; nothing lost", async () => {
     h = createHarness();
     const u = await h.register();
+    // The session was last used long ago: this read would extend it (a write), and must not
+    // fail for it.
+    h.db.$client.exec("UPDATE sessions SET last_used_at = '2000-01-01T00:00:00.000Z'");
     const other = new Database(h.config.dbFile);
     other.exec("BEGIN IMMEDIATE");
     try {
