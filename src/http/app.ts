@@ -11,6 +11,7 @@ import type { Logger } from "../log.ts";
 import type { Services } from "../services.ts";
 import { requireAdmin, requireAuth } from "./middleware/auth.ts";
 import { requestLog } from "./middleware/request-log.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
 import { serveWeb } from "./middleware/static.ts";
 import { adminRoutes } from "./routes/admin.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
@@ -45,9 +46,16 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   const app = new Hono<AppEnv & { Bindings: { server?: ServerLike } }>();
 
   app.use(requestLog(log));
+  // CSP (pages and API), frame-ancestors, HSTS only over https: security-headers.ts.
+  app.use(securityHeaders({ trustProxy: config.trustProxy }));
   app.use(
     "/api/*",
-    secureHeaders({ crossOriginResourcePolicy: "same-origin", xFrameOptions: "DENY" }),
+    secureHeaders({
+      crossOriginResourcePolicy: "same-origin",
+      xFrameOptions: "DENY",
+      strictTransportSecurity: false,
+      overwrite: false,
+    }),
   );
   app.use("/api/*", async (c, next) => {
     let ip: string | null = null;
