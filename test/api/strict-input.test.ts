@@ -8,6 +8,7 @@ import { cleanText } from "../../src/contract/fields.ts";
 import type { Order } from "../../src/contract/index.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { call, login } from "./helpers.ts";
+import { amazonMail } from "./mail-messages.ts";
 
 let h: Harness;
 let token: string;
@@ -164,5 +165,28 @@ describe("control characters", () => {
     });
     expect(res.status).toBe(200);
     expect(orderRow(order.orderid).tracking_number).toBe("1Z999AA1012345678");
+  });
+
+  test("product names read from Amazon's mail are cleaned the same way", async () => {
+    const u = await h.register("mail-ctl@example.com");
+    const result = await h.services.mailIngest.ingest(
+      u.userid,
+      amazonMail({
+        kind: "ordered",
+        order: "112-7777777-1234567",
+        items: [
+          { name: "Phone Case\u0007\u202e gpj.exe\u001b", asin: "B0CASE0001", price: "0.00" },
+        ],
+        total: "0.00",
+        messageId: "ctl-1@amazon.com",
+      }),
+    );
+    expect(result.outcome).not.toBe("skipped");
+    const names = (
+      h.db.$client.query("SELECT product_name FROM orders WHERE user_id = ?").all(u.userid) as {
+        product_name: string;
+      }[]
+    ).map((r) => r.product_name);
+    expect(names).toEqual(["Phone Case gpj.exe"]);
   });
 });
