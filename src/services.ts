@@ -173,6 +173,8 @@ export function createServices(
     }),
     tokens: createMediaTokens({
       key: config.secretKey ?? loadOrCreateKeyFile(config.dataDir),
+      // A password change (new hash) ends the media links issued before it.
+      stamp: (userId) => usersRepo.findById(userId)?.passwordHash ?? null,
     }),
   });
   const gmailOAuth = createGmailOAuth({
@@ -185,6 +187,10 @@ export function createServices(
     endpoint: config.gmailImap,
     log: oauthLog,
   });
+  /** Open live-event streams; sign-out and password changes end theirs (issue 13). */
+  const sse = createSseHub({ events });
+  /** Failed password checks: sign-in, current password, refused sign-ups (one throttle). */
+  const throttle = createLoginThrottle();
   /** The AI server (null when none is configured). */
   const aiClient = createAiClient(config.ai, {
     defaultRetrySeconds: ENHANCE_DEFAULT_RETRY_SECONDS,
@@ -197,7 +203,7 @@ export function createServices(
       trackingCarriers: carrierLookup.supported(),
     } satisfies PublicConfig,
     /** Open live-event streams (GET /api/events/stream); closed first at shutdown. */
-    sse: createSseHub({ events }),
+    sse,
     notifications,
     orders,
     tracking,
@@ -225,13 +231,16 @@ export function createServices(
     auth: createAuthService({
       users: usersRepo,
       sessions: sessionsRepo,
-      throttle: createLoginThrottle(),
+      throttle,
+      streams: sse,
       allowRegistration: config.allowRegistration,
       sessionDays: config.sessionDays,
     }),
     users: createUsersService({
       users: usersRepo,
       sessions: sessionsRepo,
+      throttle,
+      streams: sse,
       mediaDir: config.mediaDir,
       exportSections: [
         notifications.exportSection,

@@ -150,3 +150,25 @@ export const MEDIA_MESSAGES = {
   tooManyVideos: "Too many videos",
   tooLarge: (maxBytes: number) => `File size must be less than ${maxBytes / (1024 * 1024)} MB`,
 } as const;
+
+/* ---- Product pictures (issue 13: the pages' Content-Security-Policy allows only these) ---- */
+/** Amazon's image hosts, as CSP host sources: the product pictures in Amazon's mail come from them. */
+export const AMAZON_IMAGE_HOSTS = [
+  "*.media-amazon.com",
+  "*.images-amazon.com",
+  "*.ssl-images-amazon.com",
+] as const;
+export const PRODUCT_IMAGE_MESSAGE =
+  "Product image must be a picture address on Amazon's image servers, such as https://m.media-amazon.com/images/I/…";
+/** True for an http(s) address on one of AMAZON_IMAGE_HOSTS (the only pictures a page may show). */
+export function isAmazonImageUrl(v: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return false;
+  const host = u.hostname.toLowerCase();
+  return AMAZON_IMAGE_HOSTS.some((h) => host.endsWith(h.slice(1)));
+}

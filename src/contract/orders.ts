@@ -3,12 +3,15 @@ import { z } from "zod";
 import {
   CARRIERS,
   type Carrier,
+  isAmazonImageUrl,
   ORDER_SORTS,
   ORDER_STATUSES,
   ORDERS_MAX_LIMIT,
   type OrderSort,
   type OrderStatus,
+  PRODUCT_IMAGE_MESSAGE,
 } from "./constants.ts";
+import { isIsoDateText } from "./fields.ts";
 
 export type Order = {
   orderid: number;
@@ -66,7 +69,7 @@ const optText = (label: string, max: number) =>
 
 const isoDate = (label: string) =>
   optText(label, 40).refine(
-    (v) => v == null || !Number.isNaN(Date.parse(v)),
+    (v) => v == null || isIsoDateText(v),
     `${label} must be a date such as 2026-11-21`,
   );
 
@@ -92,15 +95,10 @@ export const orderFields = {
       return false;
     }
   }, "Must be a valid URL"),
-  productimage: optText("Product image", 2000).refine((v) => {
-    if (v == null) return true;
-    try {
-      const u = new URL(v);
-      return u.protocol === "http:" || u.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, "Product image must be a valid URL"),
+  productimage: optText("Product image", 2000).refine(
+    (v) => v == null || isAmazonImageUrl(v),
+    PRODUCT_IMAGE_MESSAGE,
+  ),
   asin: z
     .string({ error: (i) => (i.input === undefined ? "ASIN is required" : "ASIN must be text") })
     .trim()

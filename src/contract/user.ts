@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { displayname, email, newPassword, text } from "./fields.ts";
 
-export const profileBody = z.object({ displayname: displayname(), email: email() });
+export const profileBody = z.object({
+  displayname: displayname(),
+  email: email(),
+  /** Required when `email` differs from the current one. */
+  currentPassword: z
+    .string({ error: "Current password must be text" })
+    .max(1024, "Current password is too long")
+    .optional(),
+});
 export type ProfileBody = z.infer<typeof profileBody>;
 
 export const passwordBody = z.object({

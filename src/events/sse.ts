@@ -19,10 +19,12 @@ export const SSE_MAX_STREAMS_PER_USER = 20;
 /** A client that has not read this many queued chunks is stuck: its stream is ended. */
 const MAX_QUEUED_CHUNKS = 1000;
 
-type OpenStream = { userId: number; close: () => void };
+type OpenStream = { userId: number; sessionId: string | undefined; close: () => void };
 
 export type OpenOptions = {
   userId: number;
+  /** The session whose token opened the stream: its end (sign-out, password change) ends it. */
+  sessionId?: string;
   /** The request's abort signal: the client went away. */
   signal?: AbortSignal;
   /** Asked at each heartbeat; false (token revoked or expired) ends the stream. */
@@ -50,7 +52,7 @@ export function createSseHub(deps: {
   };
 
   function open(opts: OpenOptions): ReadableStream<Uint8Array> {
-    const { userId, signal, stillValid } = opts;
+    const { userId, sessionId, signal, stillValid } = opts;
     let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
     let done = false;
     let unsubscribe = () => {};
@@ -72,7 +74,7 @@ export function createSseHub(deps: {
       }
     };
     const onAbort = () => finish(true);
-    const entry: OpenStream = { userId, close: () => finish(true) };
+    const entry: OpenStream = { userId, sessionId, close: () => finish(true) };
 
     const write = (chunk: string) => {
       if (done || !controller) return;
@@ -122,6 +124,21 @@ export function createSseHub(deps: {
     open,
     /** Open streams, for one user or in all. */
     count: countFor,
+    /** Ends the streams opened with this session (sign-out). Returns how many. */
+    closeSession(sessionId: string): number {
+      const hit = [...streams].filter((s) => s.sessionId === sessionId);
+      for (const s of hit) s.close();
+      return hit.length;
+    },
+    /** Ends the user's streams but those of `exceptSessionId` (password change, deletion). */
+    closeUser(userId: number, exceptSessionId?: string): number {
+      const hit = [...streams].filter(
+        (s) =>
+          s.userId === userId && (exceptSessionId === undefined || s.sessionId !== exceptSessionId),
+      );
+      for (const s of hit) s.close();
+      return hit.length;
+    },
     /** Ends every open stream (shutdown). Returns how many were open. */
     closeAll(): number {
       const all = [...streams];

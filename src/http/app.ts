@@ -13,6 +13,7 @@ import { requireAdmin, requireAuth } from "./middleware/auth.ts";
 import { dbWriteGate } from "./middleware/db-write-gate.ts";
 import type { Drain } from "./middleware/drain.ts";
 import { requestLog } from "./middleware/request-log.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
 import { serveWeb } from "./middleware/static.ts";
 import { adminRoutes } from "./routes/admin.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
@@ -54,10 +55,17 @@ export function createApp(deps: {
   const app = new Hono<AppEnv & { Bindings: { server?: ServerLike } }>();
 
   app.use(requestLog(log));
+  // CSP (pages and API), frame-ancestors, HSTS only over https: security-headers.ts.
+  app.use(securityHeaders({ trustProxy: config.trustProxy }));
   if (deps.drain) app.use(deps.drain.middleware);
   app.use(
     "/api/*",
-    secureHeaders({ crossOriginResourcePolicy: "same-origin", xFrameOptions: "DENY" }),
+    secureHeaders({
+      crossOriginResourcePolicy: "same-origin",
+      xFrameOptions: "DENY",
+      strictTransportSecurity: false,
+      overwrite: false,
+    }),
   );
   app.use("/api/*", async (c, next) => {
     let ip: string | null = null;

@@ -1,6 +1,7 @@
 /** Reads a JSON body and checks it against a contract schema; every failure is a 4xx with a message. */
 import type { Context } from "hono";
 import type { z } from "zod";
+import { cleanStrings } from "../contract/fields.ts";
 import { AppError, badRequest } from "../lib/errors.ts";
 
 export async function readBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
@@ -20,7 +21,8 @@ export async function readBody<S extends z.ZodType>(c: Context, schema: S): Prom
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw badRequest("The request body must be a JSON object");
   }
-  const parsed = schema.safeParse(value);
+  // Invisible control characters are stripped from every string before the schema sees it.
+  const parsed = schema.safeParse(cleanStrings(value));
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
     throw badRequest(issues[0]?.message ?? "Invalid request", issues);

@@ -53,7 +53,7 @@ const endpoints: Endpoint[] = [
     method: "PUT",
     url: "/api/user/profile",
     auth: true,
-    valid: { displayname: "Changed", email: "changed@example.com" },
+    valid: { displayname: "Changed", email: "bea@example.com" },
     wrongType: [{ displayname: ["Bea"], email: "bea@example.com" }, "Display name must be text"],
     missing: "Display name is required",
   },

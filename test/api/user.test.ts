@@ -67,7 +67,14 @@ describe("PUT /api/user/profile", () => {
       h,
       "PUT",
       "/api/user/profile",
-      { token: u.token, body: { displayname: "  Hal 9000 ", email: " HAL9000@Example.com " } },
+      {
+        token: u.token,
+        body: {
+          displayname: "  Hal 9000 ",
+          email: " HAL9000@Example.com ",
+          currentPassword: "secret1",
+        },
+      },
     );
     expect(status).toBe(200);
     expect(body).toEqual({
@@ -99,7 +106,7 @@ describe("PUT /api/user/profile", () => {
     for (const email of ["taken@example.com", "TAKEN@example.com"]) {
       const { status, body } = await call(h, "PUT", "/api/user/profile", {
         token: u.token,
-        body: { displayname: "Jon New Name", email },
+        body: { displayname: "Jon New Name", email, currentPassword: "secret1" },
       });
       expect(status).toBe(409);
       expect(body.error).toBe("Another account already uses this email address.");

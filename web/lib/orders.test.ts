@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { PRODUCT_IMAGE_MESSAGE } from "../../src/contract/constants.ts";
 import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts";
 import {
   changedFields,
@@ -407,6 +408,13 @@ describe("the edit form", () => {
     expect(validateOrderForm({ ...valid(), producturl: "https://www.amazon.com/dp/B0X" })).toEqual(
       {},
     );
+    // Pages show pictures from Amazon's image servers only (their Content-Security-Policy).
+    expect(
+      validateOrderForm({ ...valid(), productimage: "https://m.media-amazon.com/images/I/a.jpg" }),
+    ).toEqual({});
+    expect(
+      validateOrderForm({ ...valid(), productimage: "https://evil.example/media-amazon.com.jpg" }),
+    ).toEqual({ productimage: PRODUCT_IMAGE_MESSAGE });
     expect(validateOrderForm({ ...valid(), productname: "   " }).productname).toBe(
       "Product name is required",
     );

@@ -7,10 +7,12 @@
 import {
   CARRIERS,
   type Carrier,
+  isAmazonImageUrl,
   ORDER_SORTS,
   ORDER_STATUSES,
   type OrderSort,
   type OrderStatus,
+  PRODUCT_IMAGE_MESSAGE,
 } from "../../src/contract/constants.ts";
 import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts";
 import {
@@ -610,6 +612,7 @@ export function validateOrderForm(form: OrderForm): FormErrors {
   if (url && !isHttpUrl(url)) errors.producturl = "Must be a valid URL";
   const image = form.productimage.trim();
   if (image && !isHttpUrl(image)) errors.productimage = "Must be a valid URL";
+  else if (image && !isAmazonImageUrl(image)) errors.productimage = PRODUCT_IMAGE_MESSAGE;
   if (!form.asin.trim()) errors.asin = "ASIN is required";
   if (!isOrderStatus(form.status)) errors.status = "Choose one of the seven statuses";
   const r = form.rating;

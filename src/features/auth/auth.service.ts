@@ -3,7 +3,7 @@ import type { LoginBody, PublicUser, RegisterBody } from "../../contract/index.t
 import type { UserRow } from "../../db/schema.ts";
 import { AppError, conflict, forbidden, storageFault } from "../../lib/errors.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
-import type { LoginThrottle } from "./login-throttle.ts";
+import { type LoginThrottle, THROTTLE_KEYS } from "./login-throttle.ts";
 import type { SessionsRepo } from "./sessions.repo.ts";
 
 export const ADMIN_USER_ID = 1;
@@ -28,6 +28,8 @@ export function createAuthService(deps: {
   users: UsersRepo;
   sessions: SessionsRepo;
   throttle: LoginThrottle;
+  /** Open live-event streams (events/sse.ts): a session's streams end with it. */
+  streams?: { closeSession: (sessionId: string) => number };
   allowRegistration: boolean;
   sessionDays: number;
   now?: () => Date;
@@ -59,17 +61,28 @@ export function createAuthService(deps: {
 
   return {
     async register(body: RegisterBody, client: ClientInfo) {
-      // Hash first: the checks and the insert below then run without yielding, so two sign-ups at
-      // the same moment cannot both pass the "registration closed" or "email taken" checks.
+      // Refused sign-ups (closed, email taken) are counted per address: they would otherwise let
+      // anyone test which addresses have accounts as fast as they like.
+      const key = THROTTLE_KEYS.register(client.ip);
+      deps.throttle.assertAllowed(key, "refused sign-ups from this address");
+      const refuse = () => {
+        if (!deps.allowRegistration && deps.users.count() > 0) {
+          deps.throttle.fail(key);
+          throw forbidden(
+            "Registration is closed on this Grapevine. Ask its administrator to create your account.",
+          );
+        }
+        if (deps.users.findByEmail(body.email)) {
+          deps.throttle.fail(key);
+          throw conflict("An account with this email already exists. Sign in instead.");
+        }
+      };
+      // The cheap checks first, so a refused sign-up costs no password hash; again after the
+      // hash: the checks and the insert then run without yielding, so two sign-ups at the same
+      // moment cannot both pass them.
+      refuse();
       const passwordHash = await Bun.password.hash(body.password);
-      if (!deps.allowRegistration && deps.users.count() > 0) {
-        throw forbidden(
-          "Registration is closed on this Grapevine. Ask its administrator to create your account.",
-        );
-      }
-      if (deps.users.findByEmail(body.email)) {
-        throw conflict("An account with this email already exists. Sign in instead.");
-      }
+      refuse();
       const user = deps.users.insert({
         email: body.email,
         displayname: body.displayname,
@@ -79,17 +92,8 @@ export function createAuthService(deps: {
     },
 
     async login(body: LoginBody, client: ClientInfo) {
-      const key = `${body.email}|${client.ip ?? "?"}`;
-      const wait = deps.throttle.retryAfter(key);
-      if (wait > 0) {
-        const minutes = Math.ceil(wait / 60);
-        throw new AppError(
-          429,
-          `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-          undefined,
-          { "Retry-After": String(wait) },
-        );
-      }
+      const key = THROTTLE_KEYS.signIn(body.email, client.ip);
+      deps.throttle.assertAllowed(key, "failed sign-in attempts");
       // Count the attempt before the (slow) password check, so a burst of parallel guesses
       // cannot all pass the limit; a success clears it.
       deps.throttle.fail(key);
@@ -130,6 +134,7 @@ export function createAuthService(deps: {
 
     logout(sessionId: string) {
       deps.sessions.delete(sessionId);
+      deps.streams?.closeSession(sessionId);
     },
 
     isAdmin: (user: { id: number }) => user.id === ADMIN_USER_ID,

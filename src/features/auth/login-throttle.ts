@@ -1,8 +1,21 @@
 /**
- * Failed sign-ins are counted per (email, client address) in a sliding window. After MAX failures
- * the pair is refused until the oldest failure leaves the window. In memory: one process, and a
- * restart forgetting the count is acceptable for a LAN appliance.
+ * Failed password checks are counted per key in a sliding window. After MAX failures the key is
+ * refused (429 with Retry-After) until the oldest failure leaves the window. In memory: one
+ * process, and a restart forgetting the count is acceptable for a LAN appliance.
+ *
+ * One throttle, several kinds of keys (THROTTLE_KEYS): sign-in per (email, client address); the
+ * current password of a signed-in user (password change, email change, account deletion) per
+ * account, whatever the address, so a stolen session token cannot guess the password; refused
+ * registrations (email taken, registration closed) per client address.
  */
+import { AppError } from "../../lib/errors.ts";
+
+export const THROTTLE_KEYS = {
+  signIn: (email: string, ip: string | null) => `login|${email}|${ip ?? "?"}`,
+  password: (userId: number) => `password|${userId}`,
+  register: (ip: string | null) => `register|${ip ?? "?"}`,
+};
+
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
@@ -19,13 +32,14 @@ export function createLoginThrottle(
     else failures.delete(key);
     return list;
   };
+  /** Seconds to wait before another try, or 0 when allowed. */
+  const retryAfter = (key: string): number => {
+    const list = recent(key);
+    if (list.length < max) return 0;
+    return Math.max(1, Math.ceil((list[0]! + windowMs - now()) / 1000));
+  };
   return {
-    /** Seconds to wait before another try, or 0 when allowed. */
-    retryAfter(key: string): number {
-      const list = recent(key);
-      if (list.length < max) return 0;
-      return Math.max(1, Math.ceil((list[0]! + windowMs - now()) / 1000));
-    },
+    retryAfter,
     fail(key: string) {
       const list = recent(key);
       list.push(now());
@@ -36,6 +50,18 @@ export function createLoginThrottle(
     },
     clear(key: string) {
       failures.delete(key);
+    },
+    /** Throws 429 "Too many <what>. Try again in N minutes." with Retry-After when refused. */
+    assertAllowed(key: string, what: string) {
+      const wait = retryAfter(key);
+      if (wait <= 0) return;
+      const minutes = Math.ceil(wait / 60);
+      throw new AppError(
+        429,
+        `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        undefined,
+        { "Retry-After": String(wait) },
+      );
     },
   };
 }

@@ -29,6 +29,8 @@
  * - Values are checked with the API's own field rules; a value that fails (a bad URL, a price
  *   that is not an amount) is dropped, not the order.
  */
+
+import { cleanText } from "../../contract/fields.ts";
 import {
   type CreateOrderBody,
   type Order,
@@ -152,7 +154,8 @@ function field<K extends keyof typeof orderFields>(
   max: number,
 ): string | null {
   if (value == null) return null;
-  const clipped = value.trim().slice(0, max);
+  // The same cleaning as API input (mail is hostile input too); after the cut, which may split a pair.
+  const clipped = cleanText(value.trim().slice(0, max)).trim();
   if (clipped === "") return null;
   const r = orderFields[key].safeParse(clipped);
   return r.success && typeof r.data === "string" ? r.data : null;

@@ -6,6 +6,7 @@ import type { UserRow } from "../../db/schema.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { canonicalTimeZone } from "../../lib/time.ts";
 import { type TarEntry, tarStream } from "../../media/tar.ts";
+import { type LoginThrottle, THROTTLE_KEYS } from "../auth/login-throttle.ts";
 import type { SessionsRepo } from "../auth/sessions.repo.ts";
 import type { UsersRepo } from "./users.repo.ts";
 
@@ -17,6 +18,10 @@ export const EXPORT_FORMAT_VERSION = 1;
 export function createUsersService(deps: {
   users: UsersRepo;
   sessions: SessionsRepo;
+  /** The sign-in throttle (features/auth/login-throttle.ts): current-password checks count too. */
+  throttle: LoginThrottle;
+  /** Open live-event streams (events/sse.ts): ended with the sessions they belong to. */
+  streams?: { closeUser: (userId: number, exceptSessionId?: string) => number };
   mediaDir: string;
   exportSections?: ExportSection[];
   /** The mail pipeline's counters (features/mailbox); zero and null without it. */
@@ -47,6 +52,18 @@ export function createUsersService(deps: {
     return u;
   }
 
+  /**
+   * The current password, checked under the throttle: a stolen session token must not be a way
+   * around the sign-in limit. Counted before the (slow) check, cleared when it is right.
+   */
+  async function checkPassword(u: UserRow, password: string, wrong: string) {
+    const key = THROTTLE_KEYS.password(u.id);
+    deps.throttle.assertAllowed(key, "wrong passwords");
+    deps.throttle.fail(key);
+    if (!(await Bun.password.verify(password, u.passwordHash))) throw badRequest(wrong);
+    deps.throttle.clear(key);
+  }
+
   return {
     userData(userId: number): UserData {
       const u = mustFind(userId);
@@ -64,8 +81,19 @@ export function createUsersService(deps: {
       };
     },
 
-    updateProfile(userId: number, body: ProfileBody) {
-      mustFind(userId);
+    /** A new email address also needs the current password (it is how one signs in). */
+    async updateProfile(userId: number, body: ProfileBody) {
+      const current = mustFind(userId);
+      if (body.email !== current.email) {
+        if (!body.currentPassword) {
+          throw badRequest("Enter your current password to change your email address");
+        }
+        await checkPassword(
+          current,
+          body.currentPassword,
+          "Current password is incorrect. Your email address was not changed.",
+        );
+      }
       const other = deps.users.findByEmail(body.email);
       if (other && other.id !== userId) {
         throw conflict("Another account already uses this email address.");
@@ -82,14 +110,13 @@ export function createUsersService(deps: {
     /** Checks the current password, stores the new one and signs out every other session. */
     async changePassword(userId: number, keepSessionId: string, body: PasswordBody) {
       const u = mustFind(userId);
-      if (!(await Bun.password.verify(body.currentPassword, u.passwordHash))) {
-        throw badRequest("Current password is incorrect");
-      }
+      await checkPassword(u, body.currentPassword, "Current password is incorrect");
       if (body.currentPassword === body.newPassword) {
         throw badRequest("New password must be different from the current password");
       }
       deps.users.update(userId, { passwordHash: await Bun.password.hash(body.newPassword) });
       deps.sessions.deleteOthers(userId, keepSessionId);
+      deps.streams?.closeUser(userId, keepSessionId);
       return {
         success: true as const,
         message: "Password changed. Other devices have been signed out.",
@@ -177,13 +204,12 @@ export function createUsersService(deps: {
     /** Removes the user, every row that belongs to them (cascade) and their media folder. */
     async deleteAccount(userId: number, password: string) {
       const u = mustFind(userId);
-      if (!(await Bun.password.verify(password, u.passwordHash))) {
-        throw badRequest("Password is incorrect. Your account was not deleted.");
-      }
+      await checkPassword(u, password, "Password is incorrect. Your account was not deleted.");
       // The mailbox supervisor and any backfill stop before their rows disappear.
       await deps.mailbox?.stopUser(userId);
       deps.trackingSchedule?.remove(userId);
       deps.users.delete(userId);
+      deps.streams?.closeUser(userId);
       await fs.rm(path.join(deps.mediaDir, String(userId)), { recursive: true, force: true });
       return {
         success: true as const,

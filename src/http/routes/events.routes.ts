@@ -18,6 +18,7 @@ export function eventsRoutes(deps: { auth: AuthService; sse: SseHub }) {
     const userId = found.user.id;
     const body = deps.sse.open({
       userId,
+      sessionId: found.sessionId,
       signal: c.req.raw.signal,
       // A signed-out or expired session ends the stream at the next heartbeat.
       stillValid: () => deps.auth.authenticate(token)?.user.id === userId,

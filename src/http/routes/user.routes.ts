@@ -20,7 +20,7 @@ export function userRoutes(users: UsersService, reviewSettings: ReviewSettingsSe
     })
     .put("/profile", async (c) => {
       const body = await readBody(c, profileBody);
-      return c.json(users.updateProfile(c.get("user").id, body));
+      return c.json(await users.updateProfile(c.get("user").id, body));
     })
     .put("/password", async (c) => {
       const body = await readBody(c, passwordBody);

@@ -33,6 +33,9 @@ function ProfileForm() {
   const queryClient = useQueryClient();
   const [displayname, setDisplayname] = useState("");
   const [email, setEmail] = useState("");
+  // A new email address needs the current password (the server asks for it).
+  const [currentPassword, setCurrentPassword] = useState("");
+  const emailChanged = Boolean(data) && email.trim().toLowerCase() !== data?.email;
   const [passwordOpen, setPasswordOpen] = useState(false);
 
   useEffect(() => {
@@ -47,8 +50,10 @@ function ProfileForm() {
       apiJson<{ user: PublicUser }>("PUT", "/api/user/profile", {
         displayname: displayname.trim(),
         email: email.trim(),
+        ...(emailChanged ? { currentPassword } : {}),
       }),
     onSuccess: (res) => {
+      setCurrentPassword("");
       setUser(res.user);
       void queryClient.invalidateQueries({ queryKey: userKeys.data() });
       toast({ title: "Profile updated", variant: "success" });
@@ -88,6 +93,19 @@ function ProfileForm() {
             />
           </label>
         </div>
+        {emailChanged && (
+          <label>
+            Current password (needed to change your email)
+            <input
+              name="currentPassword"
+              type="password"
+              value={currentPassword}
+              onChange={(e) => setCurrentPassword(e.target.value)}
+              autoComplete="current-password"
+              required
+            />
+          </label>
+        )}
         <div className="button-row">
           <button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
             Update Profile
