@@ -33,6 +33,9 @@ export async function streamMultipartFiles(
     tooLarge: () => AppError;
     /** Where a part's bytes go; null drops them; throwing refuses the whole upload. */
     onFile: (info: FilePartInfo) => FileSink | null;
+    /** The whole body may not be larger (all parts and their framing) → `bodyTooLarge()`. */
+    maxBodyBytes?: number;
+    bodyTooLarge?: () => AppError;
   },
 ): Promise<void> {
   let failure: unknown = null;
@@ -137,6 +140,7 @@ export async function streamMultipartFiles(
 
   const reader = body.getReader();
   const pace = createGcPacer(GC_EVERY_BYTES);
+  let total = 0;
   try {
     for (;;) {
       if (failure) break;
@@ -147,6 +151,10 @@ export async function streamMultipartFiles(
         throw badRequest("The upload was interrupted before it finished; try again");
       }
       if (next.done) break;
+      total += next.value.byteLength;
+      if (opts.maxBodyBytes !== undefined && total > opts.maxBodyBytes) {
+        throw (opts.bodyTooLarge ?? opts.tooLarge)();
+      }
       pace(next.value.byteLength);
       const chunk = Buffer.from(next.value.buffer, next.value.byteOffset, next.value.byteLength);
       if (!bb.write(chunk)) {
