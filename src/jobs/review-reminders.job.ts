@@ -12,6 +12,7 @@
 import type { NotificationLevel } from "../contract/index.ts";
 import { html, type SafeHtml } from "../features/notifications/html.ts";
 import type { NotificationsService } from "../features/notifications/notifications.service.ts";
+import { dayInZone } from "../shared/calendar-day.ts";
 import type { JobDefinition } from "./registry.ts";
 import type { ReminderCandidate, RemindersRepo } from "./reminders.repo.ts";
 
@@ -61,31 +62,10 @@ export const REMINDER_RULES: readonly Rule[] = [
 export const reminderKind = (rule: Pick<Rule, "prefix">, t: Threshold) =>
   `${rule.prefix}-${t.days}`;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
 /** The calendar day (UTC midnight of YYYY-MM-DD, in ms) of an instant in a zone; UTC on a bad zone. */
 function dayOf(instant: Date, timeZone: string | null): number {
-  let f: Intl.DateTimeFormat;
-  try {
-    f = formatterFor(timeZone || "UTC");
-  } catch {
-    f = formatterFor("UTC");
-  }
-  const parts = Object.fromEntries(f.formatToParts(instant).map((p) => [p.type, p.value]));
-  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day));
+  const d = dayInZone(instant, timeZone || "UTC");
+  return Date.UTC(d.year, d.month - 1, d.day);
 }
 
 /**

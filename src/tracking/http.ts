@@ -4,6 +4,7 @@
  * (429 + Retry-After, 5xx), and small text helpers for the one-line status.
  * Nothing here ever puts a URL's credentials, a token or a secret into a message.
  */
+import { retryAfterMs } from "../shared/retry-after.ts";
 import type { TrackingEvent, TrackingOutcome } from "./types.ts";
 
 export type Failure = Extract<TrackingOutcome, { ok: false }>;
@@ -58,19 +59,10 @@ export async function send(
   }
 }
 
-/** Retry-After in ms: delta-seconds or an HTTP date; `fallbackMs` when absent or unreadable. */
-export function retryAfterMs(headers: Headers, now: number, fallbackMs = 60_000): number {
-  const v = headers.get("retry-after")?.trim();
-  if (!v) return fallbackMs;
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? fallbackMs : Math.max(0, at - now);
-}
-
 /** The failures every carrier means the same way by: 429 and 5xx. Null when the status is another. */
 export function commonFailure(name: string, a: HttpAnswer, now: number): Failure | null {
   if (a.status === 429) {
-    const wait = retryAfterMs(a.headers, now);
+    const wait = retryAfterMs(a.headers, now) ?? 60_000;
     return fail(
       "rate-limited",
       `${name} asks us to slow down (HTTP 429); next try in ${seconds(wait)}`,
