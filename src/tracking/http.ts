@@ -132,3 +132,40 @@ export function errorText(body: unknown): string | null {
   }
   return str(obj(b?.error)?.message)?.slice(0, 200) ?? null;
 }
+
+/** "UPS look-ups need UPS_CLIENT_ID and UPS_CLIENT_SECRET (see docs/CARRIERS.md)". */
+export const notConfigured = (name: string, settings: string[]) =>
+  fail("not-configured", `${name} look-ups need ${settings.join(" and ")} (see docs/CARRIERS.md)`);
+
+/**
+ * The tail every adapter's track() shares: a transport failure as it is; 429 and 5xx as every
+ * carrier means them; 404 → not-found; another status than `okStatuses` → the carrier's own
+ * reading (`refuse`, e.g. UPS's 400 for an unknown number) or unreadable with its error text; a
+ * body that is not JSON → unreadable; else the carrier's parser.
+ */
+export function toOutcome(
+  name: string,
+  a: HttpAnswer | Failure,
+  now: number,
+  opts: {
+    notFound: string;
+    okStatuses?: readonly number[];
+    refuse?: (status: number, why: string | null) => Failure | null;
+    parse: (body: unknown) => TrackingOutcome;
+  },
+): TrackingOutcome {
+  if (isFailure(a)) return a;
+  const common = commonFailure(name, a, now);
+  if (common) return common;
+  const body = parseJson(a.text);
+  if (a.status === 404) return fail("not-found", opts.notFound);
+  if (!(opts.okStatuses ?? [200]).includes(a.status)) {
+    const why = errorText(body);
+    return (
+      opts.refuse?.(a.status, why) ??
+      fail("unreadable", `${name} answered HTTP ${a.status}${why ? `: ${why}` : ""}`)
+    );
+  }
+  if (body === undefined) return unreadable(name);
+  return opts.parse(body);
+}
