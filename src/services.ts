@@ -24,6 +24,8 @@ import { createNotificationsRepo } from "./features/notifications/notifications.
 import { createNotificationsService } from "./features/notifications/notifications.service.ts";
 import { createOrdersRepo } from "./features/orders/orders.repo.ts";
 import { createOrdersService } from "./features/orders/orders.service.ts";
+import { createRemindersRepo } from "./features/reminders/reminders.repo.ts";
+import { createRemindersService } from "./features/reminders/reminders.service.ts";
 import { createEnhanceService } from "./features/reviews/enhance.service.ts";
 import { createMediaService } from "./features/reviews/media.service.ts";
 import { createReviewSettingsRepo } from "./features/reviews/review-settings.repo.ts";
@@ -81,6 +83,8 @@ export function createServices(
     repo: createNotificationsRepo(db),
     events,
   });
+  /** Review reminders (features/reminders), run daily by the review-reminders job. */
+  const reminders = createRemindersService({ repo: createRemindersRepo(db), notifications });
   /** Carrier tracking: look-ups on demand and the daily check at each user's time (features/tracking). */
   const trackingRepo = createTrackingRepo(db);
   const trackingLog = overrides.tracking?.log ?? logger.log.child({ scope: "tracking" });
@@ -194,6 +198,7 @@ export function createServices(
     /** Open live-event streams (GET /api/events/stream); closed first at shutdown. */
     sse: createSseHub({ events }),
     notifications,
+    reminders,
     orders,
     tracking,
     trackingScheduler,

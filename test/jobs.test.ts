@@ -2,13 +2,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import pino from "pino";
 import type { Notification } from "../src/contract/index.ts";
+import { createRemindersRepo } from "../src/features/reminders/reminders.repo.ts";
+import { runReviewReminders, wholeDaysSince } from "../src/features/reminders/reminders.service.ts";
 import { createAppJobs, createJobRegistry } from "../src/jobs/registry.ts";
-import { createRemindersRepo } from "../src/jobs/reminders.repo.ts";
 import {
   REVIEW_REMINDERS_JOB,
   REVIEW_REMINDERS_SCHEDULE,
-  runReviewReminders,
-  wholeDaysSince,
 } from "../src/jobs/review-reminders.job.ts";
 import { createHarness, type Harness } from "./harness.ts";
 
@@ -282,7 +281,7 @@ describe("job registry", () => {
     seedOrder(u.userid, { status: "Received", delivered: at(0).toISOString() });
     let now = at(13);
     const { log } = memoryLogger();
-    const jobs = createAppJobs({ db: h.db, services: h.services, log, now: () => now });
+    const jobs = createAppJobs({ services: h.services, log, now: () => now });
     expect(jobs.list()).toMatchObject([
       { name: REVIEW_REMINDERS_JOB, schedule: REVIEW_REMINDERS_SCHEDULE, running: false },
     ]);
