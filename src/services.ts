@@ -13,6 +13,7 @@ import { createLoginThrottle } from "./features/auth/login-throttle.ts";
 import { createSessionsRepo } from "./features/auth/sessions.repo.ts";
 import { createDashboardRepo } from "./features/dashboard/dashboard.repo.ts";
 import { createDashboardService } from "./features/dashboard/dashboard.service.ts";
+import { createGmailOAuth } from "./features/mailbox/gmail-oauth.service.ts";
 import { createIngestRepo } from "./features/mailbox/ingest.repo.ts";
 import { createMailIngestService } from "./features/mailbox/ingest.service.ts";
 import { createMailboxRepo } from "./features/mailbox/mailbox.repo.ts";
@@ -20,6 +21,7 @@ import {
   createMailboxService,
   type MailboxServiceDeps,
 } from "./features/mailbox/mailbox.service.ts";
+import { createOAuthStatesRepo } from "./features/mailbox/oauth-states.repo.ts";
 import { createNotificationsRepo } from "./features/notifications/notifications.repo.ts";
 import { createNotificationsService } from "./features/notifications/notifications.service.ts";
 import { createOrdersRepo } from "./features/orders/orders.repo.ts";
@@ -42,12 +44,7 @@ import { createSecrets, loadOrCreateKeyFile } from "./lib/secrets.ts";
 import type { AppLogger, Logger } from "./log.ts";
 import { readAmazonMail } from "./mail/amazon/reader.ts";
 import { isAmazonSender } from "./mail/amazon/senders.ts";
-import {
-  CALLBACK_PATH,
-  createAccessTokens,
-  createGmailOAuth,
-  createGoogleClient,
-} from "./mail/oauth/google.ts";
+import { CALLBACK_PATH, createAccessTokens, createGoogleClient } from "./mail/oauth/google.ts";
 import { parseMail } from "./mail/parse.ts";
 import { createMediaTokens } from "./media/media-token.ts";
 import { createMediaStorage } from "./media/storage.ts";
@@ -175,7 +172,7 @@ export function createServices(
     }),
   });
   const gmailOAuth = createGmailOAuth({
-    db,
+    states: createOAuthStatesRepo(db),
     google,
     clientId: g.clientId,
     publicUrl: config.publicUrl,

@@ -10,6 +10,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import fs from "node:fs";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import type { MailboxStatus, Notification, Order, UserData } from "../../src/contract/index.ts";
+import {
+  redirectAcceptedByGoogle,
+  STATE_COOKIE,
+} from "../../src/features/mailbox/gmail-oauth.service.ts";
 import { createSecrets } from "../../src/lib/secrets.ts";
 import { redactUrl } from "../../src/log.ts";
 import { ImapError } from "../../src/mail/imap/client.ts";
@@ -19,8 +23,6 @@ import {
   createGoogleClient,
   GMAIL_SCOPE,
   NOT_CONFIGURED,
-  redirectAcceptedByGoogle,
-  STATE_COOKIE,
 } from "../../src/mail/oauth/google.ts";
 import {
   createImapHarness,
