@@ -20,6 +20,7 @@
  */
 import crypto from "node:crypto";
 import { SecretError, type Secrets } from "../../lib/secrets.ts";
+import { createTokenCache } from "../../lib/token-cache.ts";
 import type { Logger } from "../../log.ts";
 import { ImapError } from "../imap/client.ts";
 
@@ -273,8 +274,6 @@ export function emailFromIdToken(
 // ---------------------------------------------------------------------------------------------
 // 2. Access tokens for IMAP.
 
-type CachedToken = { key: string; accessToken: string; expiresAt: number };
-
 export function createAccessTokens(deps: {
   /** Null when OAuth is not configured on this server. */
   google: GoogleClient | null;
@@ -283,16 +282,11 @@ export function createAccessTokens(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? (() => Date.now());
-  const cache = new Map<number, CachedToken>();
-  const inFlight = new Map<string, Promise<string>>();
+  const cache = createTokenCache<number>({ now, renewBeforeMs: () => ACCESS_TOKEN_MARGIN_MS });
 
   function remember(userId: number, refreshToken: string, t: GoogleTokens) {
-    cache.set(userId, {
-      // The entry only serves the refresh token it came from (a reconnect replaces it).
-      key: sha256(refreshToken),
-      accessToken: t.accessToken,
-      expiresAt: now() + t.expiresIn * 1000,
-    });
+    // The entry only serves the refresh token it came from (a reconnect replaces it).
+    cache.put(userId, t.accessToken, t.expiresIn * 1000, sha256(refreshToken));
   }
 
   async function refresh(userId: number, refreshToken: string): Promise<string> {
@@ -310,7 +304,7 @@ export function createAccessTokens(deps: {
       return t.accessToken;
     } catch (err) {
       if (!(err instanceof GoogleOAuthError)) throw err;
-      cache.delete(userId);
+      cache.drop(userId);
       deps.log.warn({ userid: userId, err: err.message }, "Gmail access token refresh failed");
       if (err.kind === "invalid_grant") {
         // Revoked, expired (a consent screen in "Testing" gives 7 days), or the password changed.
@@ -338,24 +332,16 @@ export function createAccessTokens(deps: {
         throw err;
       }
       const key = sha256(refreshToken);
-      const hit = cache.get(userId);
-      if (hit && hit.key === key && hit.expiresAt - ACCESS_TOKEN_MARGIN_MS > now()) {
-        return hit.accessToken;
-      }
+      const hit = cache.get(userId, key);
+      if (hit) return hit;
       // One refresh at a time per refresh token (the supervisor, a backfill and a folder refresh
       // may connect at once).
-      const flightKey = `${userId}:${key}`;
-      let p = inFlight.get(flightKey);
-      if (!p) {
-        p = refresh(userId, refreshToken).finally(() => inFlight.delete(flightKey));
-        inFlight.set(flightKey, p);
-      }
-      return p;
+      return cache.once(`${userId}:${key}`, () => refresh(userId, refreshToken));
     },
     /** Keeps the access token of a fresh code exchange (the first connect needs no refresh). */
     remember,
     forget(userId: number) {
-      cache.delete(userId);
+      cache.drop(userId);
     },
   };
 }
