@@ -627,8 +627,7 @@ describe("access tokens before every connect", () => {
     expect(st.body).toMatchObject({ status: "disconnected", lastError: EXPIRED });
     expect(accountRows(hh)[0]).toMatchObject({ auth_state: "expired", secret_enc: null });
     expect(hh.services.mailbox.manager.size()).toBe(0);
-    // Exactly one critical notification, and it stays one.
-    await Bun.sleep(300);
+    // Exactly one critical notification; with no supervisor left nothing can add another.
     const crit = criticals(hh, u.userid);
     expect(crit).toHaveLength(1);
     expect(crit[0]!.message).toContain(gmail);
@@ -657,7 +656,8 @@ describe("access tokens before every connect", () => {
       "the Expired state",
       8000,
     );
-    await Bun.sleep(300);
+    // The supervisor has stopped: nothing can add a second notification.
+    await waitFor(() => hh.services.mailbox.manager.size() === 0, "the supervisor to stop");
     expect(criticals(hh, u.userid)).toHaveLength(1);
   }, 20_000);
 
