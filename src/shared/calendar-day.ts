@@ -58,24 +58,30 @@ const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 
 export const formatDay = (d: DayParts): string => `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
 
-/** "YYYY-MM-DD" of an instant in the zone. */
-export const isoDayInZone = (instant: Date, timeZone: string): string =>
-  formatDay(dayInZone(instant, timeZone));
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 
-/** "YYYY-MM-DD" → its parts, or null when it is not such a day. */
-export function parseIsoDay(s: string): DayParts | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s.trim());
-  if (!m) return null;
-  const d = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
-  const t = new Date(Date.UTC(d.year, d.month - 1, d.day));
-  return t.getUTCFullYear() === d.year && t.getUTCMonth() === d.month - 1 ? d : null;
+/** "YYYY-MM-DD" of an instant in the zone (a day-only formatter: the web app's bundle stays small). */
+export function isoDayInZone(instant: Date, timeZone: string): string {
+  let f = dayFormatters.get(timeZone);
+  if (!f) {
+    const options = { year: "numeric", month: "2-digit", day: "2-digit" } as const;
+    try {
+      f = new Intl.DateTimeFormat("en-CA", { ...options, timeZone });
+    } catch {
+      f = new Intl.DateTimeFormat("en-CA", { ...options, timeZone: "UTC" });
+    }
+    if (dayFormatters.size < 1000) dayFormatters.set(timeZone, f);
+  }
+  const p: Record<string, string> = {};
+  for (const part of f.formatToParts(instant)) p[part.type] = part.value;
+  return `${p.year}-${p.month}-${p.day}`;
 }
 
-/** Whole days from day `a` to day `b` (both "YYYY-MM-DD"); NaN when either is not a day. */
+/** Whole days from day `a` to day `b` (both "YYYY-MM-DD"). */
 export function dayDiff(a: string, b: string): number {
-  const ms = (s: string) => {
-    const d = parseIsoDay(s);
-    return d ? Date.UTC(d.year, d.month - 1, d.day) : Number.NaN;
+  const ms = (d: string) => {
+    const [y, m, dd] = d.split("-").map(Number) as [number, number, number];
+    return Date.UTC(y, m - 1, dd);
   };
   return Math.round((ms(b) - ms(a)) / DAY_MS);
 }
