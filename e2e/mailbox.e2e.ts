@@ -15,7 +15,6 @@ import type { Page, Route } from "@playwright/test";
 import type { MailboxStatus, MailFolder } from "../src/contract/mailbox.ts";
 import type { UserData } from "../src/contract/user.ts";
 import { amazonMail } from "../test/api/mail-messages.ts";
-import { AppShell } from "./pages/AppShell.ts";
 import { DashboardPage } from "./pages/DashboardPage.ts";
 import { EmailsScannedCard, EmailTab, SOON_PROVIDERS } from "./pages/EmailTab.ts";
 import { expect, test } from "./support/fixtures.ts";
@@ -532,18 +531,5 @@ test.describe("Email Configuration with a connected mailbox (calls answered by t
     await expect(email.providerChooser).toBeVisible();
     await email.expiredWarning.getByRole("button", { name: "Reconnect Gmail" }).click();
     await expect(email.gmailDialog.root).toBeVisible();
-  });
-
-  test("the footer links to Google's permissions for Gmail users", async ({
-    page,
-    signedInUser: _user,
-  }) => {
-    await mockConnectedMailbox(page);
-    await page.goto("/account");
-    const shell = new AppShell(page);
-    await expect(shell.footerNav.getByRole("link", { name: "Manage Permissions" })).toHaveAttribute(
-      "href",
-      "https://myaccount.google.com/permissions",
-    );
   });
 });
