@@ -1,12 +1,14 @@
 /**
  * The mailbox for real: connect with an app password against the Dovecot that runs beside the
  * test server (e2e/support/server.ts), then a new Amazon Vine order mail arrives in the inbox and
- * shows up on the open dashboard without any click.
+ * shows up on the open dashboard without any click. On the way, the footer of a Gmail user links
+ * to Google's permissions.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { ImapFlow } from "imapflow";
 import { amazonMail } from "../test/api/mail-messages.ts";
+import { AppShell } from "./pages/AppShell.ts";
 import { EmailTab } from "./pages/EmailTab.ts";
 import { expect, test } from "./support/fixtures.ts";
 import { liveStreamOpened } from "./support/live.ts";
@@ -59,6 +61,10 @@ test("connect Gmail with an app password, then a new Vine order mail appears on 
   await expect(email.connectedBox).toContainText(/Real-time monitoring|Connected/, {
     timeout: 15_000,
   });
+  // A Gmail user's footer links to Google's permissions.
+  await expect(
+    new AppShell(page).footerNav.getByRole("link", { name: "Manage Permissions" }),
+  ).toHaveAttribute("href", "https://myaccount.google.com/permissions");
 
   // A Vine order mail arrives: the dashboard, open and untouched, shows the new order.
   const opened = liveStreamOpened(page, signedInUser.token);

@@ -87,7 +87,7 @@ log.info(
 );
 
 // Background jobs start after the server listens (start-up runs go in the background).
-const jobs = createAppJobs({ db, services, log: logger.log.child({ scope: "jobs" }) });
+const jobs = createAppJobs({ services, log: logger.log.child({ scope: "jobs" }) });
 jobs.start();
 // The daily tracking check: one schedule per user at their time; missed runs catch up in the background.
 services.trackingScheduler.start();

@@ -14,6 +14,7 @@ import { createSessionsRepo } from "./features/auth/sessions.repo.ts";
 import { createDashboardRepo } from "./features/dashboard/dashboard.repo.ts";
 import { createDashboardService } from "./features/dashboard/dashboard.service.ts";
 import { createHealthService } from "./features/health/health.service.ts";
+import { createGmailOAuth } from "./features/mailbox/gmail-oauth.service.ts";
 import { createIngestRepo } from "./features/mailbox/ingest.repo.ts";
 import { createMailIngestService } from "./features/mailbox/ingest.service.ts";
 import { createMailboxRepo } from "./features/mailbox/mailbox.repo.ts";
@@ -21,10 +22,13 @@ import {
   createMailboxService,
   type MailboxServiceDeps,
 } from "./features/mailbox/mailbox.service.ts";
+import { createOAuthStatesRepo } from "./features/mailbox/oauth-states.repo.ts";
 import { createNotificationsRepo } from "./features/notifications/notifications.repo.ts";
 import { createNotificationsService } from "./features/notifications/notifications.service.ts";
 import { createOrdersRepo } from "./features/orders/orders.repo.ts";
 import { createOrdersService } from "./features/orders/orders.service.ts";
+import { createRemindersRepo } from "./features/reminders/reminders.repo.ts";
+import { createRemindersService } from "./features/reminders/reminders.service.ts";
 import { createEnhanceService } from "./features/reviews/enhance.service.ts";
 import { createMediaService } from "./features/reviews/media.service.ts";
 import { createReviewSettingsRepo } from "./features/reviews/review-settings.repo.ts";
@@ -41,12 +45,7 @@ import { createSecrets, loadOrCreateKeyFile } from "./lib/secrets.ts";
 import type { AppLogger, Logger } from "./log.ts";
 import { readAmazonMail } from "./mail/amazon/reader.ts";
 import { isAmazonSender } from "./mail/amazon/senders.ts";
-import {
-  CALLBACK_PATH,
-  createAccessTokens,
-  createGmailOAuth,
-  createGoogleClient,
-} from "./mail/oauth/google.ts";
+import { CALLBACK_PATH, createAccessTokens, createGoogleClient } from "./mail/oauth/google.ts";
 import { parseMail } from "./mail/parse.ts";
 import { createMediaTokens } from "./media/media-token.ts";
 import { createMediaStorage } from "./media/storage.ts";
@@ -84,6 +83,8 @@ export function createServices(
     repo: createNotificationsRepo(db),
     events,
   });
+  /** Review reminders (features/reminders), run daily by the review-reminders job. */
+  const reminders = createRemindersService({ repo: createRemindersRepo(db), notifications });
   /** Carrier tracking: look-ups on demand and the daily check at each user's time (features/tracking). */
   const trackingRepo = createTrackingRepo(db);
   const trackingLog = overrides.tracking?.log ?? logger.log.child({ scope: "tracking" });
@@ -178,7 +179,7 @@ export function createServices(
     }),
   });
   const gmailOAuth = createGmailOAuth({
-    db,
+    states: createOAuthStatesRepo(db),
     google,
     clientId: g.clientId,
     publicUrl: config.publicUrl,
@@ -205,6 +206,7 @@ export function createServices(
     /** Open live-event streams (GET /api/events/stream); closed first at shutdown. */
     sse,
     notifications,
+    reminders,
     orders,
     tracking,
     trackingScheduler,

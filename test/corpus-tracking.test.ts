@@ -21,10 +21,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Carrier } from "../src/contract/index.ts";
 import { detectCarrier, normaliseTrackingNumber } from "../src/features/orders/carrier-detect.ts";
+import { CORPUS_DIR, corpusAvailable } from "./support/corpus.ts";
 import { parseCsv } from "./support/csv.ts";
 
-const ROOT = path.resolve(import.meta.dir, "..");
-const CORPUS = path.resolve(ROOT, "..", "shared", "corpus");
+const CORPUS = CORPUS_DIR;
 const CSV = path.join(CORPUS, "tracking_numbers", "vectors_flat.csv");
 
 type Row = {
@@ -130,98 +130,101 @@ const KNOWN: Record<string, { answer: Carrier | null; why: string }> = {
   },
 };
 
-describe("carrier detection over the shared corpus", () => {
-  test("valid numbers are detected as their carrier; invalid ones are not claimed", () => {
-    const rows = loadRows();
-    expect(rows.length).toBeGreaterThan(100);
+describe.skipIf(!corpusAvailable(CSV, "test/corpus-tracking.test.ts"))(
+  "carrier detection over the shared corpus",
+  () => {
+    test("valid numbers are detected as their carrier; invalid ones are not claimed", () => {
+      const rows = loadRows();
+      expect(rows.length).toBeGreaterThan(100);
 
-    // Whose each number is, according to the corpus itself.
-    const validFor = new Map<string, Set<string>>();
-    for (const r of rows) {
-      if (!r.valid) continue;
-      const n = normaliseTrackingNumber(r.number);
-      if (!validFor.has(n)) validFor.set(n, new Set());
-      validFor.get(n)?.add(r.courier);
-    }
-
-    const problems: string[] = [];
-    const perCarrier: Record<string, { total: number; hit: number; known: number }> = {};
-    let invalidRows = 0;
-    let invalidClaimed = 0;
-    let otherValid = 0;
-    let otherClaimed = 0;
-    let wrong = 0;
-
-    for (const r of rows) {
-      const n = normaliseTrackingNumber(r.number);
-      const got = detectCarrier(r.number);
-      const known = KNOWN[n];
-      const label = `${r.source} ${r.courier} ${r.format || "-"} ${JSON.stringify(r.number)} (${r.valid ? "valid" : "invalid"})`;
-
-      if (isOurs(r) && r.valid) {
-        const want = OURS[r.courier] as Carrier;
-        perCarrier[want] ??= { total: 0, hit: 0, known: 0 };
-        const stat = perCarrier[want];
-        stat.total++;
-        if (got === want) stat.hit++;
-        else if (known && got === known.answer) stat.known++;
-        else if (
-          // listed valid for several couriers in the corpus: null or one of them is honest
-          (validFor.get(n)?.size ?? 0) > 1 &&
-          (got === null || [...(validFor.get(n) ?? [])].some((c) => OURS[c] === got))
-        )
-          stat.known++;
-        else problems.push(`${label}: expected ${want}, got ${got}`);
-        if (got !== null && got !== want) wrong++;
-        continue;
+      // Whose each number is, according to the corpus itself.
+      const validFor = new Map<string, Set<string>>();
+      for (const r of rows) {
+        if (!r.valid) continue;
+        const n = normaliseTrackingNumber(r.number);
+        if (!validFor.has(n)) validFor.set(n, new Set());
+        validFor.get(n)?.add(r.courier);
       }
 
-      if (!r.valid) {
-        invalidRows++;
-        if (got === null) continue;
-        invalidClaimed++;
-        if (OURS[r.courier] === got) {
-          problems.push(`${label}: claimed as ${got}, the courier it is invalid for`);
+      const problems: string[] = [];
+      const perCarrier: Record<string, { total: number; hit: number; known: number }> = {};
+      let invalidRows = 0;
+      let invalidClaimed = 0;
+      let otherValid = 0;
+      let otherClaimed = 0;
+      let wrong = 0;
+
+      for (const r of rows) {
+        const n = normaliseTrackingNumber(r.number);
+        const got = detectCarrier(r.number);
+        const known = KNOWN[n];
+        const label = `${r.source} ${r.courier} ${r.format || "-"} ${JSON.stringify(r.number)} (${r.valid ? "valid" : "invalid"})`;
+
+        if (isOurs(r) && r.valid) {
+          const want = OURS[r.courier] as Carrier;
+          perCarrier[want] ??= { total: 0, hit: 0, known: 0 };
+          const stat = perCarrier[want];
+          stat.total++;
+          if (got === want) stat.hit++;
+          else if (known && got === known.answer) stat.known++;
+          else if (
+            // listed valid for several couriers in the corpus: null or one of them is honest
+            (validFor.get(n)?.size ?? 0) > 1 &&
+            (got === null || [...(validFor.get(n) ?? [])].some((c) => OURS[c] === got))
+          )
+            stat.known++;
+          else problems.push(`${label}: expected ${want}, got ${got}`);
+          if (got !== null && got !== want) wrong++;
           continue;
         }
-        const listed = [...(validFor.get(n) ?? [])].some((c) => OURS[c] === got);
-        const noted = new RegExp(`\\b${got}\\b`, "i").test(r.note); // "FedEx format"
-        const byKnown = known?.answer === got;
-        if (!listed && !noted && !byKnown) problems.push(`${label}: claimed as ${got}`);
-        continue;
+
+        if (!r.valid) {
+          invalidRows++;
+          if (got === null) continue;
+          invalidClaimed++;
+          if (OURS[r.courier] === got) {
+            problems.push(`${label}: claimed as ${got}, the courier it is invalid for`);
+            continue;
+          }
+          const listed = [...(validFor.get(n) ?? [])].some((c) => OURS[c] === got);
+          const noted = new RegExp(`\\b${got}\\b`, "i").test(r.note); // "FedEx format"
+          const byKnown = known?.answer === got;
+          if (!listed && !noted && !byKnown) problems.push(`${label}: claimed as ${got}`);
+          continue;
+        }
+
+        // valid numbers of couriers we do not offer (and Amazon International)
+        otherValid++;
+        if (got === null) continue;
+        otherClaimed++;
+        if (!(known && known.answer === got)) problems.push(`${label}: claimed as ${got}`);
       }
 
-      // valid numbers of couriers we do not offer (and Amazon International)
-      otherValid++;
-      if (got === null) continue;
-      otherClaimed++;
-      if (!(known && known.answer === got)) problems.push(`${label}: claimed as ${got}`);
-    }
+      const lines = Object.entries(perCarrier).map(
+        ([c, s]) =>
+          `  ${c.padEnd(6)} ${s.hit}/${s.total} detected (${((100 * s.hit) / s.total).toFixed(1)}%), ${s.known} known exceptions`,
+      );
+      const all = Object.values(perCarrier).reduce(
+        (a, s) => ({ total: a.total + s.total, hit: a.hit + s.hit }),
+        { total: 0, hit: 0 },
+      );
+      console.log(
+        [
+          `corpus ${CSV}`,
+          `valid UPS/FedEx/USPS/Amazon Logistics rows: ${all.hit}/${all.total} detected as their carrier (${((100 * all.hit) / all.total).toFixed(1)}%), ${wrong} answered with another carrier`,
+          ...lines,
+          `invalid rows claimed by any carrier: ${invalidClaimed}/${invalidRows} (each is listed valid for that carrier, noted as its format, or in KNOWN)`,
+          `valid rows of other couriers claimed as ours: ${otherClaimed}/${otherValid}`,
+        ].join("\n"),
+      );
 
-    const lines = Object.entries(perCarrier).map(
-      ([c, s]) =>
-        `  ${c.padEnd(6)} ${s.hit}/${s.total} detected (${((100 * s.hit) / s.total).toFixed(1)}%), ${s.known} known exceptions`,
-    );
-    const all = Object.values(perCarrier).reduce(
-      (a, s) => ({ total: a.total + s.total, hit: a.hit + s.hit }),
-      { total: 0, hit: 0 },
-    );
-    console.log(
-      [
-        `corpus ${CSV}`,
-        `valid UPS/FedEx/USPS/Amazon Logistics rows: ${all.hit}/${all.total} detected as their carrier (${((100 * all.hit) / all.total).toFixed(1)}%), ${wrong} answered with another carrier`,
-        ...lines,
-        `invalid rows claimed by any carrier: ${invalidClaimed}/${invalidRows} (each is listed valid for that carrier, noted as its format, or in KNOWN)`,
-        `valid rows of other couriers claimed as ours: ${otherClaimed}/${otherValid}`,
-      ].join("\n"),
-    );
+      expect(problems).toEqual([]);
+    });
 
-    expect(problems).toEqual([]);
-  });
-
-  test("every known exception still answers what it says", () => {
-    for (const [n, k] of Object.entries(KNOWN)) {
-      expect({ n, got: detectCarrier(n) }).toEqual({ n, got: k.answer });
-    }
-  });
-});
+    test("every known exception still answers what it says", () => {
+      for (const [n, k] of Object.entries(KNOWN)) {
+        expect({ n, got: detectCarrier(n) }).toEqual({ n, got: k.answer });
+      }
+    });
+  },
+);

@@ -2,15 +2,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import pino from "pino";
 import type { Notification } from "../src/contract/index.ts";
+import { createRemindersRepo } from "../src/features/reminders/reminders.repo.ts";
+import { runReviewReminders, wholeDaysSince } from "../src/features/reminders/reminders.service.ts";
 import { createAppJobs, createJobRegistry } from "../src/jobs/registry.ts";
-import { createRemindersRepo } from "../src/jobs/reminders.repo.ts";
 import {
   REVIEW_REMINDERS_JOB,
   REVIEW_REMINDERS_SCHEDULE,
-  runReviewReminders,
-  wholeDaysSince,
 } from "../src/jobs/review-reminders.job.ts";
 import { createHarness, type Harness } from "./harness.ts";
+import { waitFor } from "./support/dovecot.ts";
 
 let h: Harness;
 beforeEach(() => {
@@ -282,7 +282,7 @@ describe("job registry", () => {
     seedOrder(u.userid, { status: "Received", delivered: at(0).toISOString() });
     let now = at(13);
     const { log } = memoryLogger();
-    const jobs = createAppJobs({ db: h.db, services: h.services, log, now: () => now });
+    const jobs = createAppJobs({ services: h.services, log, now: () => now });
     expect(jobs.list()).toMatchObject([
       { name: REVIEW_REMINDERS_JOB, schedule: REVIEW_REMINDERS_SCHEDULE, running: false },
     ]);
@@ -308,7 +308,7 @@ describe("job registry", () => {
     jobs.register({ name: "at-start", schedule: "0 8 * * *", runAtStart: true, run: () => ++runs });
     jobs.register({ name: "not-at-start", schedule: "0 8 * * *", run: () => ++runs });
     jobs.start();
-    await Bun.sleep(10);
+    await waitFor(() => jobs.list()[0]?.lastOutcome, "the start-up run");
     expect(runs).toBe(1);
     const listed = jobs.list();
     expect(listed[0]?.lastOutcome).toMatchObject({ status: "ok", result: 1 });
@@ -337,15 +337,15 @@ describe("job registry", () => {
     const first = jobs.runNow("slow");
     expect(jobs.isRunning("slow")).toBe(true);
     expect(await jobs.runNow("slow")).toEqual({ status: "skipped", reason: "already running" });
-    await Bun.sleep(5);
-    expect(runs).toBe(1);
+    await waitFor(() => runs === 1, "the first run to start");
     release();
+    expect(runs).toBe(1);
     expect(await first).toMatchObject({ status: "ok", result: "done" });
     expect(jobs.isRunning("slow")).toBe(false);
     expect(lines.some((l) => l.msg === "job is still running: this run is skipped")).toBe(true);
     // Once finished it runs again.
     const second = jobs.runNow("slow");
-    await Bun.sleep(5);
+    await waitFor(() => runs === 2, "the second run to start");
     release();
     expect(await second).toMatchObject({ status: "ok" });
     expect(runs).toBe(2);
@@ -408,8 +408,7 @@ describe("job registry", () => {
     while (runs === 0 && Date.now() < deadline) await Bun.sleep(20);
     await jobs.stop();
     expect(runs).toBeGreaterThanOrEqual(1);
-    const after = runs;
-    await Bun.sleep(1100);
-    expect(runs).toBe(after);
+    // Stopped: nothing is scheduled any more.
+    expect(jobs.list().map((j) => j.nextRun)).toEqual([null]);
   }, 6000);
 });

@@ -6,6 +6,7 @@
  */
 import type OpenAI from "openai";
 import type { Config } from "../config.ts";
+import { retryAfterMs } from "../shared/retry-after.ts";
 
 export type ChatMessage = { role: "system" | "user"; content: string };
 
@@ -46,23 +47,16 @@ export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export const PLACEHOLDER_API_KEY = "not-needed";
 
 /**
- * Seconds to wait from a 429's headers: `retry-after-ms`, `retry-after` in seconds or as an HTTP
- * date. Rounded up, at least 1, at most a day; `fallback` when absent or unreadable.
+ * Seconds to wait from a 429's headers (src/shared/retry-after.ts reads them). Rounded up, at
+ * least 1, at most a day; `fallback` when absent or unreadable.
  */
 export function retryAfterSeconds(
   headers: Headers | null | undefined,
   fallback: number,
   now = Date.now(),
 ): number {
-  const clamp = (s: number) => Math.min(86_400, Math.max(1, Math.ceil(s)));
-  const ms = headers?.get("retry-after-ms");
-  if (ms && /^\d+(\.\d+)?$/.test(ms.trim())) return clamp(Number(ms) / 1000);
-  const ra = headers?.get("retry-after")?.trim();
-  if (!ra) return fallback;
-  if (/^\d+(\.\d+)?$/.test(ra)) return clamp(Number(ra));
-  const at = Date.parse(ra);
-  if (Number.isNaN(at)) return fallback;
-  return clamp((at - now) / 1000);
+  const ms = retryAfterMs(headers, now);
+  return ms === null ? fallback : Math.max(1, Math.ceil(ms / 1000));
 }
 
 /** The SDK, loaded with the first enhancement: a server that never enhances does not carry it. */

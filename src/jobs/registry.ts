@@ -8,24 +8,12 @@
  * - `runNow(name)` runs a job at once (start-up runs, tests) and resolves with the outcome.
  */
 import { Cron } from "croner";
-import type { Db } from "../db/client.ts";
 import type { Logger } from "../log.ts";
 import type { Services } from "../services.ts";
-import { createRemindersRepo } from "./reminders.repo.ts";
 import { reviewRemindersJob } from "./review-reminders.job.ts";
+import type { JobDefinition } from "./types.ts";
 
-export type JobContext = { now: Date; log: Logger };
-
-export type JobDefinition = {
-  /** Unique, kebab-case: used in logs and by runNow. */
-  name: string;
-  /** A croner pattern in server time, e.g. "0 8 * * *" for 08:00 every day. */
-  schedule: string;
-  /** Also run once when the registry starts (without delaying the start). */
-  runAtStart?: boolean;
-  /** Its return value is logged as the run's result; keep it small (counts). */
-  run: (ctx: JobContext) => unknown;
-};
+export type { JobContext, JobDefinition } from "./types.ts";
 
 export type RunOutcome =
   | { status: "ok"; result: unknown; ms: number }
@@ -157,17 +145,11 @@ export type JobRegistry = ReturnType<typeof createJobRegistry>;
 
 /** The one place where the application's jobs are registered. */
 export function createAppJobs(deps: {
-  db: Db;
   services: Services;
   log: Logger;
   now?: () => Date;
 }): JobRegistry {
   const registry = createJobRegistry({ log: deps.log, now: deps.now });
-  registry.register(
-    reviewRemindersJob({
-      reminders: createRemindersRepo(deps.db),
-      notifications: deps.services.notifications,
-    }),
-  );
+  registry.register(reviewRemindersJob(deps.services.reminders));
   return registry;
 }

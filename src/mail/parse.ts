@@ -1,8 +1,7 @@
 /**
  * Raw RFC 822 bytes → MailMessage, whatever the source (IMAP fetch, .eml upload, one message of
- * an .mbox). The lean reader of mime.ts first (the same result for the shapes it accepts, several
- * times faster); whatever it declines goes to mailparser's simpleParser, loaded on first need.
- * Never throws: a message mailparser cannot read becomes the best MailMessage that can be made
+ * an .mbox): mailparser's simpleParser (loaded on first need), without the conversions the
+ * Amazon reader does not use (HTML to text, text to HTML, links). Never throws: a message mailparser cannot read becomes the best MailMessage that can be made
  * from it (headers split by hand, the body as text).
  *
  * - messageId: the Message-ID without angle brackets, null when there is none.
@@ -13,7 +12,25 @@
  */
 import type { AddressObject } from "mailparser";
 import type { MailMessage } from "./amazon/types.ts";
-import { fastParse, splitHeaderLine, stripBrackets } from "./mime.ts";
+
+/** Folding undone: a CRLF (or LF) before white space removed. */
+const unfold = (s: string): string => s.replace(/\r?\n(?=[ \t])/g, "");
+
+/** One raw header line → lower-case name and value (folding undone); null if it is not one. */
+export function splitHeaderLine(line: string): { name: string; value: string } | null {
+  const unfolded = line.includes("\n") ? unfold(line) : line;
+  const colon = unfolded.indexOf(":");
+  if (colon <= 0) return null;
+  const name = unfolded.slice(0, colon).trim().toLowerCase();
+  if (!/^[\x21-\x39\x3b-\x7e]+$/.test(name)) return null;
+  let v = colon + 1;
+  while (unfolded.charCodeAt(v) === 0x20 || unfolded.charCodeAt(v) === 0x09) v++;
+  return { name, value: unfolded.slice(v) };
+}
+
+/** A Message-ID without its angle brackets. */
+export const stripBrackets = (id: string): string =>
+  id.trim().replace(/^<+/, "").replace(/>+$/, "").trim();
 
 function firstAddress(
   from: AddressObject | AddressObject[] | undefined,
@@ -73,13 +90,6 @@ function toText(raw: Uint8Array | string): string {
 let mailparserModule: Promise<typeof import("mailparser")> | null = null;
 
 export async function parseMail(raw: Uint8Array | string): Promise<MailMessage> {
-  // a string goes to simpleParser as Buffer.from(string), i.e. UTF-8
-  const fast = fastParse(typeof raw === "string" ? new TextEncoder().encode(raw) : raw);
-  return fast ?? parseWithMailparser(raw);
-}
-
-/** The mailparser path alone (exported for the differential test of mime.ts). */
-export async function parseWithMailparser(raw: Uint8Array | string): Promise<MailMessage> {
   const input = typeof raw === "string" ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.length);
   mailparserModule ??= import("mailparser");
   const { simpleParser } = await mailparserModule;

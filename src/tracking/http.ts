@@ -4,6 +4,7 @@
  * (429 + Retry-After, 5xx), and small text helpers for the one-line status.
  * Nothing here ever puts a URL's credentials, a token or a secret into a message.
  */
+import { retryAfterMs } from "../shared/retry-after.ts";
 import type { TrackingEvent, TrackingOutcome } from "./types.ts";
 
 export type Failure = Extract<TrackingOutcome, { ok: false }>;
@@ -58,19 +59,10 @@ export async function send(
   }
 }
 
-/** Retry-After in ms: delta-seconds or an HTTP date; `fallbackMs` when absent or unreadable. */
-export function retryAfterMs(headers: Headers, now: number, fallbackMs = 60_000): number {
-  const v = headers.get("retry-after")?.trim();
-  if (!v) return fallbackMs;
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? fallbackMs : Math.max(0, at - now);
-}
-
 /** The failures every carrier means the same way by: 429 and 5xx. Null when the status is another. */
 export function commonFailure(name: string, a: HttpAnswer, now: number): Failure | null {
   if (a.status === 429) {
-    const wait = retryAfterMs(a.headers, now);
+    const wait = retryAfterMs(a.headers, now) ?? 60_000;
     return fail(
       "rate-limited",
       `${name} asks us to slow down (HTTP 429); next try in ${seconds(wait)}`,
@@ -139,4 +131,41 @@ export function errorText(body: unknown): string | null {
     if (m) return m.slice(0, 200);
   }
   return str(obj(b?.error)?.message)?.slice(0, 200) ?? null;
+}
+
+/** "UPS look-ups need UPS_CLIENT_ID and UPS_CLIENT_SECRET (see docs/CARRIERS.md)". */
+export const notConfigured = (name: string, settings: string[]) =>
+  fail("not-configured", `${name} look-ups need ${settings.join(" and ")} (see docs/CARRIERS.md)`);
+
+/**
+ * The tail every adapter's track() shares: a transport failure as it is; 429 and 5xx as every
+ * carrier means them; 404 → not-found; another status than `okStatuses` → the carrier's own
+ * reading (`refuse`, e.g. UPS's 400 for an unknown number) or unreadable with its error text; a
+ * body that is not JSON → unreadable; else the carrier's parser.
+ */
+export function toOutcome(
+  name: string,
+  a: HttpAnswer | Failure,
+  now: number,
+  opts: {
+    notFound: string;
+    okStatuses?: readonly number[];
+    refuse?: (status: number, why: string | null) => Failure | null;
+    parse: (body: unknown) => TrackingOutcome;
+  },
+): TrackingOutcome {
+  if (isFailure(a)) return a;
+  const common = commonFailure(name, a, now);
+  if (common) return common;
+  const body = parseJson(a.text);
+  if (a.status === 404) return fail("not-found", opts.notFound);
+  if (!(opts.okStatuses ?? [200]).includes(a.status)) {
+    const why = errorText(body);
+    return (
+      opts.refuse?.(a.status, why) ??
+      fail("unreadable", `${name} answered HTTP ${a.status}${why ? `: ${why}` : ""}`)
+    );
+  }
+  if (body === undefined) return unreadable(name);
+  return opts.parse(body);
 }

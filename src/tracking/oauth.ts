@@ -10,6 +10,8 @@
  *   only change with a restart).
  * Tokens and secrets never appear in outcomes or logs.
  */
+
+import { createTokenCache as createSharedTokenCache } from "../lib/token-cache.ts";
 import {
   type AdapterDeps,
   commonFailure,
@@ -70,8 +72,10 @@ export function createTokenCache(opts: {
   deps: AdapterDeps;
 }): TokenCache {
   const { name, deps } = opts;
-  let current: { token: string; renewAt: number } | null = null;
-  let pending: Promise<{ token: string } | Failure> | null = null;
+  const tokens = createSharedTokenCache<"token">({
+    now: deps.now,
+    renewBeforeMs: (lifeMs) => Math.min(RENEW_BEFORE_MS, lifeMs / 2),
+  });
   let refused: { until: number; failure: Failure } | null = null;
 
   async function fetchToken(signal?: AbortSignal): Promise<{ token: string } | Failure> {
@@ -97,8 +101,7 @@ export function createTokenCache(opts: {
     if (!token || !Number.isFinite(expiresIn) || expiresIn <= 0) {
       return fail("unreadable", `${name} sent a token answer we could not read`);
     }
-    const lifeMs = expiresIn * 1000;
-    current = { token, renewAt: now + lifeMs - Math.min(RENEW_BEFORE_MS, lifeMs / 2) };
+    tokens.put("token", token, expiresIn * 1000);
     return { token };
   }
 
@@ -107,16 +110,12 @@ export function createTokenCache(opts: {
       const now = deps.now();
       if (refused && now < refused.until) return refused.failure;
       refused = null;
-      if (current && now < current.renewAt) return { token: current.token };
-      if (!pending) {
-        pending = fetchToken(signal).finally(() => {
-          pending = null;
-        });
-      }
-      return pending;
+      const token = tokens.get("token");
+      if (token) return { token };
+      return tokens.once("token", () => fetchToken(signal));
     },
     invalidate(token) {
-      if (current?.token === token) current = null;
+      tokens.drop("token", token);
     },
   };
 }

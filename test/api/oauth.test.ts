@@ -10,6 +10,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import fs from "node:fs";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import type { MailboxStatus, Notification, Order, UserData } from "../../src/contract/index.ts";
+import {
+  redirectAcceptedByGoogle,
+  STATE_COOKIE,
+} from "../../src/features/mailbox/gmail-oauth.service.ts";
 import { createSecrets } from "../../src/lib/secrets.ts";
 import { redactUrl } from "../../src/log.ts";
 import { ImapError } from "../../src/mail/imap/client.ts";
@@ -19,8 +23,6 @@ import {
   createGoogleClient,
   GMAIL_SCOPE,
   NOT_CONFIGURED,
-  redirectAcceptedByGoogle,
-  STATE_COOKIE,
 } from "../../src/mail/oauth/google.ts";
 import {
   createImapHarness,
@@ -625,8 +627,7 @@ describe("access tokens before every connect", () => {
     expect(st.body).toMatchObject({ status: "disconnected", lastError: EXPIRED });
     expect(accountRows(hh)[0]).toMatchObject({ auth_state: "expired", secret_enc: null });
     expect(hh.services.mailbox.manager.size()).toBe(0);
-    // Exactly one critical notification, and it stays one.
-    await Bun.sleep(300);
+    // Exactly one critical notification; with no supervisor left nothing can add another.
     const crit = criticals(hh, u.userid);
     expect(crit).toHaveLength(1);
     expect(crit[0]!.message).toContain(gmail);
@@ -655,7 +656,8 @@ describe("access tokens before every connect", () => {
       "the Expired state",
       8000,
     );
-    await Bun.sleep(300);
+    // The supervisor has stopped: nothing can add a second notification.
+    await waitFor(() => hh.services.mailbox.manager.size() === 0, "the supervisor to stop");
     expect(criticals(hh, u.userid)).toHaveLength(1);
   }, 20_000);
 

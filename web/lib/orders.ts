@@ -15,6 +15,7 @@ import {
   PRODUCT_IMAGE_MESSAGE,
 } from "../../src/contract/constants.ts";
 import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts";
+import { dayDiff, isoDayInZone } from "../../src/shared/calendar-day.ts";
 import {
   type AgeThresholdKind,
   ageText,
@@ -25,10 +26,9 @@ import {
   type UrgencyLevel,
   urgencyLevel,
 } from "./format.ts";
-import { safeTimeZone } from "./timezone.ts";
+import { detectBrowserTimeZone, safeTimeZone } from "./timezone.ts";
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 /* ------------------------------------------------------------------------------------------------
  * Constants of spec §9
@@ -76,39 +76,21 @@ export const isOrderSort = (v: unknown): v is OrderSort =>
  * --------------------------------------------------------------------------------------------- */
 
 const DATE_ONLY_RE = /^\d{4}-\d{2}-\d{2}$/;
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * The calendar day ("YYYY-MM-DD") of a value in the zone. A bare "YYYY-MM-DD" is already a day and
- * is kept as it is (it names a day, not an instant). Null when empty or invalid.
+ * The calendar day ("YYYY-MM-DD") of a value in the zone (the browser's when none or invalid). A
+ * bare "YYYY-MM-DD" is already a day and is kept as it is (it names a day, not an instant). Null
+ * when empty or invalid.
  */
 export function dayKey(value: DateInput, timeZone?: string): string | null {
   if (typeof value === "string" && DATE_ONLY_RE.test(value.trim())) return value.trim();
   const date = toDate(value);
   if (!date) return null;
-  const zone = safeTimeZone(timeZone) ?? "";
-  let fmt = dayFormatters.get(zone);
-  if (!fmt) {
-    fmt = new Intl.DateTimeFormat("en-CA", {
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      timeZone: zone || undefined,
-    });
-    dayFormatters.set(zone, fmt);
-  }
-  const parts = Object.fromEntries(fmt.formatToParts(date).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
+  return isoDayInZone(date, safeTimeZone(timeZone) ?? detectBrowserTimeZone());
 }
 
 /** Whole days from day a to day b (both "YYYY-MM-DD"). */
-export function dayDiff(a: string, b: string): number {
-  const ms = (d: string) => {
-    const [y, m, dd] = d.split("-").map(Number) as [number, number, number];
-    return Date.UTC(y, m - 1, dd);
-  };
-  return Math.round((ms(b) - ms(a)) / DAY_MS);
-}
+export { dayDiff };
 
 /** "Nov 21, 2026" for a day or an instant (in the zone); "Never" when empty. */
 export function displayDay(value: DateInput, timeZone?: string): string {

@@ -8,6 +8,7 @@
  * - An invalid zone never throws: callers fall back to the browser default with a warning.
  */
 import { TRACKING_FALLBACK_TIMEZONE, TRACKING_TIMEZONES } from "../../src/contract/constants.ts";
+import { isValidTimeZone } from "../../src/shared/time-zone.ts";
 
 /** The zones the preference picker offers (spec §9); decided in the contract. */
 export const TIMEZONES = TRACKING_TIMEZONES;
@@ -50,23 +51,8 @@ export function detectBrowserTimeZone(): string {
   }
 }
 
-const validityCache = new Map<string, boolean>();
-
-/** True for any time zone Intl accepts (IANA names, "UTC", ...). */
-export function isValidTimeZone(tz: unknown): boolean {
-  if (typeof tz !== "string" || tz.trim() === "") return false;
-  const cached = validityCache.get(tz);
-  if (cached !== undefined) return cached;
-  let valid: boolean;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    valid = true;
-  } catch {
-    valid = false;
-  }
-  validityCache.set(tz, valid);
-  return valid;
-}
+/** True for any time zone name Intl knows (src/shared/time-zone.ts decides, for the server too). */
+export { isValidTimeZone };
 
 /** The zone a new preference starts with. */
 export function defaultPreferenceTimeZone(

@@ -18,8 +18,8 @@ import {
   formatDay,
   startOfDayInZone,
 } from "../orders/expected-delivery.ts";
+import { toOrder } from "../orders/order-model.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
-import { toOrder } from "../orders/orders.service.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { DashboardRepo, ZonedRange } from "./dashboard.repo.ts";
 

@@ -6,7 +6,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { mailStats, type OrderRow, processedMessages } from "../../db/schema.ts";
-import { type RawOrderRow, ROW_COLUMNS, toRows } from "../orders/orders.repo.ts";
+import { type RawOrderRow, ROW_COLUMNS, toRows } from "../orders/order-model.ts";
 
 export type LedgerRow = typeof processedMessages.$inferSelect;
 export type NewLedgerRow = Omit<typeof processedMessages.$inferInsert, "processedAt"> & {

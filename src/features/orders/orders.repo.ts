@@ -17,6 +17,7 @@ import { getTableColumns } from "drizzle-orm";
 import type { OrderSort, OrderStatus } from "../../contract/index.ts";
 import type { Db } from "../../db/client.ts";
 import { type OrderRow, orders } from "../../db/schema.ts";
+import { type RawOrderRow, ROW_COLUMNS, toRows } from "./order-model.ts";
 import { ordersCacheFor } from "./orders-cache.ts";
 
 export type NewOrderRow = Omit<typeof orders.$inferInsert, "id">;
@@ -125,33 +126,6 @@ const FILTER_ORDER: Partial<Record<OrderStatus, string>> = {
   "Review Rejected": "date_review_rejected IS NULL, date_review_rejected ASC, id ASC",
 };
 
-/**
- * OrderRow's columns, named and ordered as drizzle's select() returns them. Exported for the
- * read-only look-ups of other repos (the mail pipeline's), with toRows.
- */
-export const ROW_COLUMNS = `id, user_id AS userId, amazon_order_number AS amazonOrderNumber,
-  product_name AS productName, product_url AS productUrl, product_image AS productImage, asin,
-  ship_to_address AS shipToAddress, estimated_retail_value AS estimatedRetailValue,
-  value_cents AS valueCents, expected_delivery_date AS expectedDeliveryDate,
-  expected_delivery_date_text AS expectedDeliveryDateText,
-  expected_delivery_estimated AS expectedDeliveryEstimated, date_ordered AS dateOrdered,
-  date_delivered AS dateDelivered, status, rating, review_subject AS reviewSubject,
-  review_text AS reviewText, review_images AS reviewImages, review_reference AS reviewReference,
-  date_review_submitted AS dateReviewSubmitted, date_review_approved AS dateReviewApproved,
-  date_review_rejected AS dateReviewRejected, tracking_number AS trackingNumber, carrier,
-  delivery_details AS deliveryDetails, last_tracking_update AS lastTrackingUpdate,
-  created_at AS createdAt, updated_at AS updatedAt`;
-
-/** A row as SQLite gives it: the boolean column is still 0/1. */
-export type RawOrderRow = Omit<OrderRow, "expectedDeliveryEstimated"> & {
-  expectedDeliveryEstimated: number | boolean;
-};
-
-/** Turns raw rows into OrderRows in place (drizzle's boolean mapping: 1 is true). */
-export function toRows(raw: RawOrderRow[]): OrderRow[] {
-  for (const r of raw) r.expectedDeliveryEstimated = r.expectedDeliveryEstimated === 1;
-  return raw as OrderRow[];
-}
 const toRow = (raw: RawOrderRow | null): OrderRow | undefined =>
   raw ? toRows([raw])[0] : undefined;
 

@@ -34,17 +34,8 @@ import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
 import { detectCarrier } from "./carrier-detect.ts";
 import { isoDayInZone, parseExpectedDelivery } from "./expected-delivery.ts";
+import { ORDER_NOT_FOUND, toOrder } from "./order-model.ts";
 import type { NewOrderRow, OrderListFilter, OrderPatch, OrdersRepo } from "./orders.repo.ts";
-
-export const ORDER_NOT_FOUND = "Order not found";
-
-/** Statuses that mean the parcel arrived (Canceled is not one of them). */
-export const DELIVERED_STATUSES: readonly OrderStatus[] = [
-  "Received",
-  "Review Submitted",
-  "Review Approved",
-  "Review Rejected",
-];
 
 /** The date each status stamps when an order moves to it. */
 const STAMPS = {
@@ -60,47 +51,6 @@ const STAMP_BODY_FIELD = {
   dateReviewApproved: "datereviewapproved",
   dateReviewRejected: "datereviewrejected",
 } as const;
-
-/** The API shape of a stored order. */
-export function toOrder(r: OrderRow): Order {
-  let images: string[] = [];
-  try {
-    const parsed: unknown = JSON.parse(r.reviewImages);
-    if (Array.isArray(parsed)) images = parsed.filter((x): x is string => typeof x === "string");
-  } catch {
-    images = [];
-  }
-  return {
-    orderid: r.id,
-    amazonordernumber: r.amazonOrderNumber,
-    productname: r.productName,
-    producturl: r.productUrl,
-    productimage: r.productImage,
-    asin: r.asin,
-    shiptoaddress: r.shipToAddress,
-    estimatedretailvalue: r.estimatedRetailValue,
-    expecteddeliverydate: r.expectedDeliveryDate,
-    expecteddeliverydatetext: r.expectedDeliveryDateText,
-    expecteddeliveryestimated: r.expectedDeliveryEstimated,
-    dateordered: r.dateOrdered,
-    datedelivered: r.dateDelivered,
-    status: r.status as OrderStatus,
-    rating: r.rating,
-    reviewsubject: r.reviewSubject,
-    reviewtext: r.reviewText,
-    reviewimages: images,
-    reviewreference: r.reviewReference,
-    datereviewsubmitted: r.dateReviewSubmitted,
-    datereviewapproved: r.dateReviewApproved,
-    datereviewrejected: r.dateReviewRejected,
-    trackingnumber: r.trackingNumber,
-    carrier: (r.carrier as Carrier | null) ?? null,
-    deliverydetails: r.deliveryDetails,
-    lastTrackingUpdate: r.lastTrackingUpdate,
-    updatedate: r.updatedAt,
-    createdate: r.createdAt,
-  };
-}
 
 /* ------------------------------------------------------------------------------------------------
  * Value and date normalisation

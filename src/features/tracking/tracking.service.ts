@@ -43,8 +43,8 @@ import type {
 } from "../../tracking/types.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
+import { DELIVERED_STATUSES, ORDER_NOT_FOUND, toOrder } from "../orders/order-model.ts";
 import type { OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
-import { DELIVERED_STATUSES, ORDER_NOT_FOUND, toOrder } from "../orders/orders.service.ts";
 import type { TrackedOrder, TrackingRepo } from "./tracking.repo.ts";
 
 export const CARRIER_UNKNOWN_WARNING =

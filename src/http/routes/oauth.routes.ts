@@ -1,13 +1,12 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { AppError } from "../../lib/errors.ts";
 import {
-  CALLBACK_PATH,
   type GmailOAuth,
-  NOT_CONFIGURED,
   STATE_COOKIE,
   STATE_TTL_MS,
-} from "../../mail/oauth/google.ts";
+} from "../../features/mailbox/gmail-oauth.service.ts";
+import { AppError } from "../../lib/errors.ts";
+import { CALLBACK_PATH, NOT_CONFIGURED } from "../../mail/oauth/google.ts";
 import type { AppEnv } from "../types.ts";
 
 /**

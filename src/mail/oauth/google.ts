@@ -1,7 +1,8 @@
 /**
  * Gmail with Google OAuth (spec §4, DESIGN.md §5).
  *
- * Three layers, each usable alone:
+ * Google's side of Gmail OAuth, no database (the connect flow with its stored states is the
+ * feature's: src/features/mailbox/gmail-oauth.service.ts). Two layers, each usable alone:
  *
  * 1. `createGoogleClient`: Google's OAuth 2.0 endpoints (all configurable, so the tests run the
  *    whole flow against a local fake): the authorization address (code flow, PKCE S256, state,
@@ -15,42 +16,18 @@
  *    into the "Email Authorization Expired" state with one critical notification
  *    (mailbox.service `authFailed`, the same as `credentialsRefused`); retryable failures become
  *    "network" (the supervisor backs off and tries again), anything else "other".
- * 3. `createGmailOAuth`: the connect flow behind GET /api/auth/google and its callback. The state
- *    (32 random bytes, base64url) and the PKCE verifier live in oauth_states for 10 minutes and are
- *    used once. The state is also bound to the browser that asked for it (an HttpOnly cookie,
- *    checked by the callback), so a link to someone else's authorization cannot attach a victim's
- *    Gmail to the attacker's Grapevine account. The callback exchanges the code, requires a refresh
- *    token and the mail scope, takes the address from the ID token (or userinfo), proves it with a
- *    real OAUTHBEARER/XOAUTH2 IMAP login, and only then stores the refresh token (encrypted) through
- *    the mailbox service, which starts watching.
- *
  * Never logged: codes, states, verifiers, access, refresh or ID tokens, the client secret.
  */
 import crypto from "node:crypto";
-import { and, desc, eq, lt, notInArray } from "drizzle-orm";
-import type { MailFolder } from "../../contract/index.ts";
-import type { Db } from "../../db/client.ts";
-import { type MailboxAccountRow, oauthStates } from "../../db/schema.ts";
-import type { MailboxService } from "../../features/mailbox/mailbox.service.ts";
 import { SecretError, type Secrets } from "../../lib/secrets.ts";
+import { createTokenCache } from "../../lib/token-cache.ts";
 import type { Logger } from "../../log.ts";
-import {
-  classifyImapError,
-  closeImap,
-  connectImap,
-  type ImapEndpoint,
-  ImapError,
-  listFolders,
-} from "../imap/client.ts";
+import { ImapError } from "../imap/client.ts";
 
 export const GMAIL_SCOPE = "https://mail.google.com/";
 export const OAUTH_SCOPES = [GMAIL_SCOPE, "openid", "email"] as const;
 /** The path of the callback under PUBLIC_URL (the authorised redirect URI in Google Cloud). */
 export const CALLBACK_PATH = "/api/auth/google/callback";
-/** A state is good for this long after GET /api/auth/google. */
-export const STATE_TTL_MS = 10 * 60_000;
-/** At most this many open authorizations per user (older ones are dropped). */
-const MAX_STATES_PER_USER = 5;
 /** An access token is used until this long before it expires. */
 export const ACCESS_TOKEN_MARGIN_MS = 60_000;
 const HTTP_TIMEOUT_MS = 15_000;
@@ -77,13 +54,6 @@ export function codeChallengeOf(verifier: string): string {
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = base64url(crypto.randomBytes(32));
   return { verifier, challenge: codeChallengeOf(verifier) };
-}
-
-/** Constant-time string equality (for the state cookie). */
-function sameString(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
 const sha256 = (s: string) => crypto.createHash("sha256").update(s).digest("base64url");
@@ -304,8 +274,6 @@ export function emailFromIdToken(
 // ---------------------------------------------------------------------------------------------
 // 2. Access tokens for IMAP.
 
-type CachedToken = { key: string; accessToken: string; expiresAt: number };
-
 export function createAccessTokens(deps: {
   /** Null when OAuth is not configured on this server. */
   google: GoogleClient | null;
@@ -314,16 +282,11 @@ export function createAccessTokens(deps: {
   now?: () => number;
 }) {
   const now = deps.now ?? (() => Date.now());
-  const cache = new Map<number, CachedToken>();
-  const inFlight = new Map<string, Promise<string>>();
+  const cache = createTokenCache<number>({ now, renewBeforeMs: () => ACCESS_TOKEN_MARGIN_MS });
 
   function remember(userId: number, refreshToken: string, t: GoogleTokens) {
-    cache.set(userId, {
-      // The entry only serves the refresh token it came from (a reconnect replaces it).
-      key: sha256(refreshToken),
-      accessToken: t.accessToken,
-      expiresAt: now() + t.expiresIn * 1000,
-    });
+    // The entry only serves the refresh token it came from (a reconnect replaces it).
+    cache.put(userId, t.accessToken, t.expiresIn * 1000, sha256(refreshToken));
   }
 
   async function refresh(userId: number, refreshToken: string): Promise<string> {
@@ -341,7 +304,7 @@ export function createAccessTokens(deps: {
       return t.accessToken;
     } catch (err) {
       if (!(err instanceof GoogleOAuthError)) throw err;
-      cache.delete(userId);
+      cache.drop(userId);
       deps.log.warn({ userid: userId, err: err.message }, "Gmail access token refresh failed");
       if (err.kind === "invalid_grant") {
         // Revoked, expired (a consent screen in "Testing" gives 7 days), or the password changed.
@@ -359,7 +322,7 @@ export function createAccessTokens(deps: {
      * The access token for the user's OAuth mailbox (MailboxServiceDeps.oauthAccessToken): the
      * cached one while it has more than 60 s left, else a new one from Google.
      */
-    async get(userId: number, account: Pick<MailboxAccountRow, "secretEnc">): Promise<string> {
+    async get(userId: number, account: { secretEnc: string | null }): Promise<string> {
       if (!account.secretEnc) throw new ImapError("auth", "No refresh token is stored");
       let refreshToken: string;
       try {
@@ -369,246 +332,17 @@ export function createAccessTokens(deps: {
         throw err;
       }
       const key = sha256(refreshToken);
-      const hit = cache.get(userId);
-      if (hit && hit.key === key && hit.expiresAt - ACCESS_TOKEN_MARGIN_MS > now()) {
-        return hit.accessToken;
-      }
+      const hit = cache.get(userId, key);
+      if (hit) return hit;
       // One refresh at a time per refresh token (the supervisor, a backfill and a folder refresh
       // may connect at once).
-      const flightKey = `${userId}:${key}`;
-      let p = inFlight.get(flightKey);
-      if (!p) {
-        p = refresh(userId, refreshToken).finally(() => inFlight.delete(flightKey));
-        inFlight.set(flightKey, p);
-      }
-      return p;
+      return cache.once(`${userId}:${key}`, () => refresh(userId, refreshToken));
     },
     /** Keeps the access token of a fresh code exchange (the first connect needs no refresh). */
     remember,
     forget(userId: number) {
-      cache.delete(userId);
+      cache.drop(userId);
     },
   };
 }
 export type AccessTokens = ReturnType<typeof createAccessTokens>;
-
-// ---------------------------------------------------------------------------------------------
-// 3. The connect flow.
-
-/**
- * Whether Google accepts `${publicUrl}/api/auth/google/callback` as a redirect URI for a web
- * client: https (Google also wants a public top-level domain, which cannot be checked here), or
- * http on localhost / 127.0.0.1 / [::1]. A LAN address such as http://192.168.1.10:3000 is refused.
- */
-export function redirectAcceptedByGoogle(publicUrl: string): boolean {
-  const u = new URL(publicUrl);
-  if (u.protocol === "https:") return true;
-  return ["localhost", "127.0.0.1", "[::1]"].includes(u.hostname);
-}
-
-/** The cookie that binds a state to the browser that asked for it. */
-export const STATE_COOKIE = "grapevine_oauth_state";
-
-export type CallbackQuery = {
-  code?: string | undefined;
-  state?: string | undefined;
-  error?: string | undefined;
-  /** The state cookie the browser sent, if any. */
-  cookieState?: string | undefined;
-};
-
-export type CallbackResult =
-  | { ok: true; userId: number; email: string }
-  | { ok: false; userId: number | null; reason: string };
-
-export function createGmailOAuth(deps: {
-  db: Db;
-  /** Null when GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET or PUBLIC_URL is missing. */
-  google: GoogleClient | null;
-  clientId: string | null;
-  publicUrl: string | null;
-  accessTokens: AccessTokens;
-  mailbox: Pick<MailboxService, "saveConnection">;
-  /** Gmail's IMAP endpoint (config GMAIL_IMAP_*): the login that proves the address. */
-  endpoint: ImapEndpoint;
-  log: Logger;
-  now?: () => Date;
-}) {
-  const { db, log } = deps;
-  const now = deps.now ?? (() => new Date());
-  if (deps.google && deps.publicUrl && !redirectAcceptedByGoogle(deps.publicUrl)) {
-    log.warn(
-      { redirectUri: deps.google.redirectUri },
-      "PUBLIC_URL is plain http on an address other than localhost/127.0.0.1: Google refuses such redirect URIs. Use https with a domain, or http://localhost through an SSH tunnel (README: Connect Gmail with Google OAuth)",
-    );
-  }
-
-  function dropExpiredStates() {
-    const cutoff = new Date(now().getTime() - STATE_TTL_MS).toISOString();
-    db.delete(oauthStates).where(lt(oauthStates.createdAt, cutoff)).run();
-  }
-
-  /** The state row, deleted as it is read (single use); null when unknown or too old. */
-  function takeState(state: string): { userId: number; codeVerifier: string } | null {
-    const row = db.delete(oauthStates).where(eq(oauthStates.state, state)).returning().get();
-    if (!row) return null;
-    const age = now().getTime() - Date.parse(row.createdAt);
-    if (!(age >= -60_000 && age <= STATE_TTL_MS)) return null;
-    return { userId: row.userId, codeVerifier: row.codeVerifier };
-  }
-
-  async function proveAndSave(
-    userId: number,
-    refreshToken: string,
-    t: GoogleTokens,
-    email: string,
-  ) {
-    let client: Awaited<ReturnType<typeof connectImap>>;
-    try {
-      client = await connectImap({
-        endpoint: deps.endpoint,
-        auth: { user: email, accessToken: t.accessToken },
-        log: log.child({ userid: userId }),
-        id: `u${userId}-oauth-verify`,
-      });
-    } catch (err) {
-      const e = classifyImapError(err);
-      throw new Error(
-        e.kind === "auth"
-          ? `Gmail refused the OAuth login for ${email}: ${e.message}`
-          : `Could not reach Gmail at ${deps.endpoint.host}:${deps.endpoint.port}: ${e.message}`,
-      );
-    }
-    let folders: MailFolder[] | null = null;
-    try {
-      folders = await listFolders(client);
-    } catch (err) {
-      log.warn(
-        { userid: userId, err: (err as Error).message },
-        "listing folders after login failed",
-      );
-    } finally {
-      await closeImap(client);
-    }
-    // The supervisor's first connect reuses this access token.
-    deps.accessTokens.remember(userId, refreshToken, t);
-    await deps.mailbox.saveConnection(userId, {
-      authType: "oauth",
-      emailAddress: email,
-      secret: refreshToken,
-      folders,
-    });
-  }
-
-  return {
-    /** True when GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and PUBLIC_URL are all set. */
-    configured: deps.google !== null,
-
-    /** Where the browser is sent back to after the callback. */
-    resultUrl(ok: boolean): string {
-      return `${deps.publicUrl ?? ""}/account?oauth=${ok ? "success" : "error"}`;
-    },
-
-    /** Whether the state cookie must be Secure (PUBLIC_URL is https). */
-    secureCookie: deps.publicUrl?.startsWith("https:") ?? false,
-
-    /** GET /api/auth/google: a new state + PKCE verifier for the user, and Google's address. */
-    start(userId: number): { authUrl: string; state: string } {
-      const google = deps.google;
-      if (!google) throw new Error(NOT_CONFIGURED);
-      const state = randomState();
-      const { verifier, challenge } = pkcePair();
-      db.transaction((tx) => {
-        const cutoff = new Date(now().getTime() - STATE_TTL_MS).toISOString();
-        tx.delete(oauthStates).where(lt(oauthStates.createdAt, cutoff)).run();
-        tx.insert(oauthStates)
-          .values({ state, userId, codeVerifier: verifier, createdAt: now().toISOString() })
-          .run();
-        // A user opening the dialog again and again keeps only the newest few.
-        const keep = tx
-          .select({ state: oauthStates.state })
-          .from(oauthStates)
-          .where(eq(oauthStates.userId, userId))
-          .orderBy(desc(oauthStates.createdAt))
-          .limit(MAX_STATES_PER_USER)
-          .all()
-          .map((r) => r.state);
-        tx.delete(oauthStates)
-          .where(and(eq(oauthStates.userId, userId), notInArray(oauthStates.state, keep)))
-          .run();
-      });
-      log.info({ userid: userId }, "Gmail OAuth: authorization started");
-      return { authUrl: google.authorizationUrl({ state, codeChallenge: challenge }), state };
-    },
-
-    /**
-     * GET /api/auth/google/callback. Never throws: every failure is a result with the reason (for
-     * the log; it names no token, code or state).
-     */
-    async callback(q: CallbackQuery): Promise<CallbackResult> {
-      const state = q.state?.trim() ?? "";
-      if (state === "" || state.length > 200) {
-        return { ok: false, userId: null, reason: "the callback carries no state" };
-      }
-      let found: { userId: number; codeVerifier: string } | null;
-      try {
-        dropExpiredStates();
-        found = takeState(state);
-      } catch (err) {
-        return { ok: false, userId: null, reason: `the state lookup failed: ${String(err)}` };
-      }
-      if (!found) {
-        return {
-          ok: false,
-          userId: null,
-          reason: "unknown, used or expired state (authorizations last 10 minutes and work once)",
-        };
-      }
-      const { userId, codeVerifier } = found;
-      const fail = (reason: string): CallbackResult => ({ ok: false, userId, reason });
-      if (!q.cookieState || !sameString(q.cookieState, state)) {
-        return fail(
-          "the browser that came back from Google is not the one that started the authorization (open Grapevine at PUBLIC_URL and connect again)",
-        );
-      }
-      if (q.error) {
-        const code = q.error.replace(/[^\w.-]/g, "").slice(0, 64);
-        return fail(
-          code === "access_denied"
-            ? "the user did not allow access at Google (access_denied)"
-            : `Google answered with error ${code}`,
-        );
-      }
-      const code = q.code ?? "";
-      if (code === "" || code.length > 2048) return fail("the callback carries no code");
-      const google = deps.google;
-      if (!google) return fail("Gmail OAuth is not configured on this server");
-      try {
-        const t = await google.exchangeCode(code, codeVerifier);
-        if (!t.scopes.includes(GMAIL_SCOPE)) {
-          return fail(
-            `the Gmail permission (${GMAIL_SCOPE}) was not granted; allow "Read, compose, send and permanently delete all your email from Gmail" on Google's consent screen`,
-          );
-        }
-        if (!t.refreshToken) {
-          return fail(
-            "Google sent no refresh token (remove Grapevine's access at myaccount.google.com/permissions and connect again)",
-          );
-        }
-        const who =
-          (t.idToken && deps.clientId ? emailFromIdToken(t.idToken, deps.clientId) : null) ??
-          (await google.userinfo(t.accessToken));
-        const email = who.email.toLowerCase();
-        if (!who.emailVerified) return fail(`Google reports ${email} as not verified`);
-        await proveAndSave(userId, t.refreshToken, t, email);
-        log.info({ userid: userId, email }, "Gmail connected with OAuth");
-        return { ok: true, userId, email };
-      } catch (err) {
-        const reason =
-          err instanceof GoogleOAuthError || err instanceof Error ? err.message : String(err);
-        return fail(reason);
-      }
-    },
-  };
-}
-export type GmailOAuth = ReturnType<typeof createGmailOAuth>;

@@ -14,19 +14,17 @@ import type { CarrierCredentials } from "../../config.ts";
 import {
   type AdapterDeps,
   arr,
-  commonFailure,
-  errorText,
   fail,
-  isFailure,
   isoDay,
   latest,
+  notConfigured,
   obj,
   oneLine,
-  parseJson,
   place,
   send,
   sentenceCase,
   str,
+  toOutcome,
   unreadable,
 } from "../http.ts";
 import { authorized, createTokenCache, formClientCredentials } from "../oauth.ts";
@@ -97,11 +95,7 @@ export function createFedexAdapter(creds: CarrierCredentials, deps: AdapterDeps)
     configured,
     limits: { concurrency: 4 },
     async track(trackingNumber, signal) {
-      if (!configured)
-        return fail(
-          "not-configured",
-          "FedEx look-ups need FEDEX_CLIENT_ID and FEDEX_CLIENT_SECRET (see docs/CARRIERS.md)",
-        );
+      if (!configured) return notConfigured(NAME, ["FEDEX_CLIENT_ID", "FEDEX_CLIENT_SECRET"]);
       const body = JSON.stringify({
         includeDetailedScans: true,
         trackingInfo: [{ trackingNumberInfo: { trackingNumber } }],
@@ -129,18 +123,10 @@ export function createFedexAdapter(creds: CarrierCredentials, deps: AdapterDeps)
           ),
         signal,
       );
-      if (isFailure(a)) return a;
-      const common = commonFailure(NAME, a, deps.now());
-      if (common) return common;
-      const parsed = parseJson(a.text);
-      if (a.status === 404)
-        return fail("not-found", "FedEx does not know this tracking number (yet)");
-      if (a.status !== 200) {
-        const why = errorText(parsed);
-        return fail("unreadable", `FedEx answered HTTP ${a.status}${why ? `: ${why}` : ""}`);
-      }
-      if (parsed === undefined) return unreadable(NAME);
-      return parseFedex(parsed);
+      return toOutcome(NAME, a, deps.now(), {
+        notFound: "FedEx does not know this tracking number (yet)",
+        parse: parseFedex,
+      });
     },
   };
 }

@@ -14,18 +14,16 @@ import type { Carrier } from "../../contract/constants.ts";
 import {
   type AdapterDeps,
   arr,
-  commonFailure,
-  errorText,
   fail,
-  isFailure,
   isoDay,
   latest,
+  notConfigured,
   obj,
   oneLine,
-  parseJson,
   send,
   sentenceCase,
   str,
+  toOutcome,
   unreadable,
 } from "../http.ts";
 import type { CarrierAdapter, TrackingEvent, TrackingOutcome } from "../types.ts";
@@ -84,8 +82,7 @@ export function createShip24Adapter(
   const configured = Boolean(creds.apiKey);
 
   async function call(trackingNumber: string, courier: string | undefined, signal?: AbortSignal) {
-    if (!configured)
-      return fail("not-configured", "Ship24 look-ups need SHIP24_API_KEY (see docs/CARRIERS.md)");
+    if (!configured) return notConfigured(NAME, ["SHIP24_API_KEY"]);
     const a = await send(
       deps,
       NAME,
@@ -103,22 +100,15 @@ export function createShip24Adapter(
       },
       signal,
     );
-    if (isFailure(a)) return a;
-    if (a.status === 401 || a.status === 403)
-      return fail(
-        "auth-failed",
-        `Ship24 refused our API key (HTTP ${a.status}); check SHIP24_API_KEY`,
-      );
-    const common = commonFailure(NAME, a, deps.now());
-    if (common) return common;
-    const parsed = parseJson(a.text);
-    if (a.status === 404) return fail("not-found", "Ship24 does not know this tracking number");
-    if (a.status !== 200 && a.status !== 201) {
-      const why = errorText(parsed);
-      return fail("unreadable", `Ship24 answered HTTP ${a.status}${why ? `: ${why}` : ""}`);
-    }
-    if (parsed === undefined) return unreadable(NAME);
-    return parseShip24(parsed);
+    return toOutcome(NAME, a, deps.now(), {
+      notFound: "Ship24 does not know this tracking number",
+      okStatuses: [200, 201],
+      refuse: (status) =>
+        status === 401 || status === 403
+          ? fail("auth-failed", `Ship24 refused our API key (HTTP ${status}); check SHIP24_API_KEY`)
+          : null,
+      parse: parseShip24,
+    });
   }
 
   return {

@@ -16,19 +16,17 @@ import type { CarrierCredentials } from "../../config.ts";
 import {
   type AdapterDeps,
   arr,
-  commonFailure,
-  errorText,
   fail,
-  isFailure,
   isoDay,
   latest,
+  notConfigured,
   obj,
   oneLine,
-  parseJson,
   place,
   send,
   sentenceCase,
   str,
+  toOutcome,
   unreadable,
 } from "../http.ts";
 import { authorized, createTokenCache } from "../oauth.ts";
@@ -139,11 +137,7 @@ export function createUpsAdapter(creds: CarrierCredentials, deps: AdapterDeps): 
     configured,
     limits: { concurrency: 4 },
     async track(trackingNumber, signal) {
-      if (!configured)
-        return fail(
-          "not-configured",
-          "UPS look-ups need UPS_CLIENT_ID and UPS_CLIENT_SECRET (see docs/CARRIERS.md)",
-        );
+      if (!configured) return notConfigured(NAME, ["UPS_CLIENT_ID", "UPS_CLIENT_SECRET"]);
       const url = `${creds.baseUrl}/api/track/v1/details/${encodeURIComponent(trackingNumber)}?locale=en_US&returnSignature=false`;
       const a = await authorized(
         NAME,
@@ -167,20 +161,15 @@ export function createUpsAdapter(creds: CarrierCredentials, deps: AdapterDeps): 
           ),
         signal,
       );
-      if (isFailure(a)) return a;
-      const common = commonFailure(NAME, a, deps.now());
-      if (common) return common;
-      const body = parseJson(a.text);
-      if (a.status === 404)
-        return fail("not-found", "UPS does not know this tracking number (yet)");
-      if (a.status !== 200) {
-        const why = errorText(body);
-        if (a.status === 400 && why && /inquiry number|tracking number/i.test(why))
-          return fail("not-found", `UPS: ${why}`);
-        return fail("unreadable", `UPS answered HTTP ${a.status}${why ? `: ${why}` : ""}`);
-      }
-      if (body === undefined) return unreadable(NAME);
-      return parseUps(body);
+      return toOutcome(NAME, a, deps.now(), {
+        notFound: "UPS does not know this tracking number (yet)",
+        // An unknown number is a 400 whose error names it.
+        refuse: (status, why) =>
+          status === 400 && why && /inquiry number|tracking number/i.test(why)
+            ? fail("not-found", `UPS: ${why}`)
+            : null,
+        parse: parseUps,
+      });
     },
   };
 }

@@ -16,19 +16,18 @@ import type { Config } from "../../config.ts";
 import {
   type AdapterDeps,
   arr,
-  commonFailure,
   errorText,
   fail,
-  isFailure,
   isoDay,
   latest,
+  notConfigured,
   obj,
   oneLine,
-  parseJson,
   place,
   send,
   sentenceCase,
   str,
+  toOutcome,
   unreadable,
 } from "../http.ts";
 import { authorized, createTokenCache, formClientCredentials } from "../oauth.ts";
@@ -110,11 +109,7 @@ export function createUspsAdapter(
     configured,
     limits: { concurrency: 4, perHour: creds.hourlyLimit },
     async track(trackingNumber, signal) {
-      if (!configured)
-        return fail(
-          "not-configured",
-          "USPS look-ups need USPS_CLIENT_ID and USPS_CLIENT_SECRET (see docs/CARRIERS.md)",
-        );
+      if (!configured) return notConfigured(NAME, ["USPS_CLIENT_ID", "USPS_CLIENT_SECRET"]);
       const url = `${creds.baseUrl}/tracking/v3/tracking/${encodeURIComponent(trackingNumber)}?expand=DETAIL`;
       const a = await authorized(
         NAME,
@@ -133,18 +128,10 @@ export function createUspsAdapter(
           ),
         signal,
       );
-      if (isFailure(a)) return a;
-      const common = commonFailure(NAME, a, deps.now());
-      if (common) return common;
-      const parsed = parseJson(a.text);
-      if (a.status === 404)
-        return fail("not-found", "USPS does not know this tracking number (yet)");
-      if (a.status !== 200) {
-        const why = errorText(parsed);
-        return fail("unreadable", `USPS answered HTTP ${a.status}${why ? `: ${why}` : ""}`);
-      }
-      if (parsed === undefined) return unreadable(NAME);
-      return parseUsps(parsed);
+      return toOutcome(NAME, a, deps.now(), {
+        notFound: "USPS does not know this tracking number (yet)",
+        parse: parseUsps,
+      });
     },
   };
 }

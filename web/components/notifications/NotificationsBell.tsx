@@ -14,6 +14,7 @@ import {
   useState,
 } from "react";
 import { unreadCount, useNotifications } from "../../hooks/useNotifications.ts";
+import type { PopoverAnchor } from "./NotificationsPopover.tsx";
 
 export const BADGE_MAX = 99;
 export const PULSE_MS = 6000;
@@ -22,8 +23,6 @@ const loadPopover = () => import("./NotificationsPopover.tsx");
 const NotificationsPopover = lazy(() =>
   loadPopover().then((m) => ({ default: m.NotificationsPopover })),
 );
-
-export type PopoverAnchor = { top: number; right: number };
 
 export const badgeText = (count: number) => (count > BADGE_MAX ? `${BADGE_MAX}+` : String(count));
 

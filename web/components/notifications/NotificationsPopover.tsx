@@ -29,7 +29,9 @@ import { useTimeZone } from "../../hooks/useTimeZone.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDate, formatRelativeTime } from "../../lib/format.ts";
 import { toastError } from "../../lib/toast.tsx";
-import type { PopoverAnchor } from "./NotificationsBell.tsx";
+
+/** Where the popover opens: below the bell, right-aligned with it (NotificationsBell measures). */
+export type PopoverAnchor = { top: number; right: number };
 
 // ---- Sanitising (a private DOMPurify instance, so its hook touches no one else's use) ----
 

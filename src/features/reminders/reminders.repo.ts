@@ -1,7 +1,7 @@
-/** Queries for the review-reminders job: candidate orders across all users, and sent reminders. */
+/** Queries for the review reminders (reminders.service.ts): candidate orders across all users, and sent reminders. */
 import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { orders, reminders, users } from "../db/schema.ts";
+import type { Db } from "../../db/client.ts";
+import { orders, reminders, users } from "../../db/schema.ts";
 
 export type ReminderCandidate = {
   orderId: number;

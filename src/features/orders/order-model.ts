@@ -1,0 +1,87 @@
+/**
+ * The order model every feature shares: what a stored order is in the API (`toOrder`), the row's
+ * columns for hand-written reads (`ROW_COLUMNS`, `toRows`), the status sets and the one
+ * not-found message. Orders, tracking, the dashboard and the mail pipeline import it; it imports
+ * no service.
+ */
+import type { Carrier, Order, OrderStatus } from "../../contract/index.ts";
+import type { OrderRow } from "../../db/schema.ts";
+
+export const ORDER_NOT_FOUND = "Order not found";
+
+/** Statuses that mean the parcel arrived (Canceled is not one of them). */
+export const DELIVERED_STATUSES: readonly OrderStatus[] = [
+  "Received",
+  "Review Submitted",
+  "Review Approved",
+  "Review Rejected",
+];
+
+/** The API shape of a stored order. */
+export function toOrder(r: OrderRow): Order {
+  let images: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(r.reviewImages);
+    if (Array.isArray(parsed)) images = parsed.filter((x): x is string => typeof x === "string");
+  } catch {
+    images = [];
+  }
+  return {
+    orderid: r.id,
+    amazonordernumber: r.amazonOrderNumber,
+    productname: r.productName,
+    producturl: r.productUrl,
+    productimage: r.productImage,
+    asin: r.asin,
+    shiptoaddress: r.shipToAddress,
+    estimatedretailvalue: r.estimatedRetailValue,
+    expecteddeliverydate: r.expectedDeliveryDate,
+    expecteddeliverydatetext: r.expectedDeliveryDateText,
+    expecteddeliveryestimated: r.expectedDeliveryEstimated,
+    dateordered: r.dateOrdered,
+    datedelivered: r.dateDelivered,
+    status: r.status as OrderStatus,
+    rating: r.rating,
+    reviewsubject: r.reviewSubject,
+    reviewtext: r.reviewText,
+    reviewimages: images,
+    reviewreference: r.reviewReference,
+    datereviewsubmitted: r.dateReviewSubmitted,
+    datereviewapproved: r.dateReviewApproved,
+    datereviewrejected: r.dateReviewRejected,
+    trackingnumber: r.trackingNumber,
+    carrier: (r.carrier as Carrier | null) ?? null,
+    deliverydetails: r.deliveryDetails,
+    lastTrackingUpdate: r.lastTrackingUpdate,
+    updatedate: r.updatedAt,
+    createdate: r.createdAt,
+  };
+}
+
+/**
+ * OrderRow's columns, named and ordered as drizzle's select() returns them. For the read-only
+ * look-ups of other repos (the mail pipeline's), with toRows.
+ */
+export const ROW_COLUMNS = `id, user_id AS userId, amazon_order_number AS amazonOrderNumber,
+  product_name AS productName, product_url AS productUrl, product_image AS productImage, asin,
+  ship_to_address AS shipToAddress, estimated_retail_value AS estimatedRetailValue,
+  value_cents AS valueCents, expected_delivery_date AS expectedDeliveryDate,
+  expected_delivery_date_text AS expectedDeliveryDateText,
+  expected_delivery_estimated AS expectedDeliveryEstimated, date_ordered AS dateOrdered,
+  date_delivered AS dateDelivered, status, rating, review_subject AS reviewSubject,
+  review_text AS reviewText, review_images AS reviewImages, review_reference AS reviewReference,
+  date_review_submitted AS dateReviewSubmitted, date_review_approved AS dateReviewApproved,
+  date_review_rejected AS dateReviewRejected, tracking_number AS trackingNumber, carrier,
+  delivery_details AS deliveryDetails, last_tracking_update AS lastTrackingUpdate,
+  created_at AS createdAt, updated_at AS updatedAt`;
+
+/** A row as SQLite gives it: the boolean column is still 0/1. */
+export type RawOrderRow = Omit<OrderRow, "expectedDeliveryEstimated"> & {
+  expectedDeliveryEstimated: number | boolean;
+};
+
+/** Turns raw rows into OrderRows in place (drizzle's boolean mapping: 1 is true). */
+export function toRows(raw: RawOrderRow[]): OrderRow[] {
+  for (const r of raw) r.expectedDeliveryEstimated = r.expectedDeliveryEstimated === 1;
+  return raw as OrderRow[];
+}
