@@ -17,6 +17,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type {
+  CantReviewReason,
   Carrier,
   CreateOrderBody,
   Order,
@@ -97,6 +98,9 @@ export function toOrder(r: OrderRow): Order {
     carrier: (r.carrier as Carrier | null) ?? null,
     deliverydetails: r.deliveryDetails,
     lastTrackingUpdate: r.lastTrackingUpdate,
+    cantreviewreason: (r.cantReviewReason as CantReviewReason | null) ?? null,
+    cantreviewnote: r.cantReviewNote,
+    reviewexempt: r.reviewExempt,
     updatedate: r.updatedAt,
     createdate: r.createdAt,
   };
@@ -336,6 +340,9 @@ export function createOrdersService(deps: {
         trackingNumber: tracking.trackingNumber,
         carrier: tracking.carrier,
         deliveryDetails: body.deliverydetails ?? null,
+        cantReviewReason: body.cantreviewreason ?? null,
+        cantReviewNote: body.cantreviewnote ?? null,
+        reviewExempt: body.reviewexempt ?? false,
         createdAt: nowIso,
         updatedAt: nowIso,
       };
@@ -364,6 +371,9 @@ export function createOrdersService(deps: {
         reviewtext: "reviewText",
         reviewreference: "reviewReference",
         deliverydetails: "deliveryDetails",
+        cantreviewreason: "cantReviewReason",
+        cantreviewnote: "cantReviewNote",
+        reviewexempt: "reviewExempt",
       } as const satisfies Partial<Record<keyof UpdateOrderBody, keyof OrderPatch>>;
       for (const [from, to] of Object.entries(simple) as [
         keyof typeof simple,
