@@ -388,6 +388,7 @@ describe("the list's address", () => {
     expect(fromLabel("/")).toBe("Dashboard");
     expect(fromLabel("/?x=1")).toBe("Dashboard");
     expect(fromLabel("/orders?status=all")).toBe("Order List");
+    expect(fromLabel("/vine")).toBe("Vine");
     expect(editOrderPath(7, "/orders?status=Received", "review")).toBe(
       "/orders/7/edit?from=%2Forders%3Fstatus%3DReceived&section=review",
     );
