@@ -84,7 +84,7 @@ test("standing, awaiting approval, ETV, export, live updates and the Itemized Re
   await page.reload();
   const card = page.locator(".vine-stat-card");
   await expect(card.locator(".stat-value")).toHaveText("75%");
-  await expect(card).toContainText("review rate (minimum 60%)");
+  await expect(card).toContainText("90-day review rate (minimum 60%)");
   await expect(card).toContainText("4 of 8 ordered today");
 
   await shell.choose("Vine");
@@ -105,7 +105,9 @@ test("standing, awaiting approval, ETV, export, live updates and the Itemized Re
   ]);
   await vine.awaitingCard.getByRole("link", { name: "Old Lamp" }).click();
   await expect(editOrder.heading).toBeVisible();
-  await expect(page).toHaveURL(new RegExp(`/orders/${oldLamp.orderid}/edit\\?from=%2Fvine&section=review$`));
+  await expect(page).toHaveURL(
+    new RegExp(`/orders/${oldLamp.orderid}/edit\\?from=%2Fvine&section=review$`),
+  );
   await expect(editOrder.cancel).toHaveText("Cancel & Return to Vine");
   await editOrder.cancel.click();
   await expect(vine.heading).toBeVisible();

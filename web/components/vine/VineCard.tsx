@@ -14,7 +14,9 @@ export function VineCard() {
       <p className="stat-value" style={low ? { color: "var(--gv-danger)" } : undefined}>
         {rate ? (rate.percent === null ? "–" : `${rate.percent}%`) : "–"}
       </p>
-      <p className="stat-sub">{rate ? `review rate (minimum ${rate.minimum}%)` : "review rate"}</p>
+      <p className="stat-sub">
+        {rate ? `${rate.windowDays}-day review rate (minimum ${rate.minimum}%)` : "review rate"}
+      </p>
       <p className="stat-sub">{s ? `${s.today.ordered} of ${s.today.limit} ordered today` : "…"}</p>
     </article>
   );

@@ -74,7 +74,7 @@ export function CantReviewFields(
             hint="Send it through Vine's Contact Us page, then tick the box below once they removed the item."
             control={(a) => (
               <div className="with-copy">
-                <textarea {...a} readOnly rows={9} value={message} className="support-message" />
+                <textarea {...a} readOnly rows={11} value={message} className="support-message" />
                 <button
                   type="button"
                   className="outline secondary small"

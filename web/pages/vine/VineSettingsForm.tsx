@@ -11,7 +11,7 @@ type NumberField = Exclude<keyof VineSettings, "tier" | "evaluationStart" | "eva
 const NUMBERS: { field: NumberField; label: string; suffix?: string }[] = [
   { field: "rateWindowDays", label: "Review rate window", suffix: "days" },
   { field: "rateMinimum", label: "Minimum review rate", suffix: "%" },
-  { field: "goldItems", label: "Gold: reviews needed", suffix: "reviews" },
+  { field: "goldItems", label: "Gold: reviews needed" },
   { field: "goldPercent", label: "Gold: review rate", suffix: "%" },
   { field: "dailyLimitSilver", label: "Daily limit (Silver)", suffix: "orders" },
   { field: "dailyLimitGold", label: "Daily limit (Gold)", suffix: "orders" },
