@@ -5,6 +5,7 @@
  */
 import fs from "node:fs/promises";
 import type { APIRequestContext } from "@playwright/test";
+import { REPORT_HEADERS } from "../src/features/vine/itemized-report.ts";
 import { buildXlsx } from "../test/support/xlsx.ts";
 import { VinePage } from "./pages/VinePage.ts";
 import { test as base, createOrderApi, expect, orderNumber } from "./support/orders.ts";
@@ -146,16 +147,7 @@ test("standing, awaiting approval, ETV, export, live updates and the Itemized Re
   // The Itemized Report: Amazon's ETV for a known order, and an order we did not have.
   const xlsx = buildXlsx([
     [`Itemized Report ${year}`],
-    [
-      "Order Number",
-      "ASIN",
-      "Product Name",
-      "Order Type",
-      "Order Date",
-      "Shipped Date",
-      "Cancelled Date",
-      "Estimated Tax Value",
-    ],
+    [...REPORT_HEADERS],
     [approved.amazonordernumber, "B0VINE0001", "Garden Hose", "ORDER", new Date(), null, null, 12],
     [orderNumber(), "B0VINE0007", "Bird Feeder", "ORDER", new Date(), new Date(), null, 7.25],
   ]);

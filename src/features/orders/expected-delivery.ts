@@ -131,7 +131,8 @@ export const formatDay = (d: DayParts): string => `${pad(d.year, 4)}-${pad(d.mon
 export const isoDayInZone = (instant: Date, timeZone: string): string =>
   formatDay(dayInZone(instant, timeZone));
 
-function offsetMs(instant: number, timeZone: string): number {
+/** The zone's offset from UTC at an instant, in ms (wall clock minus UTC). */
+export function offsetMs(instant: number, timeZone: string): number {
   const w = wallClock(new Date(instant), timeZone);
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return asUtc - Math.floor(instant / 1000) * 1000;

@@ -31,7 +31,7 @@ import {
 import type { VineSettingsRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { badRequest } from "../../lib/errors.ts";
-import { isoDayInZone } from "../orders/expected-delivery.ts";
+import { isoDayInZone, offsetMs } from "../orders/expected-delivery.ts";
 import type { NewOrderRow, OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
@@ -49,46 +49,19 @@ const DAY_MS = 86_400_000;
 type DatedRow = { dateOrdered: string | null; createdAt: string };
 
 /**
- * The zone's UTC offset at an instant (ms), from its wall clock. Offsets are whole seconds.
- */
-function offsetAt(t: number, parts: Intl.DateTimeFormat): number {
-  const w: Record<string, number> = {};
-  for (const p of parts.formatToParts(t)) if (p.type !== "literal") w[p.type] = Number(p.value);
-  const wall = Date.UTC(
-    w.year ?? 0,
-    (w.month ?? 1) - 1,
-    w.day ?? 1,
-    w.hour ?? 0,
-    w.minute ?? 0,
-    w.second ?? 0,
-  );
-  return wall - Math.floor(t / 1000) * 1000;
-}
-
-/**
  * orderDay for many rows of one zone: a zone's offset changes a few times a year, so it is found
  * once per UTC day (at both ends; equal → the whole UTC day has it, and an instant's day is the UTC
  * date of instant + offset). A UTC day with a change reads each instant on its own. 10,000 orders
  * cost at most ~730 Intl calls instead of 10,000.
  */
 export function createDayOf(zone: string): (row: DatedRow) => string {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric",
-  });
   const offsets = new Map<number, number | null>();
   const dayOfInstant = (t: number): string => {
     const utcDay = Math.floor(t / DAY_MS);
     let off = offsets.get(utcDay);
     if (off === undefined) {
-      const a = offsetAt(utcDay * DAY_MS, parts);
-      off = a === offsetAt((utcDay + 1) * DAY_MS - 1, parts) ? a : null;
+      const a = offsetMs(utcDay * DAY_MS, zone);
+      off = a === offsetMs((utcDay + 1) * DAY_MS - 1, zone) ? a : null;
       offsets.set(utcDay, off);
     }
     return off === null
