@@ -503,7 +503,7 @@ describe("Itemized Report import", () => {
       expect(r.status).toBe(400);
       expect(r.body.error).toStartWith(message);
     }
-    // A zip bomb: 70 MB of zeros packs into a few KB; refused before anything is unpacked.
+    // A zip bomb: 70 MB of zeros (over the 32 MB limit) packs into a few KB; refused before anything is unpacked.
     const bomb = zipSync({ "xl/worksheets/sheet1.xml": new Uint8Array(70 * 1024 * 1024) });
     expect(bomb.length).toBeLessThan(200_000);
     const bombed = await upload(u.token, bomb, "bomb.xlsx");

@@ -27,7 +27,7 @@ export const REPORT_HEADERS = [
 const REQUIRED = ["Order Number", "ASIN", "Order Type", "Estimated Tax Value"] as const;
 
 export const MAX_ROWS = 20_000;
-export const MAX_UNPACKED_BYTES = 64 * 1024 * 1024;
+export const MAX_UNPACKED_BYTES = 32 * 1024 * 1024;
 
 export type ReportRow = {
   /** The row's number as the spreadsheet shows it (1-based, title and headers included). */
