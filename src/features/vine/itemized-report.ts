@@ -4,12 +4,12 @@
  * The file is `.xlsx` (read with read-excel-file: a reader only, fflate to unzip, a SAX parser
  * that expands no entities) or the same table as `.csv` (csv-parse). Its first row is a title
  * ("Itemized Report 2025"), the second the headers; a CSV may start with the headers. Before the
- * spreadsheet is unzipped, the sizes its zip directory declares are added up and a file that
- * would unpack to more than MAX_UNPACKED_BYTES is refused (a zip bomb), and at most MAX_ROWS rows
- * are read.
+ * spreadsheet is parsed, its XML parts are inflated as a stream and counted (unpackedXmlBytes): a
+ * file that unpacks to more than MAX_UNPACKED_BYTES is refused (a zip bomb, whatever sizes it
+ * declares); at most MAX_ROWS rows are read.
  */
 import { parse as parseCsv } from "csv-parse/sync";
-import { unzipSync } from "fflate";
+import { Inflate } from "fflate";
 import { readSheet } from "read-excel-file/universal";
 import { badRequest } from "../../lib/errors.ts";
 
@@ -56,22 +56,58 @@ const notAReport = () =>
 const isZip = (b: Uint8Array) => b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 const isOle = (b: Uint8Array) => b[0] === 0xd0 && b[1] === 0xcf && b[2] === 0x11 && b[3] === 0xe0;
 
+const damaged = () => badRequest("This .xlsx file is damaged (it is not a readable zip archive)");
+const tooLarge = () => badRequest("This spreadsheet is too large to be an Itemized Report");
+
+/**
+ * How many bytes the .xml parts of the zip unpack to, found by inflating them as read-excel-file
+ * (fflate's `unzip`) will: each part as the central directory places it, fed to a streaming
+ * inflater 1 KB at a time, so memory stays small and the count stops past `limit` (a zip bomb, or
+ * a part whose declared size lies, is refused before read-excel-file unpacks anything).
+ */
+export function unpackedXmlBytes(zip: Uint8Array, limit: number): number {
+  const u16 = (o: number) => (zip[o] ?? 0) | ((zip[o + 1] ?? 0) << 8);
+  const u32 = (o: number) => (u16(o) | (u16(o + 2) << 16)) >>> 0;
+  let eocd = zip.length - 22;
+  while (eocd >= 0 && u32(eocd) !== 0x06054b50) {
+    if (zip.length - eocd > 65_558) throw damaged();
+    eocd--;
+  }
+  if (eocd < 0) throw damaged();
+  let at = u32(eocd + 16);
+  let total = 0;
+  for (let n = u16(eocd + 8); n > 0; n--) {
+    if (at + 46 > zip.length || u32(at) !== 0x02014b50) throw damaged();
+    const method = u16(at + 10);
+    const packed = u32(at + 20);
+    const local = u32(at + 42);
+    const nameLength = u16(at + 28);
+    const name = new TextDecoder().decode(zip.subarray(at + 46, at + 46 + nameLength));
+    if (packed === 0xffffffff || local === 0xffffffff) throw tooLarge(); // zip64: not a report
+    at += 46 + nameLength + u16(at + 30) + u16(at + 32);
+    if (!name.endsWith(".xml") && !name.endsWith(".xml.rels")) continue;
+    const start = local + 30 + u16(local + 26) + u16(local + 28);
+    const data = zip.subarray(start, start + packed);
+    if (method === 0) total += data.length;
+    else if (method === 8) {
+      const inflater = new Inflate((chunk) => {
+        total += chunk.length;
+      });
+      try {
+        for (let i = 0; i < data.length && total <= limit; i += 1024) {
+          inflater.push(data.subarray(i, i + 1024), i + 1024 >= data.length);
+        }
+      } catch {
+        throw damaged();
+      }
+    } else throw damaged();
+    if (total > limit) throw tooLarge();
+  }
+  return total;
+}
+
 async function readXlsx(bytes: Uint8Array): Promise<Cell[][]> {
-  let declared = 0;
-  try {
-    // The filter sees each entry's declared size and unpacks none of them.
-    unzipSync(bytes, {
-      filter: (f) => {
-        declared += f.originalSize;
-        return false;
-      },
-    });
-  } catch {
-    throw badRequest("This .xlsx file is damaged (it is not a readable zip archive)");
-  }
-  if (declared > MAX_UNPACKED_BYTES) {
-    throw badRequest("This spreadsheet is too large to be an Itemized Report");
-  }
+  unpackedXmlBytes(bytes, MAX_UNPACKED_BYTES);
   const copy = bytes.slice().buffer as ArrayBuffer;
   try {
     return (await readSheet(copy)) as unknown as Cell[][];

@@ -1,6 +1,8 @@
 import { expect, test } from "bun:test";
+import { unzipSync, zipSync } from "fflate";
+import { buildXlsx } from "../../../test/support/xlsx.ts";
 import { isoDayInZone } from "../orders/expected-delivery.ts";
-import { reportCents, reportDay } from "./itemized-report.ts";
+import { MAX_UNPACKED_BYTES, reportCents, reportDay, unpackedXmlBytes } from "./itemized-report.ts";
 import { createDayOf, orderDay } from "./vine.service.ts";
 
 test("report dates: Excel dates and serials, US and ISO text, month names; anything else is not a date", () => {
@@ -68,4 +70,32 @@ test("the per-zone day finder agrees with the exact one, around offset changes t
       expect(fast({ dateOrdered: iso, createdAt: iso })).toBe(isoDayInZone(new Date(t), zone));
     }
   }
+});
+
+test("the unpacked size of the XML parts is counted by inflating them, whatever the zip declares", () => {
+  const report = buildXlsx([["Itemized Report 2026"], ["Order Number"]]);
+  // The parts read-excel-file reads: names ending .xml or .xml.rels (not _rels/.rels).
+  const parts = unzipSync(report, { filter: (f) => /\.xml(\.rels)?$/.test(f.name) });
+  const real = Object.values(parts).reduce((n, f) => n + f.length, 0);
+  expect(unpackedXmlBytes(report, MAX_UNPACKED_BYTES)).toBe(real);
+
+  // 40 MB of zeros that says it is 100 bytes, in its local header and its directory entry.
+  const bomb = zipSync({ "xl/worksheets/sheet1.xml": new Uint8Array(40 * 1024 * 1024) });
+  const dir = bomb.findLastIndex(
+    (_, i) => bomb[i] === 0x50 && bomb[i + 1] === 0x4b && bomb[i + 2] === 1 && bomb[i + 3] === 2,
+  );
+  new DataView(bomb.buffer).setUint32(22, 100, true);
+  new DataView(bomb.buffer).setUint32(dir + 24, 100, true);
+  let declared = 0;
+  unzipSync(bomb, {
+    filter: (f) => {
+      declared += f.originalSize;
+      return false;
+    },
+  });
+  expect(declared).toBe(100);
+  expect(() => unpackedXmlBytes(bomb, MAX_UNPACKED_BYTES)).toThrow(
+    "This spreadsheet is too large to be an Itemized Report",
+  );
+  expect(() => unpackedXmlBytes(new Uint8Array([0x50, 0x4b, 3, 4, 0, 0]), 100)).toThrow("damaged");
 });
