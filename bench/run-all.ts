@@ -17,6 +17,7 @@ const BENCHES = [
   "bench/media-upload.bench.ts",
   "bench/tracking-update-all.bench.ts",
   "bench/db-lock.bench.ts",
+  "bench/vine.bench.ts",
 ];
 
 const failed: string[] = [];

@@ -41,6 +41,8 @@ import {
 import { createTrackingService } from "./features/tracking/tracking.service.ts";
 import { createUsersRepo } from "./features/users/users.repo.ts";
 import { createUsersService } from "./features/users/users.service.ts";
+import { createVineRepo } from "./features/vine/vine.repo.ts";
+import { createVineService } from "./features/vine/vine.service.ts";
 import { createSecrets, loadOrCreateKeyFile } from "./lib/secrets.ts";
 import type { AppLogger, Logger } from "./log.ts";
 import { readAmazonMail } from "./mail/amazon/reader.ts";
@@ -67,6 +69,8 @@ export type ServiceOverrides = {
   };
   /** Free bytes in the data folder as the health checks see them (a full disk without one). */
   health?: { freeBytes?: (dir: string) => number };
+  /** Vine standing's clock ("today", window edges). */
+  vine?: { now?: () => Date };
 };
 
 export function createServices(
@@ -132,6 +136,14 @@ export function createServices(
     parseMail,
     readAmazonMail,
     isAmazonSender,
+  });
+  /** Vine standing: thresholds, review rate, evaluation, ETV, the Itemized Report import. */
+  const vine = createVineService({
+    repo: createVineRepo(db),
+    orders: ordersRepo,
+    users: usersRepo,
+    events,
+    now: overrides.vine?.now,
   });
   const secrets = createSecrets({ key: config.secretKey, dataDir: config.dataDir });
   /** Gmail with OAuth: Google's endpoints, when the admin configured a client and PUBLIC_URL. */
@@ -211,6 +223,7 @@ export function createServices(
     tracking,
     trackingScheduler,
     reviewSettings,
+    vine,
     media,
     /** AI help with the review text (POST /api/orders/{id}/review/enhance). */
     enhance: createEnhanceService({
@@ -250,6 +263,7 @@ export function createServices(
         mailIngest.exportSection,
         mailbox.exportSection,
         reviewSettings.exportSection,
+        vine.exportSection,
         media.exportSection,
       ],
       exportFiles: (userId) => media.exportFiles(userId),

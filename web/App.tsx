@@ -29,6 +29,7 @@ const AddOrderPage = lazy(() =>
 const EditOrderPage = lazy(() =>
   import("./pages/EditOrderPage.tsx").then((m) => ({ default: m.EditOrderPage })),
 );
+const VinePage = lazy(() => import("./pages/VinePage.tsx").then((m) => ({ default: m.VinePage })));
 const PrivacyPolicyPage = lazy(() =>
   import("./pages/PrivacyPolicyPage.tsx").then((m) => ({ default: m.PrivacyPolicyPage })),
 );
@@ -94,6 +95,11 @@ function Routes() {
         <Route path="/account">
           <Guard>
             <AccountPage />
+          </Guard>
+        </Route>
+        <Route path="/vine">
+          <Guard>
+            <VinePage />
           </Guard>
         </Route>
         <Route path="/admin/logs">

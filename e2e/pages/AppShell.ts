@@ -10,6 +10,7 @@ export class AppShell {
   readonly userMenuButton: Locator;
   readonly accountItem: Locator;
   readonly adminLogsItem: Locator;
+  readonly vineItem: Locator;
   readonly logoutItem: Locator;
   readonly footer: Locator;
   readonly footerNav: Locator;
@@ -24,6 +25,7 @@ export class AppShell {
     this.userMenuButton = this.header.getByLabel("User menu");
     this.accountItem = this.header.getByRole("link", { name: "Account", exact: true });
     this.adminLogsItem = this.header.getByRole("link", { name: "Admin Logs" });
+    this.vineItem = this.header.getByRole("link", { name: "Vine", exact: true });
     this.logoutItem = this.header.getByRole("link", { name: "Logout" });
     this.footer = page.getByRole("contentinfo");
     this.footerNav = this.footer.getByRole("navigation", { name: "Footer" });
@@ -56,12 +58,13 @@ export class AppShell {
   }
 
   /** Opens the user menu and picks an item in it. */
-  async choose(item: "Account" | "Admin Logs" | "Logout"): Promise<void> {
+  async choose(item: "Account" | "Admin Logs" | "Logout" | "Vine"): Promise<void> {
     await this.openUserMenu();
     const target = {
       Account: this.accountItem,
       "Admin Logs": this.adminLogsItem,
       Logout: this.logoutItem,
+      Vine: this.vineItem,
     }[item];
     await target.click();
     await expect(this.logoutItem).toBeHidden();

@@ -11,3 +11,4 @@ export * from "./user.ts";
 export type ErrorBody = { error: string; details?: unknown };
 export * from "./reviews.ts";
 export * from "./tracking.ts";
+export * from "./vine.ts";

@@ -12,6 +12,7 @@ import {
   PRODUCT_IMAGE_MESSAGE,
 } from "./constants.ts";
 import { isIsoDateText } from "./fields.ts";
+import { CANT_REVIEW_REASONS, type CantReviewReason } from "./vine.ts";
 
 export type Order = {
   orderid: number;
@@ -43,6 +44,11 @@ export type Order = {
   carrier: Carrier | null;
   deliverydetails: string | null;
   lastTrackingUpdate: string | null;
+  /** Why Amazon will not get a review (Vine standing); null when none. */
+  cantreviewreason: CantReviewReason | null;
+  cantreviewnote: string | null;
+  /** Vine support removed it from the review list: it leaves the review rate. */
+  reviewexempt: boolean;
   updatedate: string;
   createdate: string;
 };
@@ -135,6 +141,14 @@ export const orderFields = {
     .optional()
     .transform((v) => (v === "" ? null : v)),
   deliverydetails: optText("Delivery details", 2000),
+  cantreviewreason: z
+    .union([z.enum(CANT_REVIEW_REASONS), z.literal(""), z.null()], {
+      error: `Can't-review reason must be one of: ${CANT_REVIEW_REASONS.join(", ")}, or empty`,
+    })
+    .optional()
+    .transform((v) => (v === "" ? null : v)),
+  cantreviewnote: optText("Can't-review note", 1000),
+  reviewexempt: z.boolean({ error: "reviewexempt must be true or false" }).optional(),
 };
 
 export const createOrderBody = z.object({

@@ -58,6 +58,7 @@ export const orders = sqliteTable(
     estimatedRetailValue: text("estimated_retail_value"),
     /** The same value in cents, kept by the service, so value sorts and averages are numeric. */
     valueCents: integer("value_cents"),
+    currency: text("currency").notNull().default("USD"),
     expectedDeliveryDate: text("expected_delivery_date"),
     expectedDeliveryDateText: text("expected_delivery_date_text"),
     /** True when expected_delivery_date was guessed from the text (the "Estimated" badge). */
@@ -80,6 +81,11 @@ export const orders = sqliteTable(
     carrier: text("carrier"),
     deliveryDetails: text("delivery_details"),
     lastTrackingUpdate: text("last_tracking_update"),
+    /** Why Amazon will not get a review (features/vine): not-received, damaged, … or null. */
+    cantReviewReason: text("cant_review_reason"),
+    cantReviewNote: text("cant_review_note"),
+    /** Vine support removed the order from the review list: it leaves the review rate. */
+    reviewExempt: integer("review_exempt", { mode: "boolean" }).notNull().default(false),
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
   },
@@ -275,3 +281,22 @@ export const reviewSettings = sqliteTable("review_settings", {
   updatedAt: text("updated_at").notNull().default(now),
 });
 export type ReviewSettingsRow = typeof reviewSettings.$inferSelect;
+
+/** Vine thresholds (features/vine); no row means the US defaults (DEFAULT_VINE_SETTINGS). */
+export const vineSettings = sqliteTable("vine_settings", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  tier: text("tier").notNull(),
+  rateWindowDays: integer("rate_window_days").notNull(),
+  rateMinimum: integer("rate_minimum").notNull(),
+  /** YYYY-MM-DD, both set or both null. */
+  evaluationStart: text("evaluation_start"),
+  evaluationEnd: text("evaluation_end"),
+  goldItems: integer("gold_items").notNull(),
+  goldPercent: integer("gold_percent").notNull(),
+  dailyLimitSilver: integer("daily_limit_silver").notNull(),
+  dailyLimitGold: integer("daily_limit_gold").notNull(),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+export type VineSettingsRow = typeof vineSettings.$inferSelect;

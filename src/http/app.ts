@@ -36,6 +36,7 @@ import {
 import { shippingRoutes } from "./routes/shipping.routes.ts";
 import { trackingRoutes } from "./routes/tracking.routes.ts";
 import { userRoutes } from "./routes/user.routes.ts";
+import { vineRoutes, vineSettingsRoutes } from "./routes/vine.routes.ts";
 import type { AppEnv } from "./types.ts";
 
 /** JSON bodies larger than this are refused with 413 before they are read. */
@@ -102,6 +103,7 @@ export function createApp(deps: {
   app.route("/api/user", userRoutes(services.users, services.reviewSettings));
   app.route("/api/user/export/archive", exportArchiveRoute(services.users));
   app.route("/api/user/disconnect-email", disconnectEmailRoute(services.mailbox));
+  app.route("/api/user/vine-settings", vineSettingsRoutes(services.vine));
   app.use("/api/admin/*", auth, requireAdmin(services.auth));
   app.route("/api/admin", adminRoutes(services.adminLogs));
   app.use("/api/notifications/*", auth);
@@ -122,6 +124,8 @@ export function createApp(deps: {
   app.route("/api/config", configRoutes(services.publicConfig));
   app.use("/api/dashboard/*", auth);
   app.route("/api/dashboard", dashboardRoutes(services.dashboard));
+  app.use("/api/vine/*", auth);
+  app.route("/api/vine", vineRoutes(services.vine));
 
   app.use(IMPORT_PATH, auth);
   app.route(

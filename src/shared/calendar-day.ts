@@ -86,7 +86,8 @@ export function dayDiff(a: string, b: string): number {
   return Math.round((ms(b) - ms(a)) / DAY_MS);
 }
 
-function offsetMs(instant: number, timeZone: string): number {
+/** The zone's offset from UTC at an instant, in ms (wall clock minus UTC). */
+export function offsetMs(instant: number, timeZone: string): number {
   const w = wallClock(new Date(instant), timeZone);
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return asUtc - Math.floor(instant / 1000) * 1000;

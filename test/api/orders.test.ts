@@ -133,6 +133,9 @@ describe("POST /api/orders and GET /api/orders/{id}", () => {
       carrier: null,
       deliverydetails: "Leave at the door",
       lastTrackingUpdate: null,
+      cantreviewreason: null,
+      cantreviewnote: null,
+      reviewexempt: false,
       updatedate: body.createdate,
       createdate: expect.any(String),
     });

@@ -69,6 +69,11 @@ export function Header() {
                     <small>{user.email}</small>
                   </li>
                   <li dir="ltr">
+                    <Link href="/vine" onClick={closeMenu}>
+                      Vine
+                    </Link>
+                  </li>
+                  <li dir="ltr">
                     <Link href="/account" onClick={closeMenu}>
                       Account
                     </Link>

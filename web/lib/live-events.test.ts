@@ -427,6 +427,8 @@ describe("query invalidation per table", () => {
     ["/api/dashboard/stats"],
     ["/api/user/data"],
     ["/api/user/review-settings"],
+    ["/api/user/vine-settings"],
+    ["/api/vine/standing"],
     ["/api/tracking/preferences"],
     ["/api/imap/status"],
     ["/api/imap/folders"],
@@ -462,11 +464,17 @@ describe("query invalidation per table", () => {
       "/api/dashboard/counts",
       "/api/dashboard/recent",
       "/api/dashboard/stats",
+      "/api/vine/standing",
     ]);
   });
 
-  test("user → the user data and the review settings", () => {
-    expect(invalidatedBy("user")).toEqual(["/api/user/data", "/api/user/review-settings"]);
+  test("user → the user data, the review and Vine settings, the Vine standing", () => {
+    expect(invalidatedBy("user")).toEqual([
+      "/api/user/data",
+      "/api/user/review-settings",
+      "/api/user/vine-settings",
+      "/api/vine/standing",
+    ]);
   });
 
   test("IMAP and MANUAL_RECONNECT → the mailbox status", () => {
@@ -498,6 +506,8 @@ describe("query invalidation per table", () => {
       "/api/orders",
       "/api/user/data",
       "/api/user/review-settings",
+      "/api/user/vine-settings",
+      "/api/vine/standing",
     ]);
   });
 });

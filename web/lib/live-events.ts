@@ -243,9 +243,20 @@ export type LiveEvents = ReturnType<typeof createLiveEvents>;
 /** Key prefixes (first element of a query key) each table's events make stale. */
 export const INVALIDATION_PREFIXES: Readonly<Record<string, readonly string[]>> = {
   notification: ["/api/notifications"],
-  order: ["/api/orders", "/api/dashboard/counts", "/api/dashboard/recent", "/api/dashboard/stats"],
-  // A review-settings save in another tab publishes "user" too.
-  user: ["/api/user/data", "/api/user/review-settings"],
+  order: [
+    "/api/orders",
+    "/api/dashboard/counts",
+    "/api/dashboard/recent",
+    "/api/dashboard/stats",
+    "/api/vine/standing",
+  ],
+  // A review-settings save in another tab publishes "user" too (and a Vine settings save).
+  user: [
+    "/api/user/data",
+    "/api/user/review-settings",
+    "/api/user/vine-settings",
+    "/api/vine/standing",
+  ],
   IMAP: ["/api/imap/status"],
   MANUAL_RECONNECT: ["/api/imap/status"],
 };

@@ -74,6 +74,9 @@ function order(over: Partial<Order> = {}): Order {
     carrier: null,
     deliverydetails: null,
     lastTrackingUpdate: null,
+    cantreviewreason: null,
+    cantreviewnote: null,
+    reviewexempt: false,
     updatedate: "2026-11-01T15:00:00.000Z",
     createdate: "2026-11-01T15:00:00.000Z",
     ...over,
@@ -386,6 +389,7 @@ describe("the list's address", () => {
     expect(fromLabel("/")).toBe("Dashboard");
     expect(fromLabel("/?x=1")).toBe("Dashboard");
     expect(fromLabel("/orders?status=all")).toBe("Order List");
+    expect(fromLabel("/vine")).toBe("Vine");
     expect(editOrderPath(7, "/orders?status=Received", "review")).toBe(
       "/orders/7/edit?from=%2Forders%3Fstatus%3DReceived&section=review",
     );

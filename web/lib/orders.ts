@@ -455,9 +455,10 @@ export function safeFrom(from: string | null | undefined, fallback = "/orders?st
   return from;
 }
 
-/** "Dashboard" when `from` is the dashboard, else "Order List". */
-export function fromLabel(from: string): "Dashboard" | "Order List" {
+/** "Dashboard" when `from` is the dashboard, "Vine" for the Vine page, else "Order List". */
+export function fromLabel(from: string): "Dashboard" | "Order List" | "Vine" {
   const path = from.split("?")[0];
+  if (path === "/vine") return "Vine";
   return path === "/" || path === "" ? "Dashboard" : "Order List";
 }
 
@@ -487,6 +488,8 @@ export const TEXT_FIELDS = [
   "reviewreference",
   "trackingnumber",
   "deliverydetails",
+  "cantreviewreason",
+  "cantreviewnote",
 ] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
@@ -494,6 +497,7 @@ export type OrderForm = Record<TextField, string> & {
   status: OrderStatus;
   carrier: Carrier | "";
   rating: number | null;
+  reviewexempt: boolean;
 };
 export type FormField = keyof OrderForm;
 
@@ -501,7 +505,7 @@ export const DATE_FIELDS: readonly TextField[] = ["expecteddeliverydate", "dateo
 
 export function emptyOrderForm(): OrderForm {
   const values = Object.fromEntries(TEXT_FIELDS.map((f) => [f, ""])) as Record<TextField, string>;
-  return { ...values, status: "Ordered", carrier: "", rating: null };
+  return { ...values, status: "Ordered", carrier: "", rating: null, reviewexempt: false };
 }
 
 /** The form's values for an order; dates become the day (in the user's zone) a date input shows. */
@@ -515,6 +519,7 @@ export function orderToForm(order: Order, timeZone?: string): OrderForm {
   form.status = order.status;
   form.carrier = order.carrier ?? "";
   form.rating = order.rating ?? null;
+  form.reviewexempt = order.reviewexempt === true;
   return form;
 }
 
@@ -522,11 +527,13 @@ export type OrderPayload = Partial<Record<TextField, string | null>> & {
   status?: OrderStatus;
   carrier?: Carrier | null;
   rating?: number | null;
+  reviewexempt?: boolean;
 };
 
-function payloadValue(form: OrderForm, f: FormField): string | number | null {
+function payloadValue(form: OrderForm, f: FormField): string | number | boolean | null {
   const v = form[f];
   if (f === "rating") return (v as number | null) ?? null;
+  if (f === "reviewexempt") return v === true;
   const t = String(v ?? "").trim();
   return t === "" ? null : t;
 }
@@ -534,7 +541,7 @@ function payloadValue(form: OrderForm, f: FormField): string | number | null {
 /** Everything in the form, trimmed, empty text as null (POST /api/orders). */
 export function formToPayload(form: OrderForm): OrderPayload {
   const out: Record<string, unknown> = {};
-  for (const f of [...TEXT_FIELDS, "status", "carrier", "rating"] as FormField[]) {
+  for (const f of [...TEXT_FIELDS, "status", "carrier", "rating", "reviewexempt"] as FormField[]) {
     out[f] = payloadValue(form, f);
   }
   out.status = form.status;
@@ -544,7 +551,7 @@ export function formToPayload(form: OrderForm): OrderPayload {
 /** Only the fields that differ from what the order had (PUT /api/orders/{id}). */
 export function changedFields(original: OrderForm, form: OrderForm): OrderPayload {
   const out: Record<string, unknown> = {};
-  for (const f of [...TEXT_FIELDS, "status", "carrier", "rating"] as FormField[]) {
+  for (const f of [...TEXT_FIELDS, "status", "carrier", "rating", "reviewexempt"] as FormField[]) {
     const a = payloadValue(original, f);
     const b = payloadValue(form, f);
     if (a !== b) out[f] = b;
@@ -633,6 +640,9 @@ export const FIELD_TABS: Record<FormField, EditTab> = {
   reviewsubject: "review",
   reviewtext: "review",
   reviewreference: "review",
+  cantreviewreason: "review",
+  cantreviewnote: "review",
+  reviewexempt: "review",
 };
 
 /**

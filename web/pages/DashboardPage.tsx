@@ -2,7 +2,7 @@
  * The dashboard (spec §2): last live update, All Orders / Add Order, six status cards, Recent
  * Orders with inline tracking edit (one card at a time), and the stat cards.
  */
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link } from "wouter";
 import type { DashboardCounts } from "../../src/contract/dashboard.ts";
 import { MailboxStatusBadge } from "../components/mailbox/MailboxStatusBadge.tsx";
@@ -24,6 +24,11 @@ import { formatRelativeTime } from "../lib/format.ts";
 import { STATUS_SUBTITLES } from "../lib/orders.ts";
 import "../styles/orders.css";
 import "../styles/mailbox.css";
+
+// The Vine card loads after the first screen (its hooks are shared with the lazy Vine page).
+const VineCard = lazy(() =>
+  import("../components/vine/VineCard.tsx").then((m) => ({ default: m.VineCard })),
+);
 
 const CARD_STATUSES: Exclude<keyof DashboardCounts, "OrderedToday">[] = [
   "Ordered",
@@ -188,6 +193,9 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
           <p className="stat-sub">{s.sub}</p>
         </article>
       ))}
+      <Suspense fallback={<article className="stat-card" aria-busy="true" />}>
+        <VineCard />
+      </Suspense>
       <EmailsScannedCard timeZone={timeZone} now={now} />
     </section>
   );

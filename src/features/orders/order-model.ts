@@ -5,6 +5,7 @@
  * no service.
  */
 import type { Carrier, Order, OrderStatus } from "../../contract/index.ts";
+import type { CantReviewReason } from "../../contract/vine.ts";
 import type { OrderRow } from "../../db/schema.ts";
 
 export const ORDER_NOT_FOUND = "Order not found";
@@ -53,6 +54,9 @@ export function toOrder(r: OrderRow): Order {
     carrier: (r.carrier as Carrier | null) ?? null,
     deliverydetails: r.deliveryDetails,
     lastTrackingUpdate: r.lastTrackingUpdate,
+    cantreviewreason: (r.cantReviewReason as CantReviewReason | null) ?? null,
+    cantreviewnote: r.cantReviewNote,
+    reviewexempt: r.reviewExempt,
     updatedate: r.updatedAt,
     createdate: r.createdAt,
   };
@@ -73,15 +77,21 @@ export const ROW_COLUMNS = `id, user_id AS userId, amazon_order_number AS amazon
   date_review_submitted AS dateReviewSubmitted, date_review_approved AS dateReviewApproved,
   date_review_rejected AS dateReviewRejected, tracking_number AS trackingNumber, carrier,
   delivery_details AS deliveryDetails, last_tracking_update AS lastTrackingUpdate,
+  currency, cant_review_reason AS cantReviewReason, cant_review_note AS cantReviewNote,
+  review_exempt AS reviewExempt,
   created_at AS createdAt, updated_at AS updatedAt`;
 
-/** A row as SQLite gives it: the boolean column is still 0/1. */
-export type RawOrderRow = Omit<OrderRow, "expectedDeliveryEstimated"> & {
+/** A row as SQLite gives it: the boolean columns are still 0/1. */
+export type RawOrderRow = Omit<OrderRow, "expectedDeliveryEstimated" | "reviewExempt"> & {
   expectedDeliveryEstimated: number | boolean;
+  reviewExempt: number | boolean;
 };
 
 /** Turns raw rows into OrderRows in place (drizzle's boolean mapping: 1 is true). */
 export function toRows(raw: RawOrderRow[]): OrderRow[] {
-  for (const r of raw) r.expectedDeliveryEstimated = r.expectedDeliveryEstimated === 1;
+  for (const r of raw) {
+    r.expectedDeliveryEstimated = r.expectedDeliveryEstimated === 1;
+    r.reviewExempt = r.reviewExempt === 1;
+  }
   return raw as OrderRow[];
 }

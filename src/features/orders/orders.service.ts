@@ -286,6 +286,9 @@ export function createOrdersService(deps: {
         trackingNumber: tracking.trackingNumber,
         carrier: tracking.carrier,
         deliveryDetails: body.deliverydetails ?? null,
+        cantReviewReason: body.cantreviewreason ?? null,
+        cantReviewNote: body.cantreviewnote ?? null,
+        reviewExempt: body.reviewexempt ?? false,
         createdAt: nowIso,
         updatedAt: nowIso,
       };
@@ -314,6 +317,9 @@ export function createOrdersService(deps: {
         reviewtext: "reviewText",
         reviewreference: "reviewReference",
         deliverydetails: "deliveryDetails",
+        cantreviewreason: "cantReviewReason",
+        cantreviewnote: "cantReviewNote",
+        reviewexempt: "reviewExempt",
       } as const satisfies Partial<Record<keyof UpdateOrderBody, keyof OrderPatch>>;
       for (const [from, to] of Object.entries(simple) as [
         keyof typeof simple,

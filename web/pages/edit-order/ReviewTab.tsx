@@ -15,6 +15,7 @@ import {
   wordCount,
 } from "../../lib/orders.ts";
 import { toast } from "../../lib/toast.tsx";
+import { CantReviewFields } from "./CantReviewFields.tsx";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
 import { MediaArea } from "./media/MediaArea.tsx";
 import { useEnhance } from "./useEnhance.tsx";
@@ -186,6 +187,8 @@ export function ReviewFields(
           View on Amazon ↗
         </a>
       )}
+
+      <CantReviewFields {...props} onCopy={(text) => void copy(text)} />
     </div>
   );
 }

@@ -63,7 +63,7 @@ export function Field(props: {
 /** A text input bound to one form field. */
 export function TextInput(
   props: FormProps & {
-    field: Exclude<FormField, "status" | "carrier" | "rating">;
+    field: Exclude<FormField, "status" | "carrier" | "rating" | "reviewexempt">;
     label: string;
     required?: boolean;
     type?: string;

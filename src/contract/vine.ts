@@ -1,0 +1,117 @@
+/** Vine standing (issue 17): settings, standing, the Itemized Report import and the ETV export. */
+import { z } from "zod";
+import { VINE_TIERS } from "./vine-constants.ts";
+
+export * from "./vine-constants.ts";
+
+const whole = (name: string, min: number, max: number) =>
+  z
+    .number({ error: () => `${name} must be a whole number from ${min} to ${max}` })
+    .int(`${name} must be a whole number from ${min} to ${max}`)
+    .min(min, `${name} must be a whole number from ${min} to ${max}`)
+    .max(max, `${name} must be a whole number from ${min} to ${max}`);
+
+const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A real calendar day "YYYY-MM-DD". */
+export function isCalendarDay(v: string): boolean {
+  const m = DAY_RE.exec(v);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return y >= 2000 && y <= 2999 && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+const evaluationDay = (name: string) =>
+  z
+    .union([z.string(), z.null()], {
+      error: () => `${name} must be a date such as 2026-01-31, or null`,
+    })
+    .transform((v) => (v === null || v.trim() === "" ? null : v.trim()))
+    .refine(
+      (v) => v === null || isCalendarDay(v),
+      `${name} must be a date such as 2026-01-31, or null`,
+    );
+
+/**
+ * PUT /api/user/vine-settings: any subset; what is not sent keeps its saved value. The evaluation
+ * dates are checked together after merging (both or neither; the start not after the end).
+ */
+export const vineSettingsBody = z
+  .strictObject(
+    {
+      tier: z.enum(VINE_TIERS, { error: () => `tier must be one of: ${VINE_TIERS.join(", ")}` }),
+      rateWindowDays: whole("rateWindowDays", 1, 366),
+      rateMinimum: whole("rateMinimum", 1, 100),
+      evaluationStart: evaluationDay("evaluationStart"),
+      evaluationEnd: evaluationDay("evaluationEnd"),
+      goldItems: whole("goldItems", 1, 10000),
+      goldPercent: whole("goldPercent", 1, 100),
+      dailyLimitSilver: whole("dailyLimitSilver", 1, 1000),
+      dailyLimitGold: whole("dailyLimitGold", 1, 1000),
+    },
+    {
+      error: (iss) =>
+        iss.code === "unrecognized_keys"
+          ? `Unknown setting: ${iss.keys.join(", ")}. The settings are tier, rateWindowDays, rateMinimum, evaluationStart, evaluationEnd, goldItems, goldPercent, dailyLimitSilver, dailyLimitGold`
+          : undefined,
+    },
+  )
+  .partial()
+  .refine((o) => Object.keys(o).length > 0, "Nothing to update: send at least one setting");
+export type VineSettingsBody = z.infer<typeof vineSettingsBody>;
+
+/** GET /api/vine/standing (definitions in the README, "Vine standing"). */
+export type VineStanding = {
+  reviewRate: {
+    windowDays: number;
+    ordered: number;
+    reviewed: number;
+    /** One decimal; null when nothing was ordered in the window. */
+    percent: number | null;
+    minimum: number;
+  };
+  evaluation: {
+    start: string;
+    end: string;
+    ordered: number;
+    reviewed: number;
+    percent: number | null;
+    goldItems: number;
+    goldPercent: number;
+    reviewsNeeded: number;
+    onTrack: boolean;
+  } | null;
+  today: { ordered: number; limit: number };
+  awaitingApproval: { count: number; oldestDays: number | null };
+  /**
+   * Per calendar year and currency, newest year first. `total` (in the currency, 2 decimals) and
+   * `orders` leave Canceled orders out; `months` is `total` per month, January first.
+   */
+  etv: {
+    year: number;
+    currency: string;
+    total: number;
+    orders: number;
+    canceled: number;
+    months: number[];
+  }[];
+};
+
+/** POST /api/vine/itemized-report answer. Rows are numbered as in the spreadsheet. */
+export type ItemizedReportSummary = {
+  rows: number;
+  matched: number;
+  created: number;
+  canceled: number;
+  unchanged: number;
+  errors: { row: number; message: string }[];
+};
+
+/** GET /api/vine/etv.csv?year=YYYY */
+export const etvCsvQuery = z.object({
+  year: z
+    .string({ error: () => "year is required, such as ?year=2026" })
+    .regex(/^\d{4}$/, "year must be a year such as 2026")
+    .transform(Number)
+    .refine((y) => y >= 2000 && y <= 2999, "year must be a year such as 2026"),
+});

@@ -1,0 +1,387 @@
+/**
+ * Vine standing (issue 17): the user's Vine thresholds, where they stand against them, the import
+ * of Amazon's Itemized Report and the ETV export for taxes. The definitions (also in the README,
+ * "Vine standing", and on the Vine page):
+ *
+ * - An order's day is its `dateordered` (a bare YYYY-MM-DD as it is, an instant as its calendar
+ *   day in the user's zone), or without one the day it was added. An order *counts* when it is
+ *   neither Canceled nor review-exempt (removed from the review list by Vine support).
+ * - reviewRate: counting orders of the last `rateWindowDays` days, today included; `reviewed` are
+ *   those in Review Submitted or Review Approved (Rejected is not reviewed until resubmitted);
+ *   `percent` = reviewed / ordered × 100 to one decimal, null when nothing was ordered.
+ * - evaluation: the same over [evaluationStart, evaluationEnd]; `reviewsNeeded` = how many more
+ *   reviews reach goldPercent (0 when met); `onTrack` = reviewing the period's orders already
+ *   received (Received or Review Rejected) would reach both goldItems reviews and goldPercent.
+ * - today: counting orders whose day is today; the limit is the tier's daily limit.
+ * - awaitingApproval: orders in Review Submitted; `oldestDays` = whole days since the oldest
+ *   submission.
+ * - etv: per calendar year of the order's day and currency: `total` and `orders` without
+ *   Canceled orders, which are counted in `canceled`; `months` = total per month.
+ */
+import {
+  DEFAULT_VINE_SETTINGS,
+  type ItemizedReportSummary,
+  type OrderStatus,
+  VINE_TIERS,
+  type VineSettings,
+  type VineSettingsBody,
+  type VineStanding,
+  type VineTier,
+} from "../../contract/index.ts";
+import type { VineSettingsRow } from "../../db/schema.ts";
+import type { EventBus } from "../../events/bus.ts";
+import { badRequest } from "../../lib/errors.ts";
+import { isoDayInZone, offsetMs } from "../../shared/calendar-day.ts";
+import type { NewOrderRow, OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
+import type { UsersRepo } from "../users/users.repo.ts";
+import type { ExportSection } from "../users/users.service.ts";
+import { type ReportRow, readItemizedReport } from "./itemized-report.ts";
+import type { StandingRow, VineRepo } from "./vine.repo.ts";
+
+const REVIEWED: ReadonlySet<string> = new Set<OrderStatus>(["Review Submitted", "Review Approved"]);
+/** Received and not (or no longer) reviewed: what reviewing can still turn into reviews. */
+const REVIEWABLE: ReadonlySet<string> = new Set<OrderStatus>(["Received", "Review Rejected"]);
+const IN_TRANSIT: ReadonlySet<string> = new Set<OrderStatus>(["Ordered", "Shipped"]);
+
+const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+type DatedRow = { dateOrdered: string | null; createdAt: string };
+
+/**
+ * orderDay for many rows of one zone: a zone's offset changes a few times a year, so it is found
+ * once per UTC day (at both ends; equal → the whole UTC day has it, and an instant's day is the UTC
+ * date of instant + offset). A UTC day with a change reads each instant on its own. 10,000 orders
+ * cost at most ~730 Intl calls instead of 10,000.
+ */
+export function createDayOf(zone: string): (row: DatedRow) => string {
+  const offsets = new Map<number, number | null>();
+  const dayOfInstant = (t: number): string => {
+    const utcDay = Math.floor(t / DAY_MS);
+    let off = offsets.get(utcDay);
+    if (off === undefined) {
+      const a = offsetMs(utcDay * DAY_MS, zone);
+      off = a === offsetMs((utcDay + 1) * DAY_MS - 1, zone) ? a : null;
+      offsets.set(utcDay, off);
+    }
+    return off === null
+      ? isoDayInZone(new Date(t), zone)
+      : new Date(t + off).toISOString().slice(0, 10);
+  };
+  return (row) => {
+    const d = row.dateOrdered;
+    if (d && DAY_ONLY.test(d)) return d;
+    const t = Date.parse(d ?? "");
+    return dayOfInstant(Number.isNaN(t) ? Date.parse(row.createdAt) : t);
+  };
+}
+
+/** The order's calendar day in the zone (see the header). */
+export const orderDay = (row: DatedRow, zone: string): string => createDayOf(zone)(row);
+
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d) + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+const percentOf = (reviewed: number, ordered: number) =>
+  ordered === 0 ? null : Math.round((reviewed / ordered) * 1000) / 10;
+
+const moneyText = (cents: number) =>
+  `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+
+function toSettings(row: VineSettingsRow): VineSettings {
+  return {
+    tier: (VINE_TIERS as readonly string[]).includes(row.tier)
+      ? (row.tier as VineTier)
+      : DEFAULT_VINE_SETTINGS.tier,
+    rateWindowDays: row.rateWindowDays,
+    rateMinimum: row.rateMinimum,
+    evaluationStart: row.evaluationStart,
+    evaluationEnd: row.evaluationEnd,
+    goldItems: row.goldItems,
+    goldPercent: row.goldPercent,
+    dailyLimitSilver: row.dailyLimitSilver,
+    dailyLimitGold: row.dailyLimitGold,
+  };
+}
+
+/** A CSV field: quoted when needed; text a spreadsheet would run as a formula is defused. */
+export function csvField(v: string | number | null): string {
+  if (v === null) return "";
+  let s = String(v);
+  if (typeof v === "string" && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function createVineService(deps: {
+  repo: VineRepo;
+  orders: OrdersRepo;
+  users: UsersRepo;
+  events: EventBus;
+  now?: () => Date;
+}) {
+  const { repo, events } = deps;
+  const clock = deps.now ?? (() => new Date());
+  const zoneOf = (userId: number): string => deps.users.findById(userId)?.timezone || "UTC";
+
+  function getSettings(userId: number): VineSettings {
+    const row = repo.findSettings(userId);
+    return row ? toSettings(row) : { ...DEFAULT_VINE_SETTINGS };
+  }
+
+  const counts = (r: StandingRow) => r.status !== "Canceled" && !r.reviewExempt;
+
+  function standing(userId: number): VineStanding {
+    const s = getSettings(userId);
+    const zone = zoneOf(userId);
+    const now = clock();
+    const today = isoDayInZone(now, zone);
+    const windowStart = addDays(today, -(s.rateWindowDays - 1));
+    const ev =
+      s.evaluationStart && s.evaluationEnd
+        ? { start: s.evaluationStart, end: s.evaluationEnd }
+        : null;
+
+    const dayOf = createDayOf(zone);
+    const rate = { ordered: 0, reviewed: 0 };
+    const period = { ordered: 0, reviewed: 0, reviewable: 0 };
+    let todayOrdered = 0;
+    let awaiting = 0;
+    let oldestSubmitted = Number.POSITIVE_INFINITY;
+    const etv = new Map<
+      string,
+      VineStanding["etv"][number] & { cents: number; monthCents: number[] }
+    >();
+
+    for (const r of repo.standingRows(userId)) {
+      const day = dayOf(r);
+      if (r.status === "Review Submitted") {
+        awaiting++;
+        const t = Date.parse(r.dateReviewSubmitted ?? "");
+        if (!Number.isNaN(t) && t < oldestSubmitted) oldestSubmitted = t;
+      }
+      const year = Number(day.slice(0, 4));
+      const key = `${year}|${r.currency}`;
+      let e = etv.get(key);
+      if (!e) {
+        e = {
+          year,
+          currency: r.currency,
+          total: 0,
+          orders: 0,
+          canceled: 0,
+          months: [],
+          cents: 0,
+          monthCents: Array(12).fill(0),
+        };
+        etv.set(key, e);
+      }
+      if (r.status === "Canceled") e.canceled++;
+      else {
+        e.orders++;
+        e.cents += r.valueCents ?? 0;
+        const m = Number(day.slice(5, 7)) - 1;
+        e.monthCents[m] = (e.monthCents[m] ?? 0) + (r.valueCents ?? 0);
+      }
+
+      if (!counts(r)) continue;
+      const reviewed = REVIEWED.has(r.status);
+      if (day === today) todayOrdered++;
+      if (day >= windowStart && day <= today) {
+        rate.ordered++;
+        if (reviewed) rate.reviewed++;
+      }
+      if (ev && day >= ev.start && day <= ev.end) {
+        period.ordered++;
+        if (reviewed) period.reviewed++;
+        else if (REVIEWABLE.has(r.status)) period.reviewable++;
+      }
+    }
+
+    let evaluation: VineStanding["evaluation"] = null;
+    if (ev) {
+      const forPercent = Math.ceil((s.goldPercent * period.ordered) / 100);
+      const reachable = period.reviewed + period.reviewable;
+      evaluation = {
+        start: ev.start,
+        end: ev.end,
+        ordered: period.ordered,
+        reviewed: period.reviewed,
+        percent: percentOf(period.reviewed, period.ordered),
+        goldItems: s.goldItems,
+        goldPercent: s.goldPercent,
+        reviewsNeeded: Math.max(0, forPercent - period.reviewed),
+        onTrack: reachable >= forPercent && reachable >= s.goldItems,
+      };
+    }
+
+    return {
+      reviewRate: {
+        windowDays: s.rateWindowDays,
+        ordered: rate.ordered,
+        reviewed: rate.reviewed,
+        percent: percentOf(rate.reviewed, rate.ordered),
+        minimum: s.rateMinimum,
+      },
+      evaluation,
+      today: {
+        ordered: todayOrdered,
+        limit: s.tier === "Gold" ? s.dailyLimitGold : s.dailyLimitSilver,
+      },
+      awaitingApproval: {
+        count: awaiting,
+        oldestDays: Number.isFinite(oldestSubmitted)
+          ? Math.max(0, Math.floor((now.getTime() - oldestSubmitted) / DAY_MS))
+          : null,
+      },
+      etv: [...etv.values()]
+        .sort((a, b) => b.year - a.year || a.currency.localeCompare(b.currency))
+        .map(({ cents, monthCents, ...e }) => ({
+          ...e,
+          total: cents / 100,
+          months: monthCents.map((c) => c / 100),
+        })),
+    };
+  }
+
+  /** One report row applied to the user's orders (inside the import's transaction). */
+  function applyRow(userId: number, r: ReportRow, sum: ItemizedReportSummary, nowIso: string) {
+    const cancel = r.type === "CANCELLATION" || r.cancelledDate !== null;
+    const etvCents = Math.abs(r.etvCents);
+    const sameNumber = repo.byNumber(userId, r.orderNumber);
+    const order =
+      sameNumber.find((o) => (o.asin ?? "").toUpperCase() === r.asin) ??
+      (sameNumber.length === 1 && !sameNumber[0]!.asin ? sameNumber[0] : undefined);
+
+    if (!order) {
+      const status: OrderStatus = cancel ? "Canceled" : r.shippedDate ? "Shipped" : "Ordered";
+      const row: NewOrderRow = {
+        userId,
+        amazonOrderNumber: r.orderNumber,
+        productName: r.productName ?? `ASIN ${r.asin}`,
+        asin: r.asin,
+        estimatedRetailValue: moneyText(etvCents),
+        valueCents: etvCents,
+        dateOrdered: r.orderDate,
+        status,
+        createdAt: nowIso,
+        updatedAt: nowIso,
+      };
+      deps.orders.insert(row);
+      sum.created++;
+      if (cancel) sum.canceled++;
+      return;
+    }
+
+    sum.matched++;
+    const patch: OrderPatch = {};
+    // A cancellation row carries the value negated: it only fills an empty value.
+    if (!cancel ? order.valueCents !== etvCents : order.valueCents === null && etvCents > 0) {
+      patch.estimatedRetailValue = moneyText(etvCents);
+      patch.valueCents = etvCents;
+    }
+    if (!order.dateOrdered && r.orderDate) patch.dateOrdered = r.orderDate;
+    if (!order.asin) patch.asin = r.asin;
+    if (cancel && IN_TRANSIT.has(order.status)) {
+      patch.status = "Canceled";
+      sum.canceled++;
+    } else if (!cancel && r.shippedDate && order.status === "Ordered") {
+      patch.status = "Shipped";
+    }
+    if (Object.keys(patch).length === 0) {
+      sum.unchanged++;
+      return;
+    }
+    patch.updatedAt = nowIso;
+    deps.orders.update(userId, order.id, patch);
+  }
+
+  return {
+    getSettings,
+
+    /** Merges the sent settings into the saved ones; the evaluation dates are checked together. */
+    saveSettings(userId: number, body: VineSettingsBody): VineSettings {
+      const next: VineSettings = { ...getSettings(userId), ...body };
+      if ((next.evaluationStart === null) !== (next.evaluationEnd === null)) {
+        throw badRequest(
+          "Set both evaluationStart and evaluationEnd (the evaluation period as your Vine account shows it), or neither",
+        );
+      }
+      if (next.evaluationStart && next.evaluationEnd && next.evaluationStart > next.evaluationEnd) {
+        throw badRequest("evaluationStart must not be after evaluationEnd");
+      }
+      const row = repo.upsertSettings(userId, next);
+      events.publish(userId, "user", "UPDATE");
+      return toSettings(row);
+    },
+
+    standing,
+
+    /** POST /api/vine/itemized-report: one transaction; the same file twice changes nothing. */
+    async importItemizedReport(userId: number, bytes: Uint8Array): Promise<ItemizedReportSummary> {
+      const read = await readItemizedReport(bytes);
+      const sum: ItemizedReportSummary = {
+        rows: read.rows.length + read.errors.length,
+        matched: 0,
+        created: 0,
+        canceled: 0,
+        unchanged: 0,
+        errors: read.errors,
+      };
+      const nowIso = clock().toISOString();
+      repo.transaction(() => {
+        for (const r of read.rows) applyRow(userId, r, sum, nowIso);
+      });
+      sum.errors.sort((a, b) => a.row - b.row);
+      if (sum.created > 0 || sum.matched > sum.unchanged) events.publish(userId, "order", "UPDATE");
+      return sum;
+    },
+
+    /** GET /api/vine/etv.csv: every order of the year (user's zone), then a total per currency. */
+    etvCsv(userId: number, year: number): string {
+      const zone = zoneOf(userId);
+      const lines = [
+        ["Order Number", "ASIN", "Product", "Order Date", "Status", "Canceled", "ETV", "Currency"],
+      ] as (string | number | null)[][];
+      const totals = new Map<string, number>();
+      const dayOf = createDayOf(zone);
+      for (const r of repo.etvRows(userId)) {
+        const day = dayOf(r);
+        if (Number(day.slice(0, 4)) !== year) continue;
+        const canceled = r.status === "Canceled";
+        if (!canceled) totals.set(r.currency, (totals.get(r.currency) ?? 0) + (r.valueCents ?? 0));
+        lines.push([
+          r.amazonOrderNumber,
+          r.asin,
+          r.productName,
+          day,
+          r.status,
+          canceled ? "yes" : "no",
+          r.valueCents === null ? null : moneyText(r.valueCents),
+          r.currency,
+        ]);
+      }
+      if (totals.size === 0) totals.set("USD", 0);
+      for (const [currency, cents] of [...totals].sort()) {
+        lines.push([
+          `Total ${year} (without canceled orders)`,
+          null,
+          null,
+          null,
+          null,
+          null,
+          moneyText(cents),
+          currency,
+        ]);
+      }
+      return `${lines.map((l) => l.map(csvField).join(",")).join("\r\n")}\r\n`;
+    },
+
+    /** GET /api/user/export: the Vine settings that apply. */
+    exportSection: ((userId: number) => ({
+      vineSettings: getSettings(userId),
+    })) satisfies ExportSection,
+  };
+}
+export type VineService = ReturnType<typeof createVineService>;

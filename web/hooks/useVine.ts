@@ -1,0 +1,54 @@
+/**
+ * Vine standing (issue 17): one query-key factory, the standing and settings queries, the
+ * settings save and the Itemized Report upload. Order changes arrive as "order" live events and
+ * refetch the standing (web/lib/live-events.ts).
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ItemizedReportSummary, VineSettings, VineStanding } from "../../src/contract/vine.ts";
+import { apiJson, authHeaders, errorMessage, throwIfNotOk } from "../lib/api.ts";
+import { toast, toastError } from "../lib/toast.tsx";
+
+export const vineKeys = {
+  standing: () => ["/api/vine/standing"] as const,
+  settings: () => ["/api/user/vine-settings"] as const,
+};
+
+export const VINE_SETTINGS_SAVED = "Vine settings saved";
+export const VINE_SETTINGS_SAVE_FAILED = "Failed to save Vine settings";
+
+export function useVineStanding() {
+  return useQuery<VineStanding>({ queryKey: vineKeys.standing() });
+}
+
+export function useVineSettings() {
+  return useQuery<VineSettings>({ queryKey: vineKeys.settings() });
+}
+
+export function useSaveVineSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: Partial<VineSettings>) =>
+      apiJson<VineSettings>("PUT", "/api/user/vine-settings", settings),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(vineKeys.settings(), saved);
+      void queryClient.invalidateQueries({ queryKey: vineKeys.standing() });
+      toast({ title: VINE_SETTINGS_SAVED, variant: "success" });
+    },
+    onError: (err) => toastError(err, errorMessage(err, VINE_SETTINGS_SAVE_FAILED)),
+  });
+}
+
+/** POST /api/vine/itemized-report (multipart field `file`); the answer is the summary. */
+export async function uploadItemizedReport(file: File): Promise<ItemizedReportSummary> {
+  const path = "/api/vine/itemized-report";
+  const form = new FormData();
+  form.append("file", file, file.name);
+  const res = await fetch(path, {
+    method: "POST",
+    headers: authHeaders(path),
+    body: form,
+    credentials: "include",
+  });
+  await throwIfNotOk(res);
+  return (await res.json()) as ItemizedReportSummary;
+}

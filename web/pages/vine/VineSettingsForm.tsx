@@ -1,0 +1,95 @@
+/** The Vine thresholds (GET/PUT /api/user/vine-settings); today's US values are the defaults. */
+import { type FormEvent, useEffect, useState } from "react";
+import {
+  VINE_TIERS,
+  type VineSettings,
+  type VineTier,
+} from "../../../src/contract/vine-constants.ts";
+import { useSaveVineSettings, useVineSettings } from "../../hooks/useVine.ts";
+
+type NumberField = Exclude<keyof VineSettings, "tier" | "evaluationStart" | "evaluationEnd">;
+const NUMBERS: { field: NumberField; label: string; suffix?: string }[] = [
+  { field: "rateWindowDays", label: "Review rate window", suffix: "days" },
+  { field: "rateMinimum", label: "Minimum review rate", suffix: "%" },
+  { field: "goldItems", label: "Gold: reviews needed" },
+  { field: "goldPercent", label: "Gold: review rate", suffix: "%" },
+  { field: "dailyLimitSilver", label: "Daily limit (Silver)", suffix: "orders" },
+  { field: "dailyLimitGold", label: "Daily limit (Gold)", suffix: "orders" },
+];
+
+export function VineSettingsForm() {
+  const { data } = useVineSettings();
+  const save = useSaveVineSettings();
+  const [form, setForm] = useState<VineSettings | null>(null);
+  useEffect(() => {
+    if (data) setForm(data);
+  }, [data]);
+  if (!form) return <p aria-busy="true">Loading settings…</p>;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate({
+      ...form,
+      evaluationStart: form.evaluationStart || null,
+      evaluationEnd: form.evaluationEnd || null,
+    });
+  };
+  return (
+    <form className="vine-settings" onSubmit={submit}>
+      <div className="vine-settings-grid">
+        <label>
+          Tier
+          <select
+            name="tier"
+            value={form.tier}
+            onChange={(e) => setForm({ ...form, tier: e.target.value as VineTier })}
+          >
+            {VINE_TIERS.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Evaluation period starts
+          <input
+            type="date"
+            name="evaluationStart"
+            value={form.evaluationStart ?? ""}
+            onChange={(e) => setForm({ ...form, evaluationStart: e.target.value || null })}
+          />
+        </label>
+        <label>
+          Evaluation period ends
+          <input
+            type="date"
+            name="evaluationEnd"
+            value={form.evaluationEnd ?? ""}
+            onChange={(e) => setForm({ ...form, evaluationEnd: e.target.value || null })}
+          />
+        </label>
+        {NUMBERS.map(({ field, label, suffix }) => (
+          <label key={field}>
+            {label}
+            {suffix && <small className="muted"> ({suffix})</small>}
+            <input
+              type="number"
+              name={field}
+              inputMode="numeric"
+              min={1}
+              step={1}
+              value={Number.isNaN(form[field]) ? "" : form[field]}
+              onChange={(e) => setForm({ ...form, [field]: e.target.valueAsNumber })}
+            />
+          </label>
+        ))}
+      </div>
+      <p className="muted">
+        The evaluation period is the one your Vine account page shows. Amazon changes these rules
+        and they differ by country: the defaults are today's US values.
+      </p>
+      <button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
+        Save Vine Settings
+      </button>
+    </form>
+  );
+}
