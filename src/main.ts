@@ -80,6 +80,8 @@ jobs.start();
 services.trackingScheduler.start();
 // One mailbox supervisor per connected Gmail account; interrupted backfills resume.
 services.mailbox.startAll();
+// Alert channels: what waited in the outbox (across a restart too) goes out in the background.
+services.alerts.start();
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -93,6 +95,7 @@ async function shutdown(signal: string) {
   if (streams > 0) log.info({ streams }, "live event streams closed");
   await jobs.stop();
   await services.trackingScheduler.stop();
+  await services.alerts.stop();
   // Supervisors and backfills finish the message in hand and log out before the db closes.
   await services.mailbox.stopAll();
   await server.stop(false);

@@ -13,6 +13,7 @@ import { requireAdmin, requireAuth } from "./middleware/auth.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { serveWeb } from "./middleware/static.ts";
 import { adminRoutes } from "./routes/admin.routes.ts";
+import { alertsRoutes } from "./routes/alerts.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
 import { configRoutes } from "./routes/config.routes.ts";
 import { dashboardRoutes } from "./routes/dashboard.routes.ts";
@@ -80,6 +81,7 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   // (a second session and user look-up on every request).
   app.use("/api/user/*", auth);
   app.route("/api/user", userRoutes(services.users, services.reviewSettings));
+  app.route("/api/user/alert-channels", alertsRoutes(services.alerts));
   app.route("/api/user/export/archive", exportArchiveRoute(services.users));
   app.route("/api/user/disconnect-email", disconnectEmailRoute(services.mailbox));
   app.use("/api/admin/*", auth, requireAdmin(services.auth));
