@@ -10,7 +10,9 @@
  *
  * `script(path, ...answers)` queues answers for the next requests to a path: a status (with
  * headers), or "hang" (never answers: for the timeout). Every request is recorded with its
- * headers and raw body; `next(n)` waits until `n` requests have arrived (events, not sleeps).
+ * headers and raw body; `received(n)` waits until `n` requests have arrived (events, not sleeps).
+ * Browser specs use `GET /__fake/requests` (bodies in base64) and `POST /__fake/script`
+ * `{path, answers}` instead.
  */
 
 export type FakeAnswer =
@@ -76,6 +78,17 @@ export function startFakeAlerts(): FakeAlerts {
         json = null;
       }
       const headers = Object.fromEntries(req.headers.entries());
+      // Control for browser specs (their server runs in another process).
+      if (u.pathname === "/__fake/requests") {
+        return Response.json(
+          requests.map((r) => ({ ...r, body: Buffer.from(r.body).toString("base64") })),
+        );
+      }
+      if (u.pathname === "/__fake/script" && req.method === "POST") {
+        const { path, answers } = json as { path: string; answers: FakeAnswer[] };
+        fake.script(path, ...answers);
+        return new Response(null, { status: 204 });
+      }
       const queued = scripts.get(u.pathname)?.shift();
       const entry: FakeRequest = {
         method: req.method,

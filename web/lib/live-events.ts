@@ -245,7 +245,7 @@ export const INVALIDATION_PREFIXES: Readonly<Record<string, readonly string[]>> 
   notification: ["/api/notifications"],
   order: ["/api/orders", "/api/dashboard/counts", "/api/dashboard/recent", "/api/dashboard/stats"],
   // A review-settings save in another tab publishes "user" too.
-  user: ["/api/user/data", "/api/user/review-settings"],
+  user: ["/api/user/data", "/api/user/review-settings", "/api/user/alert-channels"],
   IMAP: ["/api/imap/status"],
   MANUAL_RECONNECT: ["/api/imap/status"],
 };

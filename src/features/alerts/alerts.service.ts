@@ -162,6 +162,7 @@ export function createAlertsService(deps: AlertsDeps) {
 
   function toDelivery(r: AlertOutboxRow): AlertDelivery {
     return {
+      id: r.id,
       at: r.finishedAt ?? r.createdAt,
       event: r.event as AlertDelivery["event"],
       status: r.status as AlertDelivery["status"],
