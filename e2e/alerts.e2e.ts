@@ -52,6 +52,12 @@ test("ntfy channel: add, send a test, see the delivery, edit, delete", async ({
   await form.getByLabel("Access token").fill("tk_e2e_secret_token");
   await expect(form.getByLabel("Disk nearly full")).toHaveCount(0); // admin only
   await form.getByLabel("New order").uncheck();
+  await shot(page, "alerts-form");
+  if (SHOTS) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await shot(page, "alerts-form-phone-dark");
+  }
   await form.getByRole("button", { name: "Add Channel" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Alert channel saved" })).toBeVisible();
 
@@ -70,6 +76,10 @@ test("ntfy channel: add, send a test, see the delivery, edit, delete", async ({
   await expect(card.getByRole("row").nth(1)).toContainText("Test");
   await expect(card.getByRole("row").nth(1)).toContainText("ntfy answered 200");
   await shot(page, "alerts-ntfy");
+  if (SHOTS) {
+    await page.emulateMedia({ colorScheme: "light" });
+    await shot(page, "alerts-ntfy-phone");
+  }
 
   await card.getByRole("button", { name: "Edit" }).click();
   await card.getByLabel("Quiet hours").check();

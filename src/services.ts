@@ -255,6 +255,7 @@ export function createServices(
         mailbox.exportSection,
         reviewSettings.exportSection,
         media.exportSection,
+        alerts.exportSection,
       ],
       exportFiles: (userId) => media.exportFiles(userId),
       mailStats: (userId) => mailIngest.stats(userId),

@@ -142,6 +142,13 @@ describe("channels", () => {
     } finally {
       fake.ntfyToken = null;
     }
+    // The export lists the channel as the API shows it: no secret in it.
+    const exported = await (await h.req("GET", "/api/user/export", { token: a.token })).text();
+    expect(
+      (JSON.parse(exported) as { alertChannels: AlertChannel[] }).alertChannels.map((c) => c.id),
+    ).toEqual([ch.id]);
+    expect(exported).not.toContain("abcdefghijklmnop");
+    expect(exported).not.toContain("vine-secret-topic");
     const del = await h.req("DELETE", `/api/user/alert-channels/${ch.id}`, { token: a.token });
     expect(del.status).toBe(200);
     expect(

@@ -782,6 +782,11 @@ export function createAlertsService(deps: AlertsDeps) {
 
     webpushKey: () => ({ publicKey: vapid().publicKey }),
 
+    /** The export's `alertChannels` section: the channels as the API shows them (secrets masked). */
+    exportSection: (userId: number): { alertChannels: AlertChannel[] } => ({
+      alertChannels: repo.listChannels(userId).map(toChannel),
+    }),
+
     /**
      * Called by notify() after it stored a notification with an event kind: one outbox row per
      * channel of the user that chose the event. Never throws (the notification is what matters);
