@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import * as ece from "http_ece";
 import type { AlertChannel, AlertWebhookJson } from "../../src/contract/index.ts";
@@ -307,9 +308,61 @@ describe("test endpoint: what the far side said", () => {
     expect(listed?.deliveries[0]).toMatchObject({
       event: "test",
       status: "failed",
-      result: "The webhook answered 400: " + "x".repeat(199) + "…",
+      result: `The webhook answered 400: ${"x".repeat(199)}…`,
     });
     expect(listed?.deliveries.length).toBe(5);
+  });
+
+  test("a certificate the server cannot verify is a TLS failure, in words", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "alerts-tls-"));
+    const made = Bun.spawnSync(
+      [
+        "openssl",
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+      ],
+      { stderr: "pipe" },
+    );
+    expect(made.exitCode).toBe(0);
+    const tls = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      tls: { cert: Bun.file(path.join(dir, "cert.pem")), key: Bun.file(path.join(dir, "key.pem")) },
+      fetch: () => new Response("ok"),
+    });
+    try {
+      const h = harness();
+      const a = await h.register();
+      const ch = await addChannel(h, a.token, {
+        type: "webhook",
+        url: `https://127.0.0.1:${tls.port}/hook`,
+        format: "json",
+      });
+      const r = (await (
+        await h.req("POST", `/api/user/alert-channels/${ch.id}/test`, { token: a.token })
+      ).json()) as {
+        ok: boolean;
+        error: string;
+      };
+      expect(r.ok).toBe(false);
+      expect(r.error).toMatch(
+        new RegExp(`^The secure connection to 127\\.0\\.0\\.1:${tls.port} failed \\(TLS: `),
+      );
+    } finally {
+      tls.stop(true);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("ntfy answers 401 to a wrong token: the test says so", async () => {
@@ -450,6 +503,30 @@ describe("delivery from notifications", () => {
     h.services.notifications.notify(a.userid, "information", html`Just for the bell`);
     await settle(h);
     expect(fake.requests.length).toBe(4);
+  });
+
+  test("mail that creates an order sends a New order alert (a tagged caller, end to end)", async () => {
+    const h = harness();
+    const a = await h.register();
+    await addChannel(h, a.token, {
+      type: "webhook",
+      url: `${fake.url}/hook/mail`,
+      format: "json",
+      events: ["new_order", "shipped"],
+    });
+    h.services.alerts.start();
+    const fixture = (name: string) =>
+      fs.readFileSync(path.join(import.meta.dir, "../fixtures/mail", name));
+    const ordered = await h.services.mailIngest.ingest(
+      a.userid,
+      fixture("us-ordered-2025-vine.eml"),
+    );
+    expect(ordered.outcome).toBe("created");
+    const [first] = await fake.received(1);
+    expect(first?.json).toMatchObject({ event: "new_order", title: "New order" });
+    expect((first?.json as AlertWebhookJson | undefined)?.message).toMatch(
+      /^1 new order from your mail: /,
+    );
   });
 
   test("500 and a hang are retried later, 429 waits for its Retry-After, 404 is not retried", async () => {

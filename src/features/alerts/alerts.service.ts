@@ -40,6 +40,7 @@ import { badRequest, notFound } from "../../lib/errors.ts";
 import type { Secrets } from "../../lib/secrets.ts";
 import type { Logger } from "../../log.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
+import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import type { AlertsRepo } from "./alerts.repo.ts";
 import { checkTarget, OutgoingError, type Resolver } from "./outgoing.ts";
 import {
@@ -58,6 +59,7 @@ const RETRY_AFTER_CAP_MS = 6 * 3600_000;
 /** A channel failing this long (every try since the first failure) is paused. */
 export const PAUSE_AFTER_MS = 24 * 3600_000;
 export const MAX_CHANNELS_PER_USER = 20;
+const POSTPONE_AFTER_ERROR_MS = 5 * 60_000;
 /** Deliveries kept per channel for the Account page. */
 export const DELIVERIES_KEPT = 20;
 const DELIVERIES_SHOWN = 5;
@@ -70,9 +72,6 @@ const URGENT: ReadonlySet<AlertEvent> = new Set([
   "disk_nearly_full",
   "mailbox_supervisor_failing",
 ]);
-
-/** What a notification may carry for alerts: its kind(s) and the order it is about. */
-export type AlertTag = { event: AlertEvent | readonly AlertEvent[]; orderId?: number };
 
 type NtfySettings = { serverUrl: string; auth: "none" | "token" | "password"; username?: string };
 type WebhookSettings = { format: WebhookFormat; origin: string };
@@ -700,9 +699,18 @@ export function createAlertsService(deps: AlertsDeps) {
         const channels = [...new Set(due.map((r) => r.channelId))];
         await Promise.all(
           channels.map((id) =>
-            deliverChannel(id).catch((err) =>
-              log.error({ err, channelId: id }, "alerts: delivery failed"),
-            ),
+            deliverChannel(id).catch((err) => {
+              // A bug, not the far side: try again in a while instead of at once, forever.
+              log.error({ err, channelId: id }, "alerts: delivery failed");
+              const later = new Date(clock().getTime() + POSTPONE_AFTER_ERROR_MS).toISOString();
+              repo.updateOutbox(
+                repo.dueForChannel(id, clock().toISOString()).map((r) => r.id),
+                {
+                  nextAttemptAt: later,
+                  result: "Not sent yet: the server hit an error; trying again",
+                },
+              );
+            }),
           ),
         );
       }
@@ -792,7 +800,7 @@ export function createAlertsService(deps: AlertsDeps) {
      * channel of the user that chose the event. Never throws (the notification is what matters);
      * the sending happens later, in the loop.
      */
-    enqueue(userId: number, title: string, message: string, tag: AlertTag): void {
+    enqueue(userId: number, title: string, message: string, tag: NotificationAlert): void {
       try {
         const kinds = (Array.isArray(tag.event) ? tag.event : [tag.event]) as AlertEvent[];
         const channels = repo
