@@ -20,7 +20,23 @@ export type NewOutboxRow = Pick<
 
 const nowSql = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 
+/** What a new alert needs of a channel (the hot path of notify(): a prepared statement). */
+export type ChannelForAlert = Pick<AlertChannelRow, "id" | "events" | "quietStart" | "quietEnd">;
+
 export function createAlertsRepo(db: Db) {
+  // notify() runs these for every notification: bun:sqlite statements prepared once (a drizzle
+  // query built per call cost ~10x more: bench/alerts-notify.bench.ts).
+  const forAlert = db.$client.prepare<ChannelForAlert, [number]>(
+    `SELECT id, events, quiet_start AS quietStart, quiet_end AS quietEnd FROM alert_channels
+     WHERE user_id = ?1 AND enabled = 1 AND paused_at IS NULL`,
+  );
+  const queue = db.$client.prepare<
+    unknown,
+    [number, string, string, string, string | null, number, string]
+  >(
+    `INSERT INTO alert_outbox (channel_id, event, title, message, order_json, quiet, next_attempt_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+  );
   const owned = (userId: number, id: number) =>
     and(eq(alertChannels.id, id), eq(alertChannels.userId, userId));
   return {
@@ -59,18 +75,21 @@ export function createAlertsRepo(db: Db) {
       db.delete(alertChannels).where(owned(userId, id)).returning({ id: alertChannels.id }).all()
         .length,
     /** The user's channels that are on and not paused (candidates for a new alert). */
-    activeChannels: (userId: number): AlertChannelRow[] =>
-      db
-        .select()
-        .from(alertChannels)
-        .where(
-          and(
-            eq(alertChannels.userId, userId),
-            eq(alertChannels.enabled, true),
-            sql`${alertChannels.pausedAt} IS NULL`,
-          ),
-        )
-        .all(),
+    channelsForAlert: (userId: number): ChannelForAlert[] => forAlert.all(userId),
+    /** Queues alerts (no answer: the hot path). */
+    queue: (rows: NewOutboxRow[]) => {
+      for (const r of rows) {
+        queue.run(
+          r.channelId,
+          r.event,
+          r.title,
+          r.message,
+          r.orderJson,
+          r.quiet ? 1 : 0,
+          r.nextAttemptAt,
+        );
+      }
+    },
 
     insertOutbox: (row: NewOutboxRow): AlertOutboxRow =>
       db.insert(alertOutbox).values(row).returning().get(),

@@ -41,7 +41,7 @@ import type { Secrets } from "../../lib/secrets.ts";
 import type { Logger } from "../../log.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
-import type { AlertsRepo } from "./alerts.repo.ts";
+import type { AlertsRepo, ChannelForAlert } from "./alerts.repo.ts";
 import { checkTarget, OutgoingError, type Resolver } from "./outgoing.ts";
 import {
   type AlertPayload,
@@ -154,7 +154,7 @@ export function createAlertsService(deps: AlertsDeps) {
 
   const settingsOf = (row: AlertChannelRow) => JSON.parse(row.settings) as Settings;
   const secretOf = (row: AlertChannelRow) => JSON.parse(secrets.decrypt(row.secret)) as unknown;
-  const eventsOf = (row: AlertChannelRow) =>
+  const eventsOf = (row: Pick<AlertChannelRow, "events">) =>
     (JSON.parse(row.events) as string[]).filter((e): e is AlertEvent =>
       (ALERT_EVENTS as readonly string[]).includes(e),
     );
@@ -686,6 +686,7 @@ export function createAlertsService(deps: AlertsDeps) {
   let running: Promise<void> | null = null;
   let again = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let kickQueued = false;
   /** Resolves when the loop has nothing more to do now (tests wait on the far side instead). */
   const idleWaiters: (() => void)[] = [];
 
@@ -804,9 +805,9 @@ export function createAlertsService(deps: AlertsDeps) {
       try {
         const kinds = (Array.isArray(tag.event) ? tag.event : [tag.event]) as AlertEvent[];
         const channels = repo
-          .activeChannels(userId)
+          .channelsForAlert(userId)
           .map((c) => ({ c, event: kinds.find((k) => eventsOf(c).includes(k)) }))
-          .filter((x): x is { c: AlertChannelRow; event: AlertEvent } => x.event !== undefined);
+          .filter((x): x is { c: ChannelForAlert; event: AlertEvent } => x.event !== undefined);
         if (channels.length === 0) return;
         const order = tag.orderId !== undefined ? deps.findOrder(userId, tag.orderId) : undefined;
         const orderJson = order
@@ -819,22 +820,33 @@ export function createAlertsService(deps: AlertsDeps) {
           : null;
         const now = clock();
         const zone = deps.timeZoneOf(userId);
-        for (const { c, event } of channels) {
-          const quiet =
-            c.quietStart && c.quietEnd ? { start: c.quietStart, end: c.quietEnd } : null;
-          const until = quietUntil(now, zone, quiet);
-          repo.insertOutbox({
-            channelId: c.id,
-            event,
-            title: title || ALERT_EVENT_LABELS[event],
-            message,
-            orderJson,
-            quiet: until !== null,
-            nextAttemptAt: (until ?? now).toISOString(),
-          });
+        // One write for all of them (a savepoint inside the caller's transaction, if any).
+        repo.transaction(() =>
+          repo.queue(
+            channels.map(({ c, event }) => {
+              const quiet =
+                c.quietStart && c.quietEnd ? { start: c.quietStart, end: c.quietEnd } : null;
+              const until = quietUntil(now, zone, quiet);
+              return {
+                channelId: c.id,
+                event,
+                title: title || ALERT_EVENT_LABELS[event],
+                message,
+                orderJson,
+                quiet: until !== null,
+                nextAttemptAt: (until ?? now).toISOString(),
+              };
+            }),
+          ),
+        );
+        // After the caller's transaction, and never in its way; one wake-up for a burst.
+        if (!kickQueued) {
+          kickQueued = true;
+          setTimeout(() => {
+            kickQueued = false;
+            kick();
+          }, 0);
         }
-        // After the caller's transaction, and never in its way.
-        setTimeout(kick, 0);
       } catch (err) {
         log.error({ err, userId }, "alerts: could not queue an alert");
       }
