@@ -427,6 +427,7 @@ describe("query invalidation per table", () => {
     ["/api/dashboard/stats"],
     ["/api/user/data"],
     ["/api/user/review-settings"],
+    ["/api/user/alert-channels"],
     ["/api/tracking/preferences"],
     ["/api/imap/status"],
     ["/api/imap/folders"],
@@ -465,8 +466,12 @@ describe("query invalidation per table", () => {
     ]);
   });
 
-  test("user → the user data and the review settings", () => {
-    expect(invalidatedBy("user")).toEqual(["/api/user/data", "/api/user/review-settings"]);
+  test("user → the user data, the review settings and the alert channels", () => {
+    expect(invalidatedBy("user")).toEqual([
+      "/api/user/data",
+      "/api/user/review-settings",
+      "/api/user/alert-channels",
+    ]);
   });
 
   test("IMAP and MANUAL_RECONNECT → the mailbox status", () => {
@@ -496,6 +501,7 @@ describe("query invalidation per table", () => {
       "/api/imap/status",
       "/api/notifications",
       "/api/orders",
+      "/api/user/alert-channels",
       "/api/user/data",
       "/api/user/review-settings",
     ]);
