@@ -146,6 +146,7 @@ export function createServices(
     findOrder: (userId, orderId) => ordersRepo.findForUser(userId, orderId),
     isAdmin: (userId) => userId === ADMIN_USER_ID,
     publicUrl: config.publicUrl,
+    adminEmail: () => usersRepo.findById(ADMIN_USER_ID)?.email ?? null,
     log: logger.log.child({ scope: "alerts" }),
     ...overrides.alerts,
   });

@@ -12,6 +12,7 @@ import path from "node:path";
 import * as ece from "http_ece";
 import type { AlertChannel, AlertWebhookJson } from "../../src/contract/index.ts";
 import { closeDatabase } from "../../src/db/client.ts";
+import { vapidSubject } from "../../src/features/alerts/alerts.service.ts";
 import { html } from "../../src/features/notifications/html.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { type FakeAlerts, startFakeAlerts } from "../support/fake-alerts.ts";
@@ -709,6 +710,14 @@ describe("delivery from notifications", () => {
   });
 });
 
+test("the VAPID subject is a contact Apple's push service accepts", () => {
+  expect(vapidSubject("https://vine.example.org", "a@b.example")).toBe("https://vine.example.org");
+  expect(vapidSubject("https://localhost:3000", "me@gmail.com")).toBe("mailto:me@gmail.com");
+  expect(vapidSubject("http://vine.example.org", "me@gmail.com")).toBe("mailto:me@gmail.com");
+  expect(vapidSubject(null, "admin@nas.local")).toBe("mailto:grapevine@example.com");
+  expect(vapidSubject(null, null)).toBe("mailto:grapevine@example.com");
+});
+
 describe("Web Push", () => {
   function subscription(id: string) {
     const ecdh = crypto.createECDH("prime256v1");
@@ -765,6 +774,13 @@ describe("Web Push", () => {
     expect(req?.headers.authorization).toMatch(
       new RegExp(`^vapid t=[\\w-]+\\.[\\w-]+\\.[\\w-]+, k=${key.publicKey}$`),
     );
+    const jwt = /t=([\w-]+)\.([\w-]+)\./.exec(req?.headers.authorization ?? "");
+    const claims = JSON.parse(Buffer.from(jwt?.[2] ?? "", "base64url").toString("utf8")) as {
+      aud: string;
+      sub: string;
+    };
+    // The admin's email (PUBLIC_URL here is not a public https address); aud is the push service.
+    expect(claims).toMatchObject({ aud: fake.url, sub: `mailto:${a.email}` });
     const plain = ece.decrypt(Buffer.from(req?.body as Uint8Array), {
       version: "aes128gcm",
       privateKey: sub.ecdh,

@@ -91,6 +91,8 @@ export type AlertsDeps = {
   findOrder: (userId: number, orderId: number) => OrderRow | undefined;
   isAdmin: (userId: number) => boolean;
   publicUrl: string | null;
+  /** The administrator's email: the Web Push contact when PUBLIC_URL is not a public https one. */
+  adminEmail?: () => string | null;
   log: Logger;
   now?: () => Date;
   retryDelaysMs?: readonly number[];
@@ -136,6 +138,23 @@ export function quietUntil(
   const wait = (e - m + 1440) % 1440;
   const startOfMinute = at.getTime() - (at.getTime() % 60_000);
   return new Date(startOfMinute + wait * 60_000);
+}
+
+/** True for a host a push service can resolve (Apple refuses localhost and .local subjects). */
+const publicHost = (host: string) =>
+  host.includes(".") && !/(^|\.)(localhost|local|lan|home|internal|test|invalid)$/i.test(host);
+
+/**
+ * The VAPID `sub` (RFC 8292: a contact for the push service's operator): PUBLIC_URL when it is a
+ * public https address, else the administrator's email, else a placeholder on a real domain.
+ * Apple's push service answers 403 BadJwtToken to a localhost or .local subject.
+ */
+export function vapidSubject(publicUrl: string | null, adminEmail: string | null): string {
+  if (publicUrl?.startsWith("https://") && publicHost(new URL(publicUrl).hostname))
+    return publicUrl;
+  const domain = adminEmail?.split("@")[1];
+  if (adminEmail && domain && publicHost(domain)) return `mailto:${adminEmail}`;
+  return "mailto:grapevine@example.com";
 }
 
 function validPushKeys(keys: { p256dh: string; auth: string }): boolean {
@@ -468,23 +487,24 @@ export function createAlertsService(deps: AlertsDeps) {
 
   // ---- sending --------------------------------------------------------------------------------
 
-  let vapidCache: Vapid | null = null;
+  let vapidKeys: Omit<Vapid, "subject"> | null = null;
   function vapid(): Vapid {
-    if (vapidCache) return vapidCache;
-    let stored = repo.getKey(VAPID_KEY);
-    if (!stored) {
-      const keys = webpush.generateVAPIDKeys();
-      stored = repo.putKeyOnce(
-        VAPID_KEY,
-        JSON.stringify({ publicKey: keys.publicKey, privateKey: secrets.encrypt(keys.privateKey) }),
-      );
+    if (!vapidKeys) {
+      let stored = repo.getKey(VAPID_KEY);
+      if (!stored) {
+        const keys = webpush.generateVAPIDKeys();
+        stored = repo.putKeyOnce(
+          VAPID_KEY,
+          JSON.stringify({
+            publicKey: keys.publicKey,
+            privateKey: secrets.encrypt(keys.privateKey),
+          }),
+        );
+      }
+      const k = JSON.parse(stored) as { publicKey: string; privateKey: string };
+      vapidKeys = { publicKey: k.publicKey, privateKey: secrets.decrypt(k.privateKey) };
     }
-    const k = JSON.parse(stored) as { publicKey: string; privateKey: string };
-    const subject = deps.publicUrl?.startsWith("https://")
-      ? deps.publicUrl
-      : "mailto:grapevine@localhost";
-    vapidCache = { publicKey: k.publicKey, privateKey: secrets.decrypt(k.privateKey), subject };
-    return vapidCache;
+    return { ...vapidKeys, subject: vapidSubject(deps.publicUrl, deps.adminEmail?.() ?? null) };
   }
 
   function targetOf(row: AlertChannelRow): AlertTarget {
