@@ -793,12 +793,27 @@ describe("Web Push", () => {
       tag: "shipped",
     });
 
+    // A long message is cut so the push stays within the 4 KB a push message may hold.
+    h.services.notifications.notify(a.userid, "information", html`${"x".repeat(5000)}`, {
+      event: "shipped",
+    });
+    const long = (await fake.received(2))[1];
+    expect(long?.answered).toBe(201);
+    const longBody = ece.decrypt(Buffer.from(long?.body as Uint8Array), {
+      version: "aes128gcm",
+      privateKey: sub.ecdh,
+      authSecret: sub.auth,
+    });
+    expect((JSON.parse(longBody.toString("utf8")) as { body: string }).body).toBe(
+      `${"x".repeat(999)}…`,
+    );
+
     // The push service says the subscription is gone: the channel is paused with that reason.
     fake.script("/push/dev1", { status: 410 });
     h.services.notifications.notify(a.userid, "information", html`Shipped: Mug`, {
       event: "shipped",
     });
-    await fake.received(2);
+    await fake.received(3);
     await h.services.alerts.idle();
     const [listed] = (await (
       await h.req("GET", "/api/user/alert-channels", { token: a.token })

@@ -100,8 +100,9 @@ export function buildRequest(
         headers,
         body: JSON.stringify({
           topic: target.topic,
-          title: p.title,
-          message: p.message,
+          title: clip(p.title, 250),
+          // ntfy turns a longer message into an attachment.
+          message: clip(p.message, 3900),
           priority: p.urgent ? 4 : 3,
           tags: TAGS[p.event] ?? [],
           ...(link ? { click: link } : {}),
@@ -170,8 +171,9 @@ export function buildRequest(
       const details = webpush.generateRequestDetails(
         target.subscription,
         JSON.stringify({
-          title: p.title,
-          body: p.message,
+          title: clip(p.title, 200),
+          // A push message holds at most 4 KB once encrypted (RFC 8030): a notification's worth.
+          body: clip(p.message, 1000),
           url: p.path ?? "/",
           tag: p.order ? `order-${p.order.id}` : p.event,
         }),
