@@ -719,6 +719,21 @@ test("the VAPID subject is a contact Apple's push service accepts", () => {
 });
 
 describe("Web Push", () => {
+  /** The push payload, decrypted with the subscription's keys (RFC 8291, aes128gcm). */
+  const decryptPush = (
+    body: Uint8Array | undefined,
+    sub: { ecdh: crypto.ECDH; auth: string },
+  ): unknown =>
+    JSON.parse(
+      ece
+        .decrypt(Buffer.from(body ?? new Uint8Array()), {
+          version: "aes128gcm",
+          privateKey: sub.ecdh,
+          authSecret: sub.auth,
+        })
+        .toString("utf8"),
+    );
+
   function subscription(id: string) {
     const ecdh = crypto.createECDH("prime256v1");
     ecdh.generateKeys();
@@ -781,12 +796,8 @@ describe("Web Push", () => {
     };
     // The admin's email (PUBLIC_URL here is not a public https address); aud is the push service.
     expect(claims).toMatchObject({ aud: fake.url, sub: `mailto:${a.email}` });
-    const plain = ece.decrypt(Buffer.from(req?.body as Uint8Array), {
-      version: "aes128gcm",
-      privateKey: sub.ecdh,
-      authSecret: sub.auth,
-    });
-    expect(JSON.parse(plain.toString("utf8"))).toEqual({
+    const plain = decryptPush(req?.body, sub);
+    expect(plain).toEqual({
       title: "Shipped",
       body: "Shipped: Lamp",
       url: "/",
@@ -799,14 +810,8 @@ describe("Web Push", () => {
     });
     const long = (await fake.received(2))[1];
     expect(long?.answered).toBe(201);
-    const longBody = ece.decrypt(Buffer.from(long?.body as Uint8Array), {
-      version: "aes128gcm",
-      privateKey: sub.ecdh,
-      authSecret: sub.auth,
-    });
-    expect((JSON.parse(longBody.toString("utf8")) as { body: string }).body).toBe(
-      `${"x".repeat(999)}…`,
-    );
+    const longBody = decryptPush(long?.body, sub);
+    expect((longBody as { body: string }).body).toBe(`${"x".repeat(999)}…`);
 
     // The push service says the subscription is gone: the channel is paused with that reason.
     fake.script("/push/dev1", { status: 410 });
