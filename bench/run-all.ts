@@ -18,6 +18,7 @@ const BENCHES = [
   "bench/tracking-update-all.bench.ts",
   "bench/db-lock.bench.ts",
   "bench/vine.bench.ts",
+  "bench/alerts-notify.bench.ts",
 ];
 
 const failed: string[] = [];

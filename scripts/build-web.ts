@@ -30,6 +30,25 @@ if (!result.success) {
   for (const message of result.logs) console.error(message);
   process.exit(1);
 }
+// The PWA files keep fixed names: the service worker must be /sw.js (its scope is the folder it is
+// served from) and the manifest and icons are named in index.html and the manifest.
+const pwaDir = path.join(root, "web/pwa");
+fs.mkdirSync(path.join(outdir, "pwa"), { recursive: true });
+fs.copyFileSync(path.join(pwaDir, "sw.js"), path.join(outdir, "sw.js"));
+for (const f of ["manifest.webmanifest", "icon-192.png", "icon-512.png"]) {
+  fs.copyFileSync(path.join(pwaDir, f), path.join(outdir, "pwa", f));
+}
+// Links Bun's HTML bundler would try to bundle (and rename): added to the built page instead.
+const indexHtml = path.join(outdir, "index.html");
+fs.writeFileSync(
+  indexHtml,
+  fs
+    .readFileSync(indexHtml, "utf8")
+    .replace(
+      "</head>",
+      '<link rel="manifest" href="/pwa/manifest.webmanifest"><link rel="apple-touch-icon" href="/pwa/icon-192.png"></head>',
+    ),
+);
 // Precompressed copies: the server sends file.gz to browsers that accept gzip (no CPU per request).
 for (const o of result.outputs) {
   if (/\.(js|css|html|svg)$/.test(o.path)) {

@@ -100,6 +100,8 @@ services.health.start();
 function removeTempFiles() {
   fs.rmSync(path.join(config.dataDir, "tmp"), { recursive: true, force: true });
 }
+// Alert channels: what waited in the outbox (across a restart too) goes out in the background.
+services.alerts.start();
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -124,6 +126,7 @@ async function shutdown(signal: string) {
   services.health.stop();
   await jobs.stop();
   await services.trackingScheduler.stop();
+  await services.alerts.stop();
   // Uploads and imports in flight, and the supervisors and backfills (which finish the batch in
   // hand and log out), get the grace period.
   let graceTimer: ReturnType<typeof setTimeout> | undefined;

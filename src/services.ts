@@ -8,7 +8,9 @@ import type { Db } from "./db/client.ts";
 import { createEventBus } from "./events/bus.ts";
 import { createSseHub } from "./events/sse.ts";
 import { createAdminLogsService } from "./features/admin-logs/admin-logs.service.ts";
-import { createAuthService } from "./features/auth/auth.service.ts";
+import { createAlertsRepo } from "./features/alerts/alerts.repo.ts";
+import { type AlertsDeps, createAlertsService } from "./features/alerts/alerts.service.ts";
+import { ADMIN_USER_ID, createAuthService } from "./features/auth/auth.service.ts";
 import { createLoginThrottle } from "./features/auth/login-throttle.ts";
 import { createSessionsRepo } from "./features/auth/sessions.repo.ts";
 import { createDashboardRepo } from "./features/dashboard/dashboard.repo.ts";
@@ -59,6 +61,8 @@ import type { CarrierLookup } from "./tracking/types.ts";
  * tracking (an in-memory carrier lookup, a controlled clock and timers, a log to read).
  */
 export type ServiceOverrides = {
+  /** Alert channels: a clock, short retry waits, a short request timeout. */
+  alerts?: Partial<Pick<AlertsDeps, "now" | "retryDelaysMs" | "timeoutMs" | "resolve">>;
   mailbox?: Partial<MailboxServiceDeps>;
   tracking?: {
     lookup?: CarrierLookup;
@@ -86,6 +90,8 @@ export function createServices(
   const notifications = createNotificationsService({
     repo: createNotificationsRepo(db),
     events,
+    // Built below (alerts need notifications to report a paused channel).
+    onAlert: (userId, text, alert) => alerts.enqueue(userId, "", text, alert),
   });
   /** Review reminders (features/reminders), run daily by the review-reminders job. */
   const reminders = createRemindersService({ repo: createRemindersRepo(db), notifications });
@@ -146,6 +152,20 @@ export function createServices(
     now: overrides.vine?.now,
   });
   const secrets = createSecrets({ key: config.secretKey, dataDir: config.dataDir });
+  /** Alert channels (ntfy, webhooks, Web Push) and their outbox; started by main.ts. */
+  const alerts = createAlertsService({
+    repo: createAlertsRepo(db),
+    secrets,
+    events,
+    notify: notifications.notify,
+    timeZoneOf: (userId) => usersRepo.findById(userId)?.timezone ?? null,
+    findOrder: (userId, orderId) => ordersRepo.findForUser(userId, orderId),
+    isAdmin: (userId) => userId === ADMIN_USER_ID,
+    publicUrl: config.publicUrl,
+    adminEmail: () => usersRepo.findById(ADMIN_USER_ID)?.email ?? null,
+    log: logger.log.child({ scope: "alerts" }),
+    ...overrides.alerts,
+  });
   /** Gmail with OAuth: Google's endpoints, when the admin configured a client and PUBLIC_URL. */
   const g = config.google;
   const google =
@@ -219,6 +239,7 @@ export function createServices(
     sse,
     notifications,
     reminders,
+    alerts,
     orders,
     tracking,
     trackingScheduler,
@@ -265,6 +286,7 @@ export function createServices(
         reviewSettings.exportSection,
         vine.exportSection,
         media.exportSection,
+        alerts.exportSection,
       ],
       exportFiles: (userId) => media.exportFiles(userId),
       mailStats: (userId) => mailIngest.stats(userId),

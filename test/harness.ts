@@ -86,6 +86,7 @@ export function createHarness(
       return { token: json.token, userid: json.user.userid, email: e, password };
     },
     async close() {
+      await services.alerts.stop();
       await services.mailbox.stopAll();
       closeDatabase(db);
       await logger.close();

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startDovecot } from "../../test/support/dovecot.ts";
+import { startFakeAlerts } from "../../test/support/fake-alerts.ts";
 import { startFakeCarriers } from "../../test/support/fake-carriers.ts";
 import { startFakeOpenAI } from "../../test/support/fake-openai.ts";
 
@@ -36,6 +37,10 @@ fs.writeFileSync(
 // the text they type (test/support/fake-openai.ts).
 const openai = startFakeOpenAI({ apiKey: "sk-e2e" });
 
+// The far sides of alert channels (ntfy, webhooks, a push service); specs read its address.
+const alerts = startFakeAlerts();
+fs.writeFileSync(path.join(dataDir, "e2e-alerts.json"), JSON.stringify({ baseUrl: alerts.url }));
+
 const root = path.resolve(import.meta.dir, "..", "..");
 const app = Bun.spawn([process.execPath, "run", "src/main.ts"], {
   cwd: root,
@@ -63,6 +68,7 @@ async function stop(code: number) {
   await dovecot.stop();
   carriers.stop();
   openai.stop();
+  alerts.stop();
   process.exit(code);
 }
 process.on("SIGTERM", () => void stop(0));

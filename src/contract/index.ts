@@ -9,6 +9,7 @@ export * from "./notifications.ts";
 export * from "./orders.ts";
 export * from "./user.ts";
 export type ErrorBody = { error: string; details?: unknown };
+export * from "./alerts.ts";
 export * from "./reviews.ts";
 export * from "./tracking.ts";
 export * from "./vine.ts";

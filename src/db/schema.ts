@@ -300,3 +300,79 @@ export const vineSettings = sqliteTable("vine_settings", {
   updatedAt: text("updated_at").notNull().default(now),
 });
 export type VineSettingsRow = typeof vineSettings.$inferSelect;
+
+/** Alert channels of a user (ntfy, webhook, Web Push): see src/features/alerts/. */
+export const alertChannels = sqliteTable(
+  "alert_channels",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** "ntfy" | "webhook" | "webpush" */
+    type: text("type").notNull(),
+    name: text("name").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    /** JSON array of AlertEvent. */
+    events: text("events").notNull(),
+    /** Local "HH:MM" in the user's zone; both null = no quiet hours. */
+    quietStart: text("quiet_start"),
+    quietEnd: text("quiet_end"),
+    /** JSON of what is not secret (ntfy server, webhook format, device name). */
+    settings: text("settings").notNull(),
+    /** JSON of the secrets (token, topic, webhook URL, push subscription), encrypted (lib/secrets). */
+    secret: text("secret").notNull(),
+    /** SHA-256 of the push endpoint: one webpush channel per device. */
+    deviceKey: text("device_key"),
+    /** The first failure since the last success (ISO); a day of failures pauses the channel. */
+    failingSince: text("failing_since"),
+    pausedAt: text("paused_at"),
+    pausedReason: text("paused_reason"),
+    createdAt: text("created_at").notNull().default(now),
+    updatedAt: text("updated_at").notNull().default(now),
+  },
+  (t) => [
+    index("alert_channels_user_idx").on(t.userId),
+    index("alert_channels_device_idx").on(t.userId, t.deviceKey),
+  ],
+);
+export type AlertChannelRow = typeof alertChannels.$inferSelect;
+
+/** Alerts to send and sent (the last few per channel are kept as its delivery history). */
+export const alertOutbox = sqliteTable(
+  "alert_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => alertChannels.id, { onDelete: "cascade" }),
+    /** An AlertEvent, or "test". */
+    event: text("event").notNull(),
+    title: text("title").notNull(),
+    message: text("message").notNull(),
+    /** The order the alert is about, as JSON {id, number, product, status}; null for none. */
+    orderJson: text("order_json"),
+    /** "pending" | "sent" | "failed" */
+    status: text("status").notNull().default("pending"),
+    /** Held for quiet hours: sent with the others of that night as one summary. */
+    quiet: integer("quiet", { mode: "boolean" }).notNull().default(false),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    /** What the far side said (or why nothing was sent), for the delivery list. */
+    result: text("result"),
+    createdAt: text("created_at").notNull().default(now),
+    finishedAt: text("finished_at"),
+  },
+  (t) => [
+    index("alert_outbox_due_idx").on(t.status, t.nextAttemptAt),
+    index("alert_outbox_channel_idx").on(t.channelId, t.id),
+  ],
+);
+export type AlertOutboxRow = typeof alertOutbox.$inferSelect;
+
+/** Keys the server makes once and keeps (the Web Push VAPID key pair; private half encrypted). */
+export const serverKeys = sqliteTable("server_keys", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: text("created_at").notNull().default(now),
+});

@@ -16,6 +16,7 @@ import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { serveWeb } from "./middleware/static.ts";
 import { adminRoutes } from "./routes/admin.routes.ts";
+import { alertsRoutes } from "./routes/alerts.routes.ts";
 import { authRoutes } from "./routes/auth.routes.ts";
 import { configRoutes } from "./routes/config.routes.ts";
 import { dashboardRoutes } from "./routes/dashboard.routes.ts";
@@ -101,6 +102,7 @@ export function createApp(deps: {
   // (a second session and user look-up on every request).
   app.use("/api/user/*", auth);
   app.route("/api/user", userRoutes(services.users, services.reviewSettings));
+  app.route("/api/user/alert-channels", alertsRoutes(services.alerts));
   app.route("/api/user/export/archive", exportArchiveRoute(services.users));
   app.route("/api/user/disconnect-email", disconnectEmailRoute(services.mailbox));
   app.route("/api/user/vine-settings", vineSettingsRoutes(services.vine));

@@ -429,6 +429,7 @@ describe("query invalidation per table", () => {
     ["/api/user/review-settings"],
     ["/api/user/vine-settings"],
     ["/api/vine/standing"],
+    ["/api/user/alert-channels"],
     ["/api/tracking/preferences"],
     ["/api/imap/status"],
     ["/api/imap/folders"],
@@ -468,11 +469,12 @@ describe("query invalidation per table", () => {
     ]);
   });
 
-  test("user → the user data, the review and Vine settings, the Vine standing", () => {
+  test("user → the user data, the review and Vine settings, the alert channels, the Vine standing", () => {
     expect(invalidatedBy("user")).toEqual([
       "/api/user/data",
       "/api/user/review-settings",
       "/api/user/vine-settings",
+      "/api/user/alert-channels",
       "/api/vine/standing",
     ]);
   });
@@ -504,6 +506,7 @@ describe("query invalidation per table", () => {
       "/api/imap/status",
       "/api/notifications",
       "/api/orders",
+      "/api/user/alert-channels",
       "/api/user/data",
       "/api/user/review-settings",
       "/api/user/vine-settings",

@@ -255,6 +255,7 @@ export const INVALIDATION_PREFIXES: Readonly<Record<string, readonly string[]>> 
     "/api/user/data",
     "/api/user/review-settings",
     "/api/user/vine-settings",
+    "/api/user/alert-channels",
     "/api/vine/standing",
   ],
   IMAP: ["/api/imap/status"],

@@ -25,6 +25,11 @@ const ReviewSettingsTab = lazy(() =>
   import("./account/ReviewSettingsTab.tsx").then((m) => ({ default: m.ReviewSettingsTab })),
 );
 
+/** Loaded when first opened (alert channels, push on this device). */
+const AlertsTab = lazy(() =>
+  import("./account/AlertsTab.tsx").then((m) => ({ default: m.AlertsTab })),
+);
+
 const TABS: Tab[] = [
   { id: "profile", label: "Profile Information", short: "Profile", render: () => <ProfileTab /> },
   {
@@ -44,6 +49,16 @@ const TABS: Tab[] = [
     render: () => <TrackingTab />,
   },
   { id: "email", label: "Email Configuration", short: "Email", render: () => <EmailTab /> },
+  {
+    id: "alerts",
+    label: "Alerts",
+    short: "Alerts",
+    render: () => (
+      <Suspense fallback={<article aria-busy="true" aria-label="Loading alert channels" />}>
+        <AlertsTab />
+      </Suspense>
+    ),
+  },
 ];
 
 function initialTab(): string {

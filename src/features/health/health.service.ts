@@ -122,6 +122,7 @@ export function createHealthService(deps: {
         ADMIN_USER_ID,
         "critical",
         html`The server is running out of disk space: ${freeMb} MB free in ${deps.dataDir} (the warning level is ${deps.minFreeMb} MB, DISK_FREE_MIN_MB). When it is full, nothing can be saved and mail stops being imported. Free some space.`,
+        { event: "disk_nearly_full" },
       );
       alerted = true;
     } catch (err) {

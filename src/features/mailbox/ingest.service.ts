@@ -41,6 +41,8 @@
  *   orders (none otherwise) and publishes a "user" event so browsers refresh emailsscanned.
  *   An `ingest` without a scan is a scan of one message.
  */
+
+import type { AlertEvent } from "../../contract/alerts.ts";
 import type {
   CreateOrderBody,
   IngestSummary,
@@ -52,6 +54,7 @@ import { AppError } from "../../lib/errors.ts";
 import type { Logger } from "../../log.ts";
 import type { MailFacts, MailKind, MailMessage } from "../../mail/amazon/types.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
+import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import { toOrder } from "../orders/order-model.ts";
 import type { OrdersService } from "../orders/orders.service.ts";
 import type { ExportSection } from "../users/users.service.ts";
@@ -91,7 +94,12 @@ export type Scan = {
 export type IngestDeps = {
   repo: IngestRepo;
   orders: Pick<OrdersService, "create" | "update">;
-  notify: (userId: number, level: NotificationLevel, message: SafeHtml) => unknown;
+  notify: (
+    userId: number,
+    level: NotificationLevel,
+    message: SafeHtml,
+    alert?: NotificationAlert,
+  ) => unknown;
   events: EventBus;
   log: Logger;
   /** Raw message → MailMessage (mailparser). May throw on garbage. */
@@ -598,7 +606,7 @@ export function createMailIngestService(deps: IngestDeps) {
       }
       if (summary.ordersCreated + summary.ordersUpdated > 0) {
         try {
-          deps.notify(userId, "information", scanMessage(scan));
+          deps.notify(userId, "information", scanMessage(scan), { event: scanEvents(scan) });
         } catch (err) {
           log.error({ err, userId }, "mail: could not store the scan notification");
         }
@@ -635,6 +643,15 @@ export function createMailIngestService(deps: IngestDeps) {
   return service;
 }
 export type MailIngestService = ReturnType<typeof createMailIngestService>;
+
+/** The alert kinds of a scan's notification: a channel gets it when it chose any of them. */
+export function scanEvents(scan: Scan): AlertEvent[] {
+  const kinds: AlertEvent[] = [];
+  if (scan.summary.ordersCreated > 0) kinds.push("new_order");
+  if (scan.changes.shipped > 0) kinds.push("shipped");
+  if (scan.changes.delivered > 0) kinds.push("delivered");
+  return kinds;
+}
 
 /** The one notification of a scan: new orders by name, then the other changes as counts. */
 export function scanMessage(scan: Scan): SafeHtml {

@@ -166,6 +166,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         userId,
         "critical",
         html`Gmail refused the saved credentials for <strong>${account.emailAddress}</strong>, so new Amazon mail is not being read. Connect your Gmail account again in Account Settings.`,
+        { event: "mailbox_attention" },
       );
     } catch (nErr) {
       log.error({ err: nErr }, "could not notify about expired mailbox credentials");

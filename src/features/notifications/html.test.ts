@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { escapeHtml, html, SafeHtml } from "./html.ts";
+import { escapeHtml, html, SafeHtml, toPlainText } from "./html.ts";
 
 describe("escapeHtml", () => {
   test("escapes the five HTML-significant characters", () => {
@@ -43,5 +43,17 @@ describe("html", () => {
     const fake = { toString: () => "<b>x</b>" };
     expect(String(html`${fake}`)).toBe("&lt;b&gt;x&lt;/b&gt;");
     expect(JSON.stringify({ m: html`<i>${"<"}</i>` })).toBe('{"m":"<i>&lt;</i>"}');
+  });
+
+  test("toPlainText: the text of a message for alerts, links left out, values as written", () => {
+    const name = `Mug <"Big"> & 'Co'`;
+    expect(
+      toPlainText(
+        html`Delivered: <strong>${name}</strong>. <a href="/orders/1/edit">Write the review</a>`,
+      ),
+    ).toBe(`Delivered: Mug <"Big"> & 'Co'.`);
+    expect(
+      toPlainText(html`<strong>2 new orders</strong> from your mail: ${"a"}, ${"b &lt;"}.`),
+    ).toBe("2 new orders from your mail: a, b &lt;.");
   });
 });

@@ -49,3 +49,23 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeH
   for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? "");
   return new SafeHtml(out);
 }
+
+const UNESCAPES: Record<string, string> = Object.fromEntries(
+  Object.entries(ESCAPES).map(([ch, entity]) => [entity, ch]),
+);
+
+/**
+ * The message as plain text for alerts (ntfy, webhooks, push): links are left out (the alert
+ * carries its own), tags dropped, the five escapes undone. Values were escaped by `html`, so no
+ * `<` in the text is a value's.
+ */
+export function toPlainText(message: SafeHtml): string {
+  return message
+    .toString()
+    .replace(/<a\b[^>]*>.*?<\/a>/gs, "")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(amp|lt|gt|quot|#39);/g, (e) => UNESCAPES[e] ?? e)
+    .replace(/\s+/g, " ")
+    .replace(/\s+([.,])/g, "$1")
+    .trim();
+}

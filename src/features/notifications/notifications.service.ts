@@ -4,6 +4,7 @@
  * write, so open browsers refetch the list.
  */
 import {
+  type AlertEvent,
   NOTIFICATION_LEVELS,
   type Notification,
   type NotificationLevel,
@@ -11,7 +12,7 @@ import {
 import type { NotificationRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { notFound } from "../../lib/errors.ts";
-import { SafeHtml } from "./html.ts";
+import { SafeHtml, toPlainText } from "./html.ts";
 import type { NotificationsRepo } from "./notifications.repo.ts";
 
 /** GET /api/notifications answers at most this many, newest first. */
@@ -37,7 +38,18 @@ export function toNotification(row: NotificationRow): Notification {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export function createNotificationsService(deps: { repo: NotificationsRepo; events: EventBus }) {
+/**
+ * What a notification is about, for alert channels (features/alerts): its event kind(s) (see
+ * ALERT_EVENTS in contract/alerts.ts) and the order, when there is one.
+ */
+export type NotificationAlert = { event: AlertEvent | readonly AlertEvent[]; orderId?: number };
+
+export function createNotificationsService(deps: {
+  repo: NotificationsRepo;
+  events: EventBus;
+  /** Queues alerts for a notification that carries an event kind; must not throw or wait. */
+  onAlert?: (userId: number, text: string, alert: NotificationAlert) => void;
+}) {
   const { repo, events } = deps;
 
   return {
@@ -86,8 +98,15 @@ export function createNotificationsService(deps: { repo: NotificationsRepo; even
     /**
      * Stores a notification for the user and tells their open browsers. `message` must come from
      * the `html` template (values escaped); an unknown level or a plain string is refused.
+     * `alert` (optional) names the event kind and order: the user's alert channels that chose the
+     * event get it too, sent in the background (never delaying this call).
      */
-    notify(userId: number, level: NotificationLevel, message: SafeHtml): Notification {
+    notify(
+      userId: number,
+      level: NotificationLevel,
+      message: SafeHtml,
+      alert?: NotificationAlert,
+    ): Notification {
       if (!isNotificationLevel(level)) {
         throw new TypeError(
           `Unknown notification level "${String(level)}": use one of ${NOTIFICATION_LEVELS.join(", ")}`,
@@ -105,6 +124,7 @@ export function createNotificationsService(deps: { repo: NotificationsRepo; even
       }
       const row = repo.insert({ userId, level, message: text });
       events.publish(userId, "notification", "INSERT");
+      if (alert) deps.onAlert?.(userId, toPlainText(message), alert);
       return toNotification(row);
     },
 

@@ -113,7 +113,10 @@ export function runReviewReminders(
       const kind = reminderKind(rule, due);
       const sent = deps.reminders.inTransaction(() => {
         if (!deps.reminders.claim(c.orderId, kind, now.toISOString())) return false;
-        deps.notifications.notify(c.userId, due.level, rule.message(c, days, due.level));
+        deps.notifications.notify(c.userId, due.level, rule.message(c, days, due.level), {
+          event: due.level === "critical" ? "review_overdue" : "review_due",
+          orderId: c.orderId,
+        });
         return true;
       });
       if (sent) {

@@ -282,7 +282,10 @@ export function createTrackingService(deps: TrackingServiceDeps) {
         (d, i) => html`${i > 0 ? ", " : ""}${d.name}`,
       )}${more > 0 ? ` and ${more} more` : ""}.`;
     }
-    deps.notify(userId, "information", message);
+    deps.notify(userId, "information", message, {
+      event: "delivered",
+      ...(delivered.length === 1 && first ? { orderId: first.id } : {}),
+    });
   }
 
   /** One update-all: every Shipped order with a tracking number of the user. */

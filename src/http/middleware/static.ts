@@ -10,6 +10,11 @@ import type { AppEnv } from "../types.ts";
 
 /** Written by scripts/build-web.ts: the content-hashed files, which never change. */
 export const IMMUTABLE_LIST = "immutable.json";
+/**
+ * Fixed names that must be checked on every load: the service worker (a stale one would keep old
+ * push code) and the PWA manifest.
+ */
+const NO_CACHE_FILES = new Set(["/sw.js", "/pwa/manifest.webmanifest"]);
 
 function readImmutable(root: string): Set<string> {
   try {
@@ -84,7 +89,9 @@ export function serveWeb(distDir: string): MiddlewareHandler<AppEnv> {
       }
       const cache = immutable.has(path.relative(root, candidate))
         ? "public, max-age=31536000, immutable"
-        : "public, max-age=3600";
+        : NO_CACHE_FILES.has(pathname)
+          ? "no-cache"
+          : "public, max-age=3600";
       return sendFile(candidate, c.req.method, accept, { "Cache-Control": cache });
     }
     if (!(await Bun.file(indexFile).exists())) {

@@ -1,0 +1,269 @@
+/**
+ * One alert → one HTTP request, per channel type, in the shapes the far sides document:
+ * - ntfy: "publish as JSON" (POST to the server root: topic, title, message, priority, tags,
+ *   click), `Authorization: Bearer <token>` or Basic for user name and password.
+ * - webhook json: AlertWebhookJson (Home Assistant's webhook trigger takes it as is).
+ * - Discord: `content` + one embed; Slack: `text` + `blocks` (mrkdwn escaped as Slack documents).
+ * - Web Push: the `web-push` library encrypts the payload (aes128gcm) and signs VAPID; the request
+ *   goes out through sendOutgoing like the others.
+ * And the answer → what happens next (delivered, retry later, give up).
+ */
+import webpush from "web-push";
+import type { AlertEvent, AlertWebhookJson, WebhookFormat } from "../../contract/alerts.ts";
+import { retryAfterMs } from "../../shared/retry-after.ts";
+import {
+  OutgoingError,
+  type OutgoingRequest,
+  type OutgoingResponse,
+  type Resolver,
+  sendOutgoing,
+} from "./outgoing.ts";
+
+export type AlertPayload = {
+  event: AlertEvent | "test" | "summary";
+  title: string;
+  message: string;
+  /** The order's page in the app (/orders/5/edit) or null. */
+  path: string | null;
+  order: { id: number; number: string | null; product: string; status: string } | null;
+  /** High for things that need doing (overdue, mailbox, server problems). */
+  urgent: boolean;
+  sentAt: string;
+};
+
+export type NtfyTarget = {
+  type: "ntfy";
+  serverUrl: string;
+  topic: string;
+  token?: string | null;
+  username?: string | null;
+  password?: string | null;
+};
+export type WebhookTarget = { type: "webhook"; url: string; format: WebhookFormat };
+export type PushTarget = {
+  type: "webpush";
+  subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
+};
+export type AlertTarget = NtfyTarget | WebhookTarget | PushTarget;
+
+export type Vapid = { publicKey: string; privateKey: string; subject: string };
+
+const TAGS: Partial<Record<AlertPayload["event"], string[]>> = {
+  new_order: ["package"],
+  shipped: ["truck"],
+  delivered: ["house"],
+  review_due: ["memo"],
+  review_overdue: ["warning", "memo"],
+  review_decided: ["star"],
+  mailbox_attention: ["warning", "email"],
+  tracking_problem: ["warning", "truck"],
+  disk_nearly_full: ["rotating_light"],
+  mailbox_supervisor_failing: ["rotating_light"],
+  test: ["white_check_mark"],
+};
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const slackEscape = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** The far side's name in sentences ("ntfy answered 500"). */
+export function farSide(target: AlertTarget): string {
+  if (target.type === "ntfy") return "ntfy";
+  if (target.type === "webpush") return "The push service";
+  return target.format === "discord"
+    ? "Discord"
+    : target.format === "slack"
+      ? "Slack"
+      : "The webhook";
+}
+
+export function buildRequest(
+  target: AlertTarget,
+  p: AlertPayload,
+  ctx: { publicUrl: string | null; vapid: () => Vapid },
+): OutgoingRequest {
+  const link = p.path && ctx.publicUrl ? `${ctx.publicUrl}${p.path}` : null;
+  const json = (body: unknown): OutgoingRequest => ({
+    url: target.type === "webhook" ? target.url : "",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  switch (target.type) {
+    case "ntfy": {
+      const headers: Record<string, string> = { "Content-Type": "application/json" };
+      if (target.token) headers.Authorization = `Bearer ${target.token}`;
+      else if (target.username && target.password) {
+        headers.Authorization = `Basic ${Buffer.from(`${target.username}:${target.password}`).toString("base64")}`;
+      }
+      return {
+        url: `${target.serverUrl.replace(/\/+$/, "")}/`,
+        headers,
+        body: JSON.stringify({
+          topic: target.topic,
+          title: clip(p.title, 250),
+          // ntfy turns a longer message into an attachment.
+          message: clip(p.message, 3900),
+          priority: p.urgent ? 4 : 3,
+          tags: TAGS[p.event] ?? [],
+          ...(link ? { click: link } : {}),
+        }),
+      };
+    }
+    case "webhook": {
+      if (target.format === "discord") {
+        return json({
+          content: clip(p.title, 2000),
+          embeds: [
+            {
+              title: clip(p.order?.product ?? p.title, 256),
+              description: clip(p.message, 4096),
+              ...(link ? { url: link } : {}),
+              timestamp: p.sentAt,
+              ...(p.order
+                ? {
+                    fields: [
+                      { name: "Order", value: p.order.number ?? "—", inline: true },
+                      { name: "Status", value: p.order.status, inline: true },
+                    ],
+                  }
+                : {}),
+            },
+          ],
+        });
+      }
+      if (target.format === "slack") {
+        const text = slackEscape(`${p.title}: ${p.message}`);
+        return json({
+          text: clip(text, 3000),
+          blocks: [
+            {
+              type: "section",
+              text: {
+                type: "mrkdwn",
+                text: clip(`*${slackEscape(p.title)}*\n${slackEscape(p.message)}`, 3000),
+              },
+            },
+            ...(link
+              ? [
+                  {
+                    type: "context",
+                    elements: [{ type: "mrkdwn", text: `<${link}|Open in Grapevine>` }],
+                  },
+                ]
+              : []),
+          ],
+        });
+      }
+      const body: AlertWebhookJson = {
+        event: p.event,
+        title: p.title,
+        message: p.message,
+        url: link,
+        order: p.order
+          ? { number: p.order.number, product: p.order.product, status: p.order.status }
+          : null,
+        sentAt: p.sentAt,
+      };
+      return json(body);
+    }
+    case "webpush": {
+      const v = ctx.vapid();
+      const details = webpush.generateRequestDetails(
+        target.subscription,
+        JSON.stringify({
+          title: clip(p.title, 200),
+          // A push message holds at most 4 KB once encrypted (RFC 8030): a notification's worth.
+          body: clip(p.message, 1000),
+          url: p.path ?? "/",
+          tag: p.order ? `order-${p.order.id}` : p.event,
+        }),
+        {
+          vapidDetails: { subject: v.subject, publicKey: v.publicKey, privateKey: v.privateKey },
+          TTL: 24 * 3600,
+          urgency: p.urgent ? "high" : "normal",
+        },
+      );
+      return {
+        url: details.endpoint,
+        headers: details.headers as Record<string, string>,
+        body: details.body as Buffer,
+      };
+    }
+  }
+}
+
+export type SendOutcome =
+  | { kind: "sent"; result: string }
+  /** Worth another try: timeout, connection, 429 (after retryAfterMs when it said), 5xx. */
+  | { kind: "retry"; result: string; retryAfterMs: number | null }
+  /** No point trying again: 4xx other than 429, a refused address, a cross-host redirect. */
+  | { kind: "give-up"; result: string; gone?: boolean };
+
+function answerText(body: string): string {
+  const t = body.replace(/\s+/g, " ").trim();
+  if (!t) return "";
+  try {
+    const j = JSON.parse(t) as { error?: unknown; message?: unknown };
+    const m =
+      typeof j.error === "string" ? j.error : typeof j.message === "string" ? j.message : null;
+    if (m) return `: ${clip(m, 200)}`;
+  } catch {
+    // not JSON
+  }
+  return `: ${clip(t, 200)}`;
+}
+
+export function outcomeOf(target: AlertTarget, res: OutgoingResponse, now: number): SendOutcome {
+  const who = farSide(target);
+  const said = `${who} answered ${res.status}`;
+  if (res.status >= 200 && res.status < 300) return { kind: "sent", result: said };
+  if (res.status === 429) {
+    const h = new Headers();
+    const ra = res.headers["retry-after"];
+    if (typeof ra === "string") h.set("retry-after", ra);
+    return {
+      kind: "retry",
+      result: `${said} (too many requests)`,
+      retryAfterMs: ra ? retryAfterMs(h, now) : null,
+    };
+  }
+  if (res.status >= 500)
+    return { kind: "retry", result: `${said}${answerText(res.body)}`, retryAfterMs: null };
+  const gone = target.type === "webpush" && (res.status === 404 || res.status === 410);
+  return {
+    kind: "give-up",
+    result: gone
+      ? `${said}: this device's push subscription has ended; enable push on the device again`
+      : `${said}${answerText(res.body)}`,
+    gone,
+  };
+}
+
+/** Sends and classifies; never throws. */
+export async function deliver(
+  target: AlertTarget,
+  p: AlertPayload,
+  ctx: {
+    publicUrl: string | null;
+    vapid: () => Vapid;
+    timeoutMs?: number;
+    resolve?: Resolver;
+    now: () => number;
+  },
+): Promise<SendOutcome> {
+  try {
+    const res = await sendOutgoing(buildRequest(target, p, ctx), {
+      timeoutMs: ctx.timeoutMs,
+      resolve: ctx.resolve,
+    });
+    return outcomeOf(target, res, ctx.now());
+  } catch (err) {
+    if (err instanceof OutgoingError) {
+      const permanent = err.kind === "refused-address" || err.kind === "redirect";
+      return permanent
+        ? { kind: "give-up", result: err.message }
+        : { kind: "retry", result: err.message, retryAfterMs: null };
+    }
+    return { kind: "give-up", result: `The alert could not be built (${(err as Error).message})` };
+  }
+}
