@@ -474,8 +474,8 @@ describe("query invalidation per table", () => {
       "/api/user/data",
       "/api/user/review-settings",
       "/api/user/vine-settings",
-      "/api/user/alert-channels",
       "/api/vine/standing",
+      "/api/user/alert-channels",
     ]);
   });
 
