@@ -18,7 +18,7 @@
  * whose Amazon ref tag or enclosing element is a recommendation widget's (pd_…, rtpb, qpr, sr_N,
  * p13n…) is never an item, wherever it stands.
  */
-import { Parser, type ParserOptions, Tokenizer } from "htmlparser2";
+import { Parser, type ParserOptions } from "htmlparser2";
 import type { Carrier } from "../../contract/index.ts";
 import { detectCarrier } from "../../features/orders/carrier-detect.ts";
 import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
@@ -215,151 +215,11 @@ const ARIA_AMOUNT = /\bamount=(\d{1,9}(?:\.\d{1,2})?)\b/;
 
 const NON_SPACE = /\S/;
 
-/**
- * htmlparser2's tokenizer, reading text and quoted attribute values faster. With entities decoded,
- * the stock one steps through text one character at a time only to find the next "<" or "&" (in
- * a quoted value: the closing quote or "&"); this one jumps there with indexOf, remembering where
- * the next of each is, so long text costs one search. Nothing else changes: the same callbacks
- * with the same indices, states and decoded entities. It replaces two private methods, so it is
- * used only when htmlparser2 has them and a sample reads the same through both tokenizers
- * (`FAST_TOKENIZER`); otherwise the stock tokenizer reads.
- */
-type TokenizerGuts = {
-  buffer: string;
-  index: number;
-  offset: number;
-  decodeEntities: boolean;
-  stateText(c: number): void;
-  handleInAttributeValue(c: number, quote: number): void;
-};
-type SkipState = TokenizerGuts & {
-  /** Offset and length of the buffer the positions below are in; -1 before the first search. */
-  skipOffset?: number;
-  skipLength?: number;
-  /** Position (in the buffer) of the next "<", "&", '"' and "'" at or after the last search. */
-  nextLt?: number;
-  nextAmp?: number;
-  nextDq?: number;
-  nextSq?: number;
-};
-
-const LT = 0x3c;
-const AMP = 0x26;
-const DQ = 0x22;
-const SQ = 0x27;
-
-/** Position of the next `ch` at or after `i` in the tokenizer's buffer (its length if none). */
-function nextIn(
-  t: SkipState,
-  key: "nextLt" | "nextAmp" | "nextDq" | "nextSq",
-  ch: string,
-  i: number,
-) {
-  const buf = t.buffer;
-  if (t.skipOffset !== t.offset || t.skipLength !== buf.length) {
-    t.skipOffset = t.offset;
-    t.skipLength = buf.length;
-    t.nextLt = -1;
-    t.nextAmp = -1;
-    t.nextDq = -1;
-    t.nextSq = -1;
-  }
-  let p = t[key] ?? -1;
-  if (p < i) {
-    p = buf.indexOf(ch, i);
-    if (p < 0) p = buf.length;
-    t[key] = p;
-  }
-  return p;
-}
-
-const stock = Tokenizer.prototype as unknown as Partial<TokenizerGuts>;
-const stockStateText = stock.stateText;
-const stockHandleInAttributeValue = stock.handleInAttributeValue;
-
-class SkippingTokenizer extends Tokenizer {}
-{
-  const proto = SkippingTokenizer.prototype as unknown as TokenizerGuts;
-  if (typeof stockStateText === "function" && typeof stockHandleInAttributeValue === "function") {
-    proto.stateText = function (this: SkipState, c: number): void {
-      if (c === LT || c === AMP || !this.decodeEntities) {
-        stockStateText.call(this, c);
-        return;
-      }
-      // The stock tokenizer does nothing with this character nor any before the next "<" or "&".
-      const i = this.index - this.offset;
-      const next = Math.min(nextIn(this, "nextLt", "<", i), nextIn(this, "nextAmp", "&", i));
-      this.index = this.offset + next - 1;
-    };
-    proto.handleInAttributeValue = function (this: SkipState, c: number, quote: number): void {
-      if (c === quote || c === AMP || !this.decodeEntities || (quote !== DQ && quote !== SQ)) {
-        stockHandleInAttributeValue.call(this, c, quote);
-        return;
-      }
-      const i = this.index - this.offset;
-      const q = quote === DQ ? nextIn(this, "nextDq", '"', i) : nextIn(this, "nextSq", "'", i);
-      this.index = this.offset + Math.min(q, nextIn(this, "nextAmp", "&", i)) - 1;
-    };
-  }
-}
-
 const PARSER_OPTIONS: ParserOptions = {
   decodeEntities: true,
   lowerCaseTags: true,
   lowerCaseAttributeNames: true,
 };
-
-/** Every callback a Parser makes, as one string per call (for comparing two tokenizers). */
-export function parserEvents(html: string, tokenizer: typeof Tokenizer): string[] {
-  const ev: string[] = [];
-  const rec =
-    (name: string) =>
-    (...args: unknown[]) =>
-      ev.push(`${name} ${JSON.stringify(args)}`);
-  const parser = new Parser(
-    {
-      onopentagname: rec("opentagname"),
-      onattribute: rec("attribute"),
-      onopentag: rec("opentag"),
-      onclosetag: rec("closetag"),
-      ontext: rec("text"),
-      oncomment: rec("comment"),
-      oncdatastart: rec("cdatastart"),
-      oncdataend: rec("cdataend"),
-      oncommentend: rec("commentend"),
-      onprocessinginstruction: rec("pi"),
-      onend: rec("end"),
-    },
-    { ...PARSER_OPTIONS, Tokenizer: tokenizer },
-  );
-  parser.write(html);
-  parser.end();
-  return ev;
-}
-
-const TOKENIZER_SAMPLE =
-  '<!doctype html><html><head><title>a &amp; b</title><style>p{x:"<"}</style><script>if (a<b && c) {}</script></head>' +
-  "<body><!-- c < d --><![CDATA[ x ]]><table class='p13n x' data-x=\"a&gt;b\" t=a&amp;b>" +
-  "<tr><td>Lorem ipsum dolor sit amet. Lorem ipsum &nbsp; x &notanentity; &amp &lt3 &#8203; < 3 a<b</td>" +
-  '<td><a href="https://www.amazon.com/dp/B000000001?ref_=pe&amp;x=1&y" title=\'it&apos;s "x"\'>' +
-  'Name<img src=x.jpg alt="A &quot;B&quot;"></a></td></tr></table><br/><p>tail & more</p> trailing';
-
-/** The faster tokenizer when htmlparser2 reads the sample the same through both; else the stock one. */
-const FAST_TOKENIZER: typeof Tokenizer = (() => {
-  try {
-    if (typeof stockStateText !== "function" || typeof stockHandleInAttributeValue !== "function") {
-      return Tokenizer;
-    }
-    const a = parserEvents(TOKENIZER_SAMPLE, Tokenizer).join("\n");
-    const b = parserEvents(TOKENIZER_SAMPLE, SkippingTokenizer).join("\n");
-    return a === b ? SkippingTokenizer : Tokenizer;
-  } catch {
-    return Tokenizer;
-  }
-})();
-
-/** For tests: the tokenizer docFromHtml reads with, and the faster one itself. */
-export const tokenizers = { inUse: FAST_TOKENIZER, skipping: SkippingTokenizer, stock: Tokenizer };
 
 type Frame = { name: string; rec: boolean; skip: boolean; link: boolean };
 
@@ -466,7 +326,7 @@ export function docFromHtml(htmlIn: string): Doc {
         if (buf.length > 20_000) flush();
       },
     },
-    { ...PARSER_OPTIONS, Tokenizer: FAST_TOKENIZER },
+    PARSER_OPTIONS,
   );
   parser.write(html);
   if (!stopped) parser.end();
