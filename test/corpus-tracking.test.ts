@@ -20,7 +20,7 @@ import { describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
 import type { Carrier } from "../src/contract/index.ts";
-import { detectCarrier, normaliseTrackingNumber } from "../src/features/orders/carrier-detect.ts";
+import { detectCarrier, normaliseTrackingNumber } from "../src/tracking/carrier-detect.ts";
 import { parseCsv } from "./support/csv.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");

@@ -32,7 +32,7 @@ import { badRequest, notFound } from "../../lib/errors.ts";
 import type { TrackingService } from "../tracking/tracking.service.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
-import { detectCarrier } from "./carrier-detect.ts";
+import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import { isoDayInZone, parseExpectedDelivery } from "./expected-delivery.ts";
 import type { NewOrderRow, OrderListFilter, OrderPatch, OrdersRepo } from "./orders.repo.ts";
 

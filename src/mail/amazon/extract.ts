@@ -20,7 +20,7 @@
  */
 import { Parser, type ParserOptions } from "htmlparser2";
 import type { Carrier } from "../../contract/index.ts";
-import { detectCarrier } from "../../features/orders/carrier-detect.ts";
+import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
 import type { MailItem, MailKind, MailMessage, MailOrder } from "./types.ts";
 

