@@ -29,10 +29,10 @@ import type {
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
+import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import type { TrackingService } from "../tracking/tracking.service.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
-import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import { isoDayInZone, parseExpectedDelivery } from "./expected-delivery.ts";
 import type { NewOrderRow, OrderListFilter, OrderPatch, OrdersRepo } from "./orders.repo.ts";
 
