@@ -17,7 +17,8 @@
  * The 2025 templates print a progress bar ("Ordered / Shipped / Out for delivery / Delivered")
  * in every message, so bare status words in the body never count: only sentences do.
  */
-import { clean, lastQuoteClose, QUOTE_OPEN } from "./extract.ts";
+import { clean } from "./doc.ts";
+import { lastQuoteClose, QUOTE_OPEN } from "./items.ts";
 import type { MailKind } from "./types.ts";
 
 export type Classification = {

@@ -1,20 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { prng } from "../../../test/support/prng.ts";
+import { clean, cleanCapped, docFromHtml, docFromText, resolveUrl } from "./doc.ts";
 import {
-  asinOf,
-  clean,
-  cleanCapped,
-  docFromHtml,
-  docFromText,
   findCut,
   findPrice,
   linkOrderNumbers,
   normalisePrice,
-  resolveUrl,
-  subjectItem,
   subjectOrderNumber,
   textOrderNumbers,
-} from "./extract.ts";
+} from "./fields.ts";
+import { asinOf, subjectItem } from "./items.ts";
 
 describe("clean", () => {
   test("drops zero-width padding and bidi marks, collapses white space", () => {
