@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { CARRIERS } from "../../src/contract/constants.ts";
 import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts";
 import {
   changedFields,
@@ -100,6 +101,25 @@ describe("trackingUrl", () => {
       "https://www.amazon.com/progress-tracker/package?itemId=&orderId=112-1234567-1234567",
     );
     expect(trackingUrl("AMAZON", "XYZ987")).toBe("https://track.amazon.com/tracking/XYZ987");
+  });
+  test("every other marketplace carrier opens its own page on the https site, number encoded", () => {
+    for (const c of CARRIERS) {
+      if (["UPS", "USPS", "FEDEX", "AMAZON", "OTHER"].includes(c)) continue;
+      const url = trackingUrl(c, "AB 12/3");
+      expect(url).not.toBeNull();
+      expect(url?.startsWith("https://")).toBe(true);
+      expect(url).not.toContain("parcelsapp");
+      expect(url).toContain("AB%2012%2F3");
+    }
+    expect(trackingUrl("ROYALMAIL", "RB123456785GB")).toBe(
+      "https://www.royalmail.com/track-your-item#/tracking-results/RB123456785GB",
+    );
+    expect(trackingUrl("YAMATO", "123456789012")).toBe(
+      "https://toi.kuronekoyamato.co.jp/cgi-bin/tneko?number00=1&number01=123456789012",
+    );
+    expect(trackingUrl("LAPOSTE", "6A12345678901")).toBe(
+      "https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901",
+    );
   });
   test("no carrier uses the multi-carrier tracker; no number gives no link", () => {
     expect(trackingUrl(null, " ABC ")).toBe("https://parcelsapp.com/en/tracking/ABC");

@@ -44,13 +44,7 @@ export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 export const JUST_DELIVERED_MS = 24 * HOUR_MS;
 
-export const CARRIER_LABELS: Record<Carrier, string> = {
-  UPS: "UPS",
-  FEDEX: "FedEx",
-  USPS: "USPS",
-  AMAZON: "Amazon",
-  OTHER: "Other",
-};
+export { CARRIER_LABELS } from "../../src/contract/constants.ts";
 
 /** Subtitles of the dashboard's status cards (spec §2). */
 export const STATUS_SUBTITLES: Partial<Record<OrderStatus, string>> = {
@@ -148,10 +142,39 @@ export function trackingUrl(
       }
       return `https://track.amazon.com/tracking/${e}`;
     }
-    default:
-      return `https://parcelsapp.com/en/tracking/${e}`;
+    default: {
+      const page = carrier ? CARRIER_TRACKING_PAGES[carrier] : undefined;
+      return page ? page(e) : `https://parcelsapp.com/en/tracking/${e}`;
+    }
   }
 }
+
+/** Public tracking pages of the other marketplaces' carriers (no look-ups: the link is all). */
+const CARRIER_TRACKING_PAGES: Partial<Record<Carrier, (e: string) => string>> = {
+  DHL: (e) => `https://www.dhl.com/global-en/home/tracking.html?tracking-id=${e}`,
+  HERMES: (e) => `https://www.myhermes.de/empfangen/sendungsverfolgung/sendungsinformation#${e}`,
+  EVRI: (e) => `https://www.evri.com/track/parcel/${e}`,
+  DPD: (e) => `https://tracking.dpd.de/status/en_US/parcel/${e}`,
+  GLS: (e) => `https://gls-group.com/GROUP/en/parcel-tracking?match=${e}`,
+  ROYALMAIL: (e) => `https://www.royalmail.com/track-your-item#/tracking-results/${e}`,
+  LAPOSTE: (e) => `https://www.laposte.fr/outils/suivre-vos-envois?code=${e}`,
+  CHRONOPOST: (e) => `https://www.chronopost.fr/tracking-no-cms/suivi-page?listeNumerosLT=${e}`,
+  CORREOS: (e) =>
+    `https://www.correos.es/es/es/herramientas/localizador/envios/detalle?tracking-number=${e}`,
+  SEUR: (e) => `https://www.seur.com/livetracking/?segOnlineIdentificador=${e}`,
+  SDA: (e) =>
+    `https://www.sda.it/wps/portal/Servizi_online/dettaglio-spedizione?locale=it&tracing.letteraVettura=${e}`,
+  BRT: (e) => `https://vas.brt.it/vas/sped_det_show.hsm?referer=sped_numspe_par.htm&Nspediz=${e}`,
+  POSTEITALIANE: (e) => `https://www.poste.it/cerca/index.html#/risultati-spedizioni/${e}`,
+  YAMATO: (e) => `https://toi.kuronekoyamato.co.jp/cgi-bin/tneko?number00=1&number01=${e}`,
+  SAGAWA: (e) => `https://k2k.sagawa-exp.co.jp/p/web/okurijosearch.do?okurijoNo=${e}`,
+  JAPANPOST: (e) =>
+    `https://trackings.post.japanpost.jp/services/srv/search/direct?reqCodeNo1=${e}&locale=en`,
+  CANADAPOST: (e) =>
+    `https://www.canadapost-postescanada.ca/track-reperage/en#/search?searchFor=${e}`,
+  PUROLATOR: (e) => `https://www.purolator.com/en/shipping/tracker?pin=${e}`,
+  AUSPOST: (e) => `https://auspost.com.au/mypost/track/details/${e}`,
+};
 
 /** The retailer's page of a published review (spec §2 'View on'). */
 export function reviewUrl(reference: string | null | undefined): string | null {
