@@ -59,26 +59,29 @@ const OTHER_BODY =
   /your one[- ]time password is|one[- ]time password is required|your verification code is|ready for pick ?up|your pickup code is|^pickup code$|^pick up until|refund (?:was|has been) issued|we(?:'ve| have) issued your refund|your refund|^return summary$|your (?:next )?subscribe (?:&|and) save/i;
 
 const STRONG_SUBJECT: Rule[] = [
-  { kind: "ordered", re: /^(?:ordered|ordinato|bestellt|commandé|pedido realizado)\s*:/i },
+  {
+    kind: "ordered",
+    re: /^(?:ordered|ordinato|bestellt|commandée?s?|pedido realizado|注文済み|注文確定)\s*[:：]/i,
+  },
   {
     kind: "shipped",
-    re: /^(?:shipped|dispatched|spedito|versandt|verschickt|expédié|enviado)\s*:/i,
+    re: /^(?:shipped|dispatched|spedito|versandt|versendet|verschickt|expédiée?s?|enviado|発送済み|発送しました)\s*[:：]/i,
   },
   {
     kind: "out-for-delivery",
-    re: /^(?:out for delivery|arriving today|in consegna(?: oggi)?|wird heute zugestellt|heute zugestellt|in zustellung|en cours de livraison)\b/i,
+    re: /^(?:out for delivery|arriving today|in consegna(?: oggi)?|wird heute zugestellt|heute zugestellt|zustellung heute|in zustellung|en cours de livraison|llega hoy|en reparto|配達中|本日お届け)(?![\p{L}])/iu,
   },
   {
     kind: "delivered",
-    re: /^(?:(?:delivered|consegnato|zugestellt|livré|entregado)\s*:|consegna effettuata\b)/i,
+    re: /^(?:(?:delivered|consegnato|zugestellt|geliefert|livrée?s?|livraison|entregado|配達完了|配達済み)\s*[:：]|consegna effettuata\b)/i,
   },
   {
     kind: "canceled",
-    re: /^(?:cancell?ed|cancellation|annullato|storniert|annulé|cancelado)\s*:/i,
+    re: /^(?:cancell?ed|cancellation|annullato|storniert|annulée?s?|cancelado|キャンセル済み|キャンセル)\s*[:：]/i,
   },
   {
     kind: "delayed",
-    re: /^(?:delivery update|delayed|running late|aggiornamento (?:sulla|della) consegna|in ritardo|lieferverzögerung|verspätet|retard)\s*:/i,
+    re: /^(?:delivery update|delayed|running late|aggiornamento (?:sulla|della) consegna|in ritardo|lieferverzögerung|verspätet|retard(?: de livraison)?|retraso en la entrega|retrasado|配送の遅延|お届けの遅延)\s*[:：]/i,
   },
 ];
 

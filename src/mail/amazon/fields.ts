@@ -19,7 +19,7 @@ const MAX_ESTIMATE_CHARS = 200;
 /** Amazon order numbers: 3 digits (or D + 2 for digital orders), 7, 7. */
 const ORDER_NUMBER = /(?<![\w-])([D\d]\d{2}-\d{7}-\d{7})(?![\w-])/g;
 const ORDER_LABEL =
-  /(?:order|ordine|bestell\w*|commande|pedido|bestelling|zamówienie|#|n[.°º]\s?|nr\.?)[\s:#.°º]*$/i;
+  /(?:order|ordine|bestell\w*|commande|pedido|bestelling|zamówienie|注文番号|#|n[.°º]\s?|nr\.?)[\s:：#.°º]*$/i;
 
 export type OrderOcc = { number: string; line: number };
 
@@ -113,8 +113,9 @@ export function findCut(lines: string[], from: number): number {
 // Prices
 
 const CUR_BEFORE =
-  /(?:US\$|CA\$|CDN\$|C\$|AU\$|A\$|\$|£|€|EUR|GBP|USD|CAD|AUD|CHF|₹|INR|¥|JPY)\s?(\d[\d.,]{0,14})(?!\d)/;
-const CUR_AFTER = /(?<![\d.,])(\d[\d.,]{0,14}\d|\d)\s?(?:€|EUR)(?![a-z])/i;
+  /(?:US\$|CA\$|CDN\$|C\$|AU\$|A\$|\$|£|€|EUR|GBP|USD|CAD|AUD|CHF|₹|INR|¥|￥|JPY)\s?(\d[\d.,]{0,14})(?!\d)/;
+/** After the amount: euros, yen ("0円"), and Canadian French dollars ("0,00 $"). */
+const CUR_AFTER = /(?<![\d.,])(\d[\d.,]{0,14}\d|\d)\s?(?:€|EUR|円|\$)(?![a-z])/i;
 
 /** "1,234.56", "1.234,56", "107,34", "12" → "1234.56", "1234.56", "107.34", "12.00". */
 export function normalisePrice(raw: string): string | null {
@@ -151,7 +152,7 @@ export function findPrice(s: string): { value: string; index: number; end: numbe
 }
 
 const PRICE_ONLY =
-  /^-?\s?(?:(?:US\$|CA\$|CDN\$|C\$|AU\$|A\$|\$|£|€|EUR|GBP|USD|CAD|AUD|CHF|₹|INR|¥|JPY)\s?\d[\d.,]{0,14}|\d[\d.,]{0,14}\s?(?:€|EUR))$/i;
+  /^-?\s?(?:(?:US\$|CA\$|CDN\$|C\$|AU\$|A\$|\$|£|€|EUR|GBP|USD|CAD|AUD|CHF|₹|INR|¥|￥|JPY)\s?\d[\d.,]{0,14}|\d[\d.,]{0,14}\s?(?:€|EUR|円|\$))$/i;
 
 // ---------------------------------------------------------------------------------------------
 // Fields, each looked for in a set of line ranges
@@ -165,7 +166,7 @@ export function* rangeLines(lines: string[], ranges: Range[]): Generator<[number
 }
 
 const TOTAL_STRONG =
-  /(?:^|[^\p{L}])(?:order total|grand total|shipment total|total for this shipment|totale ordine|totale dell'ordine|gesamtbetrag|gesamtsumme|summe|total de la commande|montant total|importe total|total del pedido)(?!\p{L})\s*:?\s*/giu;
+  /(?:^|[^\p{L}])(?:order total|grand total|shipment total|total for this shipment|totale ordine|totale dell'ordine|gesamtbetrag|gesamtsumme|summe|total de la commande|montant total|importe total|total del pedido|注文合計|ご請求額|お支払い金額)(?!\p{L})\s*[:：]?\s*/giu;
 const TOTAL_WEAK = /(?:^|[^\p{L}])(?:totale|total|gesamt)(?!\p{L})\s*:?\s*/giu;
 
 export function findTotal(lines: string[], ranges: Range[]): string | null {
@@ -231,6 +232,13 @@ export function findShipTo(
 }
 
 const ARRIVING_LINE = /^(?:now )?(?:arriving|arrives)(?: early)?\b\s*:?\s*(.*)$/i;
+/**
+ * The estimate lines of the other marketplaces, kept whole ("Livraison prévue : jeudi 4 décembre",
+ * "Arriverà martedì 01 dicembre", "Zustellung heute", "お届け予定日: 2025/12/04"): the text is
+ * what the user reads; expected-delivery.ts turns the local words into a day.
+ */
+const LOCAL_ESTIMATE_LINE =
+  /^(?:(?:neue |voraussichtliche )?zustellung(?!\s+durch)|(?:voraussichtliche )?lieferung(?!\s+durch)|livraison prévue|nouvelle date de livraison|arrivée|arriverà|consegna prevista|(?:nueva )?llegada|llegará|(?:新しい)?お届け予定日?)(?=[\s:：]|$)\s*[:：]?\s*(.*)$/iu;
 const ESTIMATE_LABEL_AT_END =
   /(?:will arrive|estimated delivery(?: date)?(?: is)?|expected delivery(?: date)?(?: is)?|now arriving|arriving|arriverà|consegna prevista|voraussichtliche (?:lieferung|zustellung)|lieferung|livraison prévue(?: le)?|llegará)\s*:?$/i;
 const NOW_EXPECTED = /\bnow expected\s+([^.]{3,80})/i;
@@ -256,6 +264,12 @@ function dateLineAt(lines: string[], j: number): string | null {
 export function findEstimate(lines: string[], ranges: Range[]): string | null {
   for (const [i, line] of rangeLines(lines, ranges)) {
     if (line.length > 600) continue;
+    const local = LOCAL_ESTIMATE_LINE.exec(line);
+    if (local) {
+      if ((local[1] ?? "").trim() !== "") return tidyEstimate(line);
+      const next = dateLineAt(lines, i + 1);
+      if (next) return tidyEstimate(`${line} ${next}`);
+    }
     const a = ARRIVING_LINE.exec(line);
     if (a) {
       const rest = (a[1] ?? "").trim();
@@ -278,12 +292,12 @@ export function findEstimate(lines: string[], ranges: Range[]): string | null {
 }
 
 const TRACKING_LABEL =
-  /(?:tracking (?:number|no\.?|id|#|code)|numero di (?:tracciabilit[aà]|tracking|spedizione)|sendungsnummer|trackingnummer|sendungsverfolgungsnummer|num[ée]ro de suivi|n[úu]mero de seguimiento)\s*(?:is|è|ist|est|es)?\s*:?\s*([A-Z0-9][A-Z0-9 -]{6,45})/i;
+  /(?:tracking (?:number|no\.?|id|#|code)|numero di (?:tracciabilit[aà]|tracking|spedizione)|sendungsnummer|trackingnummer|sendungsverfolgungsnummer|num[ée]ro de suivi|n[úu]mero de seguimiento|お問い合わせ伝票番号|追跡番号|伝票番号)\s*(?:is|è|ist|est|es)?\s*[:：]?\s*([A-Z0-9][A-Z0-9 -]{6,45})/i;
 const AMAZON_LOGISTICS_NUMBER = /\bTB[ACM]\d{12}\b/;
 const CARRIER_STATED =
-  /(?:being sent by|being shipped (?:with|by|via)|shipped (?:with|via|by)|sent with|spedito con il corriere|con il corriere|versand (?:mit|durch)|versandt mit|expédiée? (?:par|avec)|enviado con)\s+([A-Za-z][A-Za-z0-9&.' -]{1,40})/i;
+  /(?:being sent by|being shipped (?:with|by|via)|shipped (?:with|via|by)|sent with|spedito con il corriere|con il corriere|versand (?:mit|durch)|versandt mit|expédiée? (?:par|avec)|livrée? par|enviado con|zustellung durch|delivered by|delivery by|consegna con)\s+(\p{L}[\p{L}0-9&.' -]{1,40})/iu;
 const CARRIER_LABEL =
-  /(?:^|\s)(?:carrier|corriere|zusteller|transporteur|transportista|versanddienstleister)\s*:\s*([A-Za-z][A-Za-z0-9&.' -]{1,40})/i;
+  /(?:^|\s)(?:carrier|corriere|zusteller|transporteur|transportista|versanddienstleister|spedizioniere|配送業者|配送会社)\s*[:：]\s*(\p{L}[\p{L}0-9&.' -]{1,40})/iu;
 
 /** A tracking number as printed, reduced to letters and digits, or null when it is not one. */
 function tidyTracking(raw: string): string | null {
@@ -299,11 +313,35 @@ function tidyTracking(raw: string): string | null {
   return s;
 }
 
+/** Names (and local spellings) of the carriers, most specific first. */
+const CARRIER_NAMES: Array<[RegExp, Carrier]> = [
+  [/\bups\b|united parcel/i, "UPS"],
+  [/fed\s?ex/i, "FEDEX"],
+  [/\busps\b|postal service/i, "USPS"],
+  [/amazon|\bamzl\b/i, "AMAZON"],
+  [/\bdhl\b|deutsche post/i, "DHL"],
+  [/\bhermes\b/i, "HERMES"],
+  [/\bevri\b/i, "EVRI"],
+  [/\bdpd\b/i, "DPD"],
+  [/\bgls\b/i, "GLS"],
+  [/royal mail|parcelforce/i, "ROYALMAIL"],
+  [/chronopost/i, "CHRONOPOST"],
+  [/poste italiane|\bposte\b.*\bitaliane\b/i, "POSTEITALIANE"],
+  [/colissimo|la poste/i, "LAPOSTE"],
+  [/correos/i, "CORREOS"],
+  [/\bseur\b/i, "SEUR"],
+  [/\bsda\b/i, "SDA"],
+  [/\bbrt\b|bartolini/i, "BRT"],
+  [/yamato|ヤマト|クロネコ/i, "YAMATO"],
+  [/sagawa|佐川/i, "SAGAWA"],
+  [/japan post|日本郵便|ゆうパック|ゆうパケット/i, "JAPANPOST"],
+  [/canada post|postes canada/i, "CANADAPOST"],
+  [/purolator/i, "PUROLATOR"],
+  [/australia post|auspost/i, "AUSPOST"],
+];
+
 function carrierFromName(name: string): Carrier {
-  if (/\bups\b|united parcel/i.test(name)) return "UPS";
-  if (/fed\s?ex/i.test(name)) return "FEDEX";
-  if (/\busps\b|postal service/i.test(name)) return "USPS";
-  if (/amazon/i.test(name)) return "AMAZON";
+  for (const [re, c] of CARRIER_NAMES) if (re.test(name)) return c;
   return "OTHER";
 }
 

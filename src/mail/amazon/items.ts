@@ -223,10 +223,10 @@ export function itemDetails(
   return { price, quantity };
 }
 
-/** Quotes around product names in subjects: straight, typographic, German and French. */
-export const QUOTE_OPEN = /["“‘„«]/;
+/** Quotes around product names in subjects: straight, typographic, German, French, Japanese. */
+export const QUOTE_OPEN = /["“‘„«「『]/;
 export function lastQuoteClose(s: string): number {
-  return Math.max(...['"', "”", "“", "’", "»"].map((q) => s.lastIndexOf(q)));
+  return Math.max(...['"', "”", "“", "’", "»", "」", "』"].map((q) => s.lastIndexOf(q)));
 }
 
 /** The item a subject names: `Ordered: 2 "solaround Acrylic Side..."`, `Shipped: ‘X…’`. */
