@@ -4,8 +4,9 @@
  * Order of decisions:
  * 1. Messages that are about something else even when they name an order: one-time delivery
  *    passwords and sign-in codes, Hub/locker pickups, refunds and returns, review requests,
- *    Subscribe & Save notices → "other". Quoted product names in the subject are left out of
- *    this test (a product called "Pick Up Sticks" does not make a shipment a pickup notice).
+ *    Subscribe & Save notices → "other" (in the marketplaces' languages too: remboursement,
+ *    Erstattung, reso, reembolso, 返金, 返品, "Évaluez votre achat", レビュー…). Quoted product
+ *    names in the subject are left out of this test (a product called "Pick Up Sticks" does not make a shipment a pickup notice).
  * 2. A subject with the prefix of Amazon's current templates ("Ordered:", "Shipped:", "Out for
  *    delivery:", "Delivered:", "Delivery update:", "Canceled:", and their UK/IT/DE forms) decides.
  * 3. Otherwise the body decides (headline sentences such as "Your package has been delivered!",
@@ -53,7 +54,7 @@ export function withoutQuoted(s: string): string {
 }
 
 const OTHER_SUBJECT =
-  /one[- ]time (?:password|passcode|code)|verification code|security code|\bOTP\b|sign[- ]in|password assistance|ready for pick ?up|to pick ?up|pick ?up (?:code|your|at|from)|pickup|hub locker|\blocker\b|apartment hub|\brefund|rimborso|erstattung|rembourse|\breturn (?:request|label|received|started|confirmation|drop)|\brücksendung|\breso\b|\breview (?:your|this)|\brate your|how (?:was|did) your|price change|subscribe (?:&|and) save|your (?:deal|offer|coupon)|gift card|\bpayment (?:declined|failed|method)|\binvoice\b/i;
+  /one[- ]time (?:password|passcode|code)|verification code|security code|\bOTP\b|sign[- ]in|password assistance|ready for pick ?up|to pick ?up|pick ?up (?:code|your|at|from)|pickup|hub locker|\blocker\b|apartment hub|\brefund|rimborso|erstattung|rembourse|reembolso|返金|返品|\bretour (?:de|du|reçu)|\bvotre retour\b|devoluci[óo]n|\bevalúa|\bvalora tu|\bvaluta il tuo|évaluez votre|\bbewerten sie|\bbewerte deinen|レビュー|\breturn (?:request|label|received|started|confirmation|drop)|\brücksendung|\breso\b|\breview (?:your|this)|\brate your|how (?:was|did) your|price change|subscribe (?:&|and) save|your (?:deal|offer|coupon)|gift card|\bpayment (?:declined|failed|method)|\binvoice\b/i;
 
 const OTHER_BODY =
   /your one[- ]time password is|one[- ]time password is required|your verification code is|ready for pick ?up|your pickup code is|^pickup code$|^pick up until|refund (?:was|has been) issued|we(?:'ve| have) issued your refund|your refund|^return summary$|your (?:next )?subscribe (?:&|and) save/i;
@@ -104,11 +105,11 @@ const WEAK_SUBJECT: Rule[] = [
   },
   {
     kind: "shipped",
-    re: /\bhas shipped\b|\bhave shipped\b|\bhas been (?:shipped|dispatched)\b|\bwas shipped\b|\bis on the way\b|è stato spedito\b|\bsono stati spediti\b|\bwurde versandt\b|\ba été expédiée?/i,
+    re: /\bhas shipped\b|\bhave shipped\b|\bhas been (?:shipped|dispatched)\b|\bwas shipped\b|\bis on the way\b|è stato spedito\b|\bsono stati spediti\b|\bwurde versandt\b|\ba été expédiée?|発送しました|ご注文の発送/i,
   },
   {
     kind: "ordered",
-    re: /\border confirmation\b|\byour order has been placed\b|\bthanks for your order\b|\bthank you for your order\b|\byour amazon[\w.]* order of\b|\bbestellbestätigung\b|\bconferma (?:d'|dell')ordine\b|\bconfirmation de commande\b/i,
+    re: /\border confirmation\b|\byour order has been placed\b|\bthanks for your order\b|\bthank you for your order\b|\byour amazon[\w.]* order of\b|\bbestellbestätigung\b|\bconferma (?:d'|dell')ordine\b|\bconfirmation de commande\b|ご注文の確認|でのご注文/i,
   },
 ];
 
