@@ -16,6 +16,8 @@ export const users = sqliteTable("users", {
   trackingUpdateTime: text("tracking_update_time"),
   /** When this user's last daily tracking check ran (ISO); a missed run is caught up at start. */
   trackingLastRunAt: text("tracking_last_run_at"),
+  /** The user's Amazon Vine marketplace (US, UK, DE…): new orders' currency; null until known. */
+  vineMarketplace: text("vine_marketplace"),
   createdAt: text("created_at").notNull().default(now),
   updatedAt: text("updated_at").notNull().default(now),
 });
@@ -58,6 +60,7 @@ export const orders = sqliteTable(
     estimatedRetailValue: text("estimated_retail_value"),
     /** The same value in cents, kept by the service, so value sorts and averages are numeric. */
     valueCents: integer("value_cents"),
+    currency: text("currency").notNull().default("USD"),
     expectedDeliveryDate: text("expected_delivery_date"),
     expectedDeliveryDateText: text("expected_delivery_date_text"),
     /** True when expected_delivery_date was guessed from the text (the "Estimated" badge). */

@@ -56,6 +56,7 @@ function order(over: Partial<Order> = {}): Order {
     asin: "B0TEST1234",
     shiptoaddress: null,
     estimatedretailvalue: "24.99",
+    currency: "USD",
     expecteddeliverydate: null,
     expecteddeliverydatetext: null,
     expecteddeliveryestimated: false,

@@ -132,7 +132,7 @@ const FILTER_ORDER: Partial<Record<OrderStatus, string>> = {
 export const ROW_COLUMNS = `id, user_id AS userId, amazon_order_number AS amazonOrderNumber,
   product_name AS productName, product_url AS productUrl, product_image AS productImage, asin,
   ship_to_address AS shipToAddress, estimated_retail_value AS estimatedRetailValue,
-  value_cents AS valueCents, expected_delivery_date AS expectedDeliveryDate,
+  value_cents AS valueCents, currency, expected_delivery_date AS expectedDeliveryDate,
   expected_delivery_date_text AS expectedDeliveryDateText,
   expected_delivery_estimated AS expectedDeliveryEstimated, date_ordered AS dateOrdered,
   date_delivered AS dateDelivered, status, rating, review_subject AS reviewSubject,

@@ -16,6 +16,11 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
+import {
+  DEFAULT_CURRENCY,
+  MARKETPLACE_CURRENCY,
+  type MarketplaceCode,
+} from "../../contract/constants.ts";
 import type {
   Carrier,
   CreateOrderBody,
@@ -79,6 +84,7 @@ export function toOrder(r: OrderRow): Order {
     asin: r.asin,
     shiptoaddress: r.shipToAddress,
     estimatedretailvalue: r.estimatedRetailValue,
+    currency: r.currency,
     expecteddeliverydate: r.expectedDeliveryDate,
     expecteddeliverydatetext: r.expectedDeliveryDateText,
     expecteddeliveryestimated: r.expectedDeliveryEstimated,
@@ -120,6 +126,14 @@ export function parseMoney(v: string): { text: string; cents: number } {
   }
   const cents = dollars * 100 + Number((m[2] ?? "").padEnd(2, "0"));
   return { text: `${dollars}.${String(cents % 100).padStart(2, "0")}`, cents };
+}
+
+/** New orders' currency when none is given: the user's Vine marketplace's, else US dollars. */
+export function currencyOfUser(u: { vineMarketplace: string | null } | undefined | null): string {
+  const m = u?.vineMarketplace;
+  return m && m in MARKETPLACE_CURRENCY
+    ? MARKETPLACE_CURRENCY[m as MarketplaceCode]
+    : DEFAULT_CURRENCY;
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -317,6 +331,7 @@ export function createOrdersService(deps: {
         shipToAddress: body.shiptoaddress ?? null,
         estimatedRetailValue: money?.text ?? null,
         valueCents: money?.cents ?? null,
+        currency: body.currency ?? currencyOfUser(deps.users.findById(userId)),
         expectedDeliveryDate: expectedDate,
         expectedDeliveryDateText: body.expecteddeliverydatetext ?? null,
         expectedDeliveryEstimated: estimated,
@@ -392,6 +407,7 @@ export function createOrdersService(deps: {
         patch.estimatedRetailValue = money?.text ?? null;
         patch.valueCents = money?.cents ?? null;
       }
+      if (body.currency !== undefined) patch.currency = body.currency;
 
       // Expected delivery: an explicitly changed date is real; a new text is read for a guess.
       const textChanged =

@@ -190,3 +190,16 @@ test("import summary: skipped reasons in plain words, largest first, zeros left 
   expect(skippedTotal(summary)).toBe(8);
   expect(skippedLines({ ...summary, skipped: {} })).toEqual([]);
 });
+
+test("import summary: Amazon mail not understood is counted by marketplace", () => {
+  const summary = {
+    messagesRead: 4,
+    ordersCreated: 0,
+    ordersUpdated: 0,
+    skipped: { "not-an-order-mail": 4 },
+    otherByMarketplace: { unknown: 1, FR: 3, DE: 0 },
+  };
+  expect(skippedLines(summary).map((l) => l.text)).toEqual([
+    "4 Amazon mail that is not about an order (FR 3, other marketplaces 1)",
+  ]);
+});
