@@ -533,6 +533,8 @@ export type OrderForm = Record<TextField, string> & {
   status: OrderStatus;
   carrier: Carrier | "";
   rating: number | null;
+  /** ISO 4217 code of the estimated value; "" on Add Order until the user's currency is known. */
+  currency: string;
 };
 export type FormField = keyof OrderForm;
 
@@ -540,7 +542,7 @@ export const DATE_FIELDS: readonly TextField[] = ["expecteddeliverydate", "dateo
 
 export function emptyOrderForm(): OrderForm {
   const values = Object.fromEntries(TEXT_FIELDS.map((f) => [f, ""])) as Record<TextField, string>;
-  return { ...values, status: "Ordered", carrier: "", rating: null };
+  return { ...values, status: "Ordered", carrier: "", rating: null, currency: "" };
 }
 
 /** The form's values for an order; dates become the day (in the user's zone) a date input shows. */
@@ -554,6 +556,7 @@ export function orderToForm(order: Order, timeZone?: string): OrderForm {
   form.status = order.status;
   form.carrier = order.carrier ?? "";
   form.rating = order.rating ?? null;
+  form.currency = order.currency;
   return form;
 }
 
@@ -561,6 +564,7 @@ export type OrderPayload = Partial<Record<TextField, string | null>> & {
   status?: OrderStatus;
   carrier?: Carrier | null;
   rating?: number | null;
+  currency?: string;
 };
 
 function payloadValue(form: OrderForm, f: FormField): string | number | null {
@@ -577,6 +581,8 @@ export function formToPayload(form: OrderForm): OrderPayload {
     out[f] = payloadValue(form, f);
   }
   out.status = form.status;
+  // No currency chosen: the server's default (the user's Vine marketplace's).
+  if (form.currency) out.currency = form.currency;
   return out as OrderPayload;
 }
 
@@ -588,6 +594,7 @@ export function changedFields(original: OrderForm, form: OrderForm): OrderPayloa
     const b = payloadValue(form, f);
     if (a !== b) out[f] = b;
   }
+  if (form.currency && form.currency !== original.currency) out.currency = form.currency;
   return out as OrderPayload;
 }
 
@@ -659,6 +666,7 @@ export const FIELD_TABS: Record<FormField, EditTab> = {
   productimage: "product",
   asin: "product",
   estimatedretailvalue: "product",
+  currency: "product",
   dateordered: "product",
   status: "product",
   shiptoaddress: "shipping",

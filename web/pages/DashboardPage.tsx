@@ -20,7 +20,7 @@ import { useMailboxStatus } from "../hooks/useMailbox.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUserData } from "../hooks/useUser.ts";
 import { useAuth } from "../lib/auth.tsx";
-import { formatRelativeTime } from "../lib/format.ts";
+import { formatMoney, formatRelativeTime } from "../lib/format.ts";
 import { STATUS_SUBTITLES } from "../lib/orders.ts";
 import "../styles/orders.css";
 import "../styles/mailbox.css";
@@ -170,8 +170,13 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
     },
     {
       title: "Average Value",
-      value: stats ? `$${stats.averageValue.toFixed(2)}` : "–",
+      value: stats ? formatMoney(stats.averageValue, stats.currency) : "–",
       sub: "per order",
+      // Orders in other currencies: their own averages, never added to this one.
+      more: stats?.averages
+        .filter((a) => a.currency !== stats.currency)
+        .map((a) => `${formatMoney(a.averageValue, a.currency)} (${a.currency})`)
+        .join(" · "),
     },
     {
       title: "Review Rate",
@@ -186,6 +191,7 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
           <h3>{s.title}</h3>
           <p className="stat-value">{s.value}</p>
           <p className="stat-sub">{s.sub}</p>
+          {"more" in s && s.more ? <p className="stat-sub stat-more">{s.more}</p> : null}
         </article>
       ))}
       <EmailsScannedCard timeZone={timeZone} now={now} />

@@ -1,6 +1,8 @@
 /** Product Information: image, name, ASIN, value, status, date ordered, View Product Page. */
+import { CurrencySelect } from "../../components/orders/CurrencySelect.tsx";
 import { PackageIcon } from "../../components/orders/PackageIcon.tsx";
 import { StatusSelect } from "../../components/orders/StatusSelect.tsx";
+import { currencySymbol } from "../../lib/format.ts";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
 
 export function ProductFields(props: FormProps & { onDelete?: () => void }) {
@@ -24,9 +26,20 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
         <TextInput
           {...props}
           field="estimatedretailvalue"
-          label="Estimated value ($)"
+          label={`Estimated value (${currencySymbol(form.currency)})`}
           inputMode="decimal"
           placeholder="24.99"
+        />
+        <Field
+          label="Currency"
+          error={props.errors.currency}
+          control={(a) => (
+            <CurrencySelect
+              {...a}
+              value={form.currency}
+              onChange={(c) => props.set("currency", c)}
+            />
+          )}
         />
         <Field
           label="Status"
