@@ -16,47 +16,50 @@ async function read(c: LocaleCase): Promise<MailFacts> {
 }
 
 describe("every marketplace and kind, 2025 layout", () => {
-  test.each(LOCALE_CASES.map((c) => [c.id, c] as const))("%s", async (_id, c) => {
-    expect(isAmazonSender(c.from)).toBe(true);
-    const f = await read(c);
-    expect({ kind: f.kind, marketplace: f.marketplace }).toEqual({
-      kind: c.kind,
-      marketplace: c.marketplace,
-    });
-    expect(f.orders.map((o) => o.amazonordernumber)).toEqual(c.orders.map((o) => o.number));
-    const o = f.orders[0];
-    const want = c.orders[0];
-    if (!o || !want) throw new Error("no order");
-    expect(
-      o.items.map((i) => ({
-        name: i.productname,
-        asin: i.asin,
-        url: i.producturl,
-        price: i.price,
-      })),
-    ).toEqual(
-      want.items.map((i, k) => ({
-        name: i.name,
-        asin: i.asin,
-        url: `https://${c.host}/dp/${i.asin}`,
-        price: c.expect.itemPrices?.[k] ?? null,
-      })),
-    );
-    expect(o.items.every((i) => i.productimage?.startsWith("https://m.media-amazon.com/"))).toBe(
-      true,
-    );
-    expect({
-      total: o.total,
-      estimate: o.expecteddeliverydatetext,
-      trackingnumber: o.trackingnumber,
-      carrier: o.carrier,
-    }).toEqual({
-      total: c.expect.total ?? null,
-      estimate: c.expect.estimate ?? null,
-      trackingnumber: c.expect.trackingnumber ?? null,
-      carrier: (c.expect.carrier ?? null) as never,
-    });
-  });
+  test.each(LOCALE_CASES.map((c) => [c.id, c.source, c] as const))(
+    "%s (%s)",
+    async (_id, _source, c) => {
+      expect(isAmazonSender(c.from)).toBe(true);
+      const f = await read(c);
+      expect({ kind: f.kind, marketplace: f.marketplace }).toEqual({
+        kind: c.kind,
+        marketplace: c.marketplace,
+      });
+      expect(f.orders.map((o) => o.amazonordernumber)).toEqual(c.orders.map((o) => o.number));
+      const o = f.orders[0];
+      const want = c.orders[0];
+      if (!o || !want) throw new Error("no order");
+      expect(
+        o.items.map((i) => ({
+          name: i.productname,
+          asin: i.asin,
+          url: i.producturl,
+          price: i.price,
+        })),
+      ).toEqual(
+        want.items.map((i, k) => ({
+          name: i.name,
+          asin: i.asin,
+          url: `https://${c.host}/dp/${i.asin}`,
+          price: c.expect.itemPrices?.[k] ?? null,
+        })),
+      );
+      expect(o.items.every((i) => i.productimage?.startsWith("https://m.media-amazon.com/"))).toBe(
+        true,
+      );
+      expect({
+        total: o.total,
+        estimate: o.expecteddeliverydatetext,
+        trackingnumber: o.trackingnumber,
+        carrier: o.carrier,
+      }).toEqual({
+        total: c.expect.total ?? null,
+        estimate: c.expect.estimate ?? null,
+        trackingnumber: c.expect.trackingnumber ?? null,
+        carrier: (c.expect.carrier ?? null) as never,
+      });
+    },
+  );
 });
 
 /** A case of the older plain layout, from a 2025 one with the older subject and headline. */
@@ -104,7 +107,7 @@ describe("older layouts still in mailboxes", () => {
       headline: "Amazon.co.jp ご注文の発送",
     }),
   ];
-  test.each(cases.map((c) => [c.id, c] as const))("%s", async (_id, c) => {
+  test.each(cases.map((c) => [c.id, c.source, c] as const))("%s (%s)", async (_id, _source, c) => {
     const f = await read(c);
     expect({ kind: f.kind, marketplace: f.marketplace }).toEqual({
       kind: c.kind,
