@@ -102,6 +102,13 @@ describe("trackingUrl", () => {
       "https://www.amazon.com/progress-tracker/package?itemId=&orderId=112-1234567-1234567",
     );
     expect(trackingUrl("AMAZON", "XYZ987")).toBe("https://track.amazon.com/tracking/XYZ987");
+    // The order's own marketplace's tracker.
+    expect(
+      trackingUrl("AMAZON", "XYZ987", "202-1234567-1234567", "https://www.amazon.co.uk/dp/B0X"),
+    ).toBe("https://www.amazon.co.uk/progress-tracker/package?itemId=&orderId=202-1234567-1234567");
+    expect(
+      trackingUrl("AMAZON", "XYZ987", "249-1234567-1234567", "https://evil.example/amazon.co.jp/"),
+    ).toBe("https://www.amazon.com/progress-tracker/package?itemId=&orderId=249-1234567-1234567");
   });
   test("every other marketplace carrier opens its own page on the https site, number encoded", () => {
     for (const c of CARRIERS) {

@@ -124,6 +124,8 @@ export function trackingUrl(
   carrier: Carrier | null | undefined,
   trackingNumber: string | null | undefined,
   amazonOrderNumber?: string | null,
+  /** The order's product link: its Amazon site is the one whose progress tracker opens. */
+  productUrl?: string | null,
 ): string | null {
   const n = (trackingNumber ?? "").trim();
   if (!n) return null;
@@ -138,7 +140,11 @@ export function trackingUrl(
     case "AMAZON": {
       const orderNo = (amazonOrderNumber ?? "").trim();
       if (!/^TBA/i.test(n) && orderNo) {
-        return `https://www.amazon.com/progress-tracker/package?itemId=&orderId=${encodeURIComponent(orderNo)}`;
+        const site =
+          /^https?:\/\/(?:[a-z0-9-]+\.)*(amazon\.(?:com|ca|co\.uk|de|fr|it|es|co\.jp|com\.au))\//i.exec(
+            productUrl ?? "",
+          )?.[1] ?? "amazon.com";
+        return `https://www.${site.toLowerCase()}/progress-tracker/package?itemId=&orderId=${encodeURIComponent(orderNo)}`;
       }
       return `https://track.amazon.com/tracking/${e}`;
     }

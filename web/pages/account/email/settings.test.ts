@@ -183,7 +183,7 @@ test("import summary: skipped reasons in plain words, largest first, zeros left 
     skipped: { "not-amazon": 2, spoofed: 1, duplicate: 0, "not-vine": 5 },
   };
   expect(skippedLines(summary).map((l) => l.text)).toEqual([
-    "5 not a Vine order (only $0.00 orders are imported)",
+    "5 not a Vine order (only free orders, a total of 0 in any currency, are imported)",
     "2 not from Amazon",
     "1 claimed to be from Amazon but failed the sender checks",
   ]);

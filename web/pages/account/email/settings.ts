@@ -149,7 +149,7 @@ export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
   forwarded: "forwarded mail (only Amazon's own mail is read)",
   duplicate: "already read before",
   "not-an-order-mail": "Amazon mail that is not about an order",
-  "not-vine": "not a Vine order (only $0.00 orders are imported)",
+  "not-vine": "not a Vine order (only free orders, a total of 0 in any currency, are imported)",
   unreadable: "could not be read",
   "no-matching-order": "an update for an order Grapevine does not have",
 };
