@@ -42,33 +42,28 @@ export const CARRIERS = [
 ] as const;
 export type Carrier = (typeof CARRIERS)[number];
 
-/** How each carrier is named in the app (cards, selects, toasts). */
-export const CARRIER_LABELS: Record<Carrier, string> = {
-  UPS: "UPS",
+/** How each carrier is named in the app (cards, selects, toasts): its code unless listed here. */
+const CARRIER_NAMES: Partial<Record<Carrier, string>> = {
   FEDEX: "FedEx",
-  USPS: "USPS",
   AMAZON: "Amazon",
   OTHER: "Other",
-  DHL: "DHL",
   HERMES: "Hermes",
   EVRI: "Evri",
-  DPD: "DPD",
-  GLS: "GLS",
   ROYALMAIL: "Royal Mail",
   LAPOSTE: "La Poste / Colissimo",
   CHRONOPOST: "Chronopost",
   CORREOS: "Correos",
-  SEUR: "SEUR",
-  SDA: "SDA",
-  BRT: "BRT",
   POSTEITALIANE: "Poste Italiane",
-  YAMATO: "Yamato Transport",
-  SAGAWA: "Sagawa Express",
+  YAMATO: "Yamato",
+  SAGAWA: "Sagawa",
   JAPANPOST: "Japan Post",
   CANADAPOST: "Canada Post",
   PUROLATOR: "Purolator",
   AUSPOST: "Australia Post",
 };
+export const CARRIER_LABELS = Object.fromEntries(
+  CARRIERS.map((c) => [c, CARRIER_NAMES[c] ?? c]),
+) as Record<Carrier, string>;
 
 /** Sort choices of the orders list (spec §2), as sent in ?sort=. */
 export const ORDER_SORTS = [
@@ -204,34 +199,3 @@ export const MEDIA_MESSAGES = {
   tooManyVideos: "Too many videos",
   tooLarge: (maxBytes: number) => `File size must be less than ${maxBytes / (1024 * 1024)} MB`,
 } as const;
-
-/* ---- Marketplaces and money (issue 16) ---- */
-/** The Amazon Vine marketplaces the mail reader knows; "unknown" is any other Amazon domain. */
-export const MARKETPLACES = ["US", "UK", "DE", "FR", "IT", "ES", "JP", "CA", "AU"] as const;
-export type MarketplaceCode = (typeof MARKETPLACES)[number];
-/** The one place a marketplace's currency (ISO 4217) is decided. */
-export const MARKETPLACE_CURRENCY: Record<MarketplaceCode, string> = {
-  US: "USD",
-  UK: "GBP",
-  DE: "EUR",
-  FR: "EUR",
-  IT: "EUR",
-  ES: "EUR",
-  JP: "JPY",
-  CA: "CAD",
-  AU: "AUD",
-};
-export const MARKETPLACE_LABELS: Record<MarketplaceCode, string> = {
-  US: "United States (amazon.com)",
-  UK: "United Kingdom (amazon.co.uk)",
-  DE: "Germany (amazon.de)",
-  FR: "France (amazon.fr)",
-  IT: "Italy (amazon.it)",
-  ES: "Spain (amazon.es)",
-  JP: "Japan (amazon.co.jp)",
-  CA: "Canada (amazon.ca)",
-  AU: "Australia (amazon.com.au)",
-};
-export const DEFAULT_CURRENCY = "USD";
-/** Currencies offered first in the order forms (any ISO 4217 code is accepted by the API). */
-export const COMMON_CURRENCIES = ["USD", "GBP", "EUR", "JPY", "CAD", "AUD"] as const;

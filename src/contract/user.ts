@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MARKETPLACES, type MarketplaceCode } from "./constants.ts";
 import { displayname, email, newPassword, text } from "./fields.ts";
+import { MARKETPLACES, type MarketplaceCode } from "./marketplaces.ts";
 
 export const profileBody = z.object({ displayname: displayname(), email: email() });
 export type ProfileBody = z.infer<typeof profileBody>;

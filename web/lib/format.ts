@@ -150,13 +150,10 @@ const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /** One Intl.NumberFormat per currency, with the currency's own decimals (¥1,980, €34.90). */
 function moneyFormat(currency: string): Intl.NumberFormat {
+  // The server only stores ISO 4217 codes (an unknown one would throw here).
   let f = moneyFormats.get(currency);
   if (!f) {
-    try {
-      f = new Intl.NumberFormat("en-US", { style: "currency", currency });
-    } catch {
-      f = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-    }
+    f = new Intl.NumberFormat("en-US", { style: "currency", currency });
     moneyFormats.set(currency, f);
   }
   return f;
@@ -186,14 +183,6 @@ export function formatMoney(value: string | number | null | undefined, currency 
   // Avoid "-$0.00" for tiny negative amounts.
   if (Math.abs(amount) < 0.005) amount = 0;
   return moneyFormat(currency).format(amount);
-}
-
-/** "$", "£", "€", "¥", "CA$", "A$": the sign formatMoney writes for a currency. */
-export function currencySymbol(currency: string): string {
-  const part = moneyFormat(currency || "USD")
-    .formatToParts(0)
-    .find((p) => p.type === "currency");
-  return part?.value ?? currency;
 }
 
 export interface DateParts {

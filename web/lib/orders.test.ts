@@ -32,13 +32,13 @@ import {
   totalPages,
   trackingErrorDescription,
   trackingSuccessDescription,
-  trackingUrl,
   validateOrderForm,
   withDetectedCarrier,
   withTrackingNumber,
   wordBand,
   wordCount,
 } from "./orders.ts";
+import { trackingUrl } from "./tracking-links.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
-import { DEFAULT_CURRENCY, MARKETPLACE_CURRENCY } from "../../src/contract/constants.ts";
+import { DEFAULT_CURRENCY, MARKETPLACE_CURRENCY } from "../../src/contract/marketplaces.ts";
 import type { Order } from "../../src/contract/orders.ts";
 import { invalidateAfterOrderChange, useCarrierDetection } from "../hooks/useOrders.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";

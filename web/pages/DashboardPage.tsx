@@ -162,7 +162,7 @@ function RecentOrders({ timeZone, now }: { timeZone: string; now: Date }) {
 
 function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
   const { data: stats } = useDashboardStats();
-  const items = [
+  const items: { title: string; value: string; sub: string; more?: string }[] = [
     {
       title: "This Month",
       value: stats ? String(stats.monthlyOrders) : "–",
@@ -172,10 +172,10 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
       title: "Average Value",
       value: stats ? formatMoney(stats.averageValue, stats.currency) : "–",
       sub: "per order",
-      // Orders in other currencies: their own averages, never added to this one.
+      // Orders in other currencies: their own averages (the first is the one above), never added.
       more: stats?.averages
-        .filter((a) => a.currency !== stats.currency)
-        .map((a) => `${formatMoney(a.averageValue, a.currency)} (${a.currency})`)
+        .slice(1)
+        .map((a) => formatMoney(a.averageValue, a.currency))
         .join(" · "),
     },
     {
@@ -191,7 +191,7 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
           <h3>{s.title}</h3>
           <p className="stat-value">{s.value}</p>
           <p className="stat-sub">{s.sub}</p>
-          {"more" in s && s.more ? <p className="stat-sub stat-more">{s.more}</p> : null}
+          {s.more && <p className="stat-sub">{s.more}</p>}
         </article>
       ))}
       <EmailsScannedCard timeZone={timeZone} now={now} />

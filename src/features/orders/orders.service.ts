@@ -16,11 +16,6 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import {
-  DEFAULT_CURRENCY,
-  MARKETPLACE_CURRENCY,
-  type MarketplaceCode,
-} from "../../contract/constants.ts";
 import type {
   Carrier,
   CreateOrderBody,
@@ -31,6 +26,11 @@ import type {
   TrackingUpdateResponse,
   UpdateOrderBody,
 } from "../../contract/index.ts";
+import {
+  DEFAULT_CURRENCY,
+  MARKETPLACE_CURRENCY,
+  type MarketplaceCode,
+} from "../../contract/marketplaces.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";

@@ -1,6 +1,6 @@
 /** A native select of currencies (ISO 4217): the Vine marketplaces' first, then the order's own. */
 import type { SelectHTMLAttributes } from "react";
-import { COMMON_CURRENCIES } from "../../../src/contract/constants.ts";
+import { COMMON_CURRENCIES } from "../../../src/contract/marketplaces.ts";
 
 const NAMES: Record<string, string> = {
   USD: "US dollar",

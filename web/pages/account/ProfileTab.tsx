@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useLocation } from "wouter";
+import type { PublicUser } from "../../../src/contract/index.ts";
 import {
   MARKETPLACE_CURRENCY,
-  MARKETPLACE_LABELS,
   MARKETPLACES,
   type MarketplaceCode,
-  type PublicUser,
-} from "../../../src/contract/index.ts";
+} from "../../../src/contract/marketplaces.ts";
 import { Dialog } from "../../components/Dialog.tsx";
 import { userKeys, useUserData } from "../../hooks/useUser.ts";
 import { apiJson, apiRequest, downloadFile, errorMessage } from "../../lib/api.ts";
@@ -33,6 +32,19 @@ export function ProfileTab() {
     </>
   );
 }
+
+/** The marketplaces as the Profile tab names them (only this screen does). */
+const MARKETPLACE_LABELS: Record<MarketplaceCode, string> = {
+  US: "United States (amazon.com)",
+  UK: "United Kingdom (amazon.co.uk)",
+  DE: "Germany (amazon.de)",
+  FR: "France (amazon.fr)",
+  IT: "Italy (amazon.it)",
+  ES: "Spain (amazon.es)",
+  JP: "Japan (amazon.co.jp)",
+  CA: "Canada (amazon.ca)",
+  AU: "Australia (amazon.com.au)",
+};
 
 /** The user's Amazon Vine marketplace: the currency of orders added by hand. */
 function VineMarketplace() {

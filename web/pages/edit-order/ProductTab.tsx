@@ -2,8 +2,19 @@
 import { CurrencySelect } from "../../components/orders/CurrencySelect.tsx";
 import { PackageIcon } from "../../components/orders/PackageIcon.tsx";
 import { StatusSelect } from "../../components/orders/StatusSelect.tsx";
-import { currencySymbol } from "../../lib/format.ts";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
+
+/** "$", "£", "€", "¥", "CA$", "A$": the sign formatMoney writes for a currency. */
+export function currencySymbol(currency: string): string {
+  try {
+    const part = new Intl.NumberFormat("en-US", { style: "currency", currency: currency || "USD" })
+      .formatToParts(0)
+      .find((p) => p.type === "currency");
+    return part?.value ?? currency;
+  } catch {
+    return currency;
+  }
+}
 
 export function ProductFields(props: FormProps & { onDelete?: () => void }) {
   const { form } = props;

@@ -6,7 +6,7 @@
 import type { Order } from "../../../src/contract/orders.ts";
 import { CarrierSelect } from "../../components/orders/CarrierSelect.tsx";
 import { formatDate } from "../../lib/format.ts";
-import { trackingUrl } from "../../lib/orders.ts";
+import { trackingUrl } from "../../lib/tracking-links.ts";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
 
 export function ShippingFields(
