@@ -116,6 +116,24 @@ describe("normalisePrice / findPrice", () => {
     expect(findPrice("Total $6.76")?.value).toBe("6.76");
     expect(findPrice("Quantity: 1")).toBeNull();
   });
+
+  test("the Vine rule's zero in every marketplace's format reads as 0.00", () => {
+    for (const zero of [
+      "0,00 €",
+      "£0.00",
+      "￥0",
+      "¥0",
+      "0円",
+      "CDN$ 0.00",
+      "A$0.00",
+      "EUR 0,00",
+      "0,00 $",
+    ]) {
+      expect({ zero, value: findPrice(`Total: ${zero}`)?.value }).toEqual({ zero, value: "0.00" });
+    }
+    expect(findPrice("注文合計: ￥1,980")?.value).toBe("1980.00");
+    expect(findPrice("Total de la commande : 32,99 $")?.value).toBe("32.99");
+  });
 });
 
 describe("links", () => {
