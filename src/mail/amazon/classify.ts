@@ -54,10 +54,10 @@ export function withoutQuoted(s: string): string {
 }
 
 const OTHER_SUBJECT =
-  /one[- ]time (?:password|passcode|code)|verification code|security code|\bOTP\b|sign[- ]in|password assistance|ready for pick ?up|to pick ?up|pick ?up (?:code|your|at|from)|pickup|hub locker|\blocker\b|apartment hub|\brefund|rimborso|erstattung|rembourse|reembolso|返金|返品|\bretour (?:de|du|reçu)|\bvotre retour\b|devoluci[óo]n|\bevalúa|\bvalora tu|\bvaluta il tuo|évaluez votre|\bbewerten sie|\bbewerte deinen|レビュー|\breturn (?:request|label|received|started|confirmation|drop)|\brücksendung|\breso\b|\breview (?:your|this)|\brate your|how (?:was|did) your|price change|subscribe (?:&|and) save|your (?:deal|offer|coupon)|gift card|\bpayment (?:declined|failed|method)|\binvoice\b/i;
+  /one[- ]time (?:password|passcode|code)|contraseña de un solo uso|mot de passe à usage unique|einmal-?passwort|password monouso|ワンタイムパスワード|verification code|security code|\bOTP\b|sign[- ]in|password assistance|ready for pick ?up|to pick ?up|pick ?up (?:code|your|at|from)|pickup|hub locker|\blocker\b|apartment hub|\brefund|rimborso|erstattung|rembourse|reembolso|返金|返品|\bretour (?:de|du|reçu)|\bvotre retour\b|devoluci[óo]n|\bevalúa|\bvalora tu|\bvaluta il tuo|évaluez votre|\bbewerten sie|\bbewerte deinen|レビュー|\breturn (?:request|label|received|started|confirmation|drop)|\brücksendung|\breso\b|\breview (?:your|this)|\brate your|how (?:was|did) your|price change|subscribe (?:&|and) save|your (?:deal|offer|coupon)|gift card|\bpayment (?:declined|failed|method)|\binvoice\b/i;
 
 const OTHER_BODY =
-  /your one[- ]time password is|one[- ]time password is required|your verification code is|ready for pick ?up|your pickup code is|^pickup code$|^pick up until|refund (?:was|has been) issued|we(?:'ve| have) issued your refund|your refund|^return summary$|your (?:next )?subscribe (?:&|and) save/i;
+  /your one[- ]time password is|one[- ]time password is required|contraseña de un solo uso|mot de passe à usage unique|einmal-?passwort|password monouso|ワンタイムパスワード|your verification code is|ready for pick ?up|your pickup code is|^pickup code$|^pick up until|refund (?:was|has been) issued|we(?:'ve| have) issued your refund|your refund|^return summary$|your (?:next )?subscribe (?:&|and) save/i;
 
 const STRONG_SUBJECT: Rule[] = [
   {

@@ -189,6 +189,20 @@ describe("mail that must not become an order, in every language", () => {
     expect(f.orders).toEqual([]);
   });
 
+  test.each([
+    ["es", "Llega hoy: Tu contraseña de un solo uso es necesaria para la entrega"],
+    ["fr", "Arrive aujourd'hui : mot de passe à usage unique requis"],
+    ["de", "Heute: Einmalpasswort für Ihre Zustellung"],
+    ["it", "In consegna oggi: password monouso necessaria"],
+    ["jp", "本日お届け: ワンタイムパスワードが必要です"],
+  ])("%s: a delivery one-time password mail naming an order is other", async (mp, subject) => {
+    const ofd = LOCALE_CASES.find((c) => c.id === `${mp}-out-for-delivery`);
+    if (!ofd) throw new Error("case");
+    const f = await read({ ...ofd, id: `${mp}-otp`, subject });
+    expect(f.kind).toBe("other");
+    expect(f.orders).toEqual([]);
+  });
+
   test("recommendations naming products (no order number) are other", async () => {
     const f = await read({
       ...base,
