@@ -7,7 +7,7 @@
  * another (the two sets also disagree in places).
  *
  * What a user notices, checked here:
- * - every valid UPS, FedEx, USPS and Amazon Logistics number is detected as its carrier, except
+ * - every valid UPS, FedEx, USPS, Amazon Logistics and DHL eCommerce number is detected as its carrier, except
  *   the few listed in KNOWN below, each with the reason it cannot be told (those must answer
  *   exactly what KNOWN says: never a wrong carrier);
  * - no number is claimed for a courier it is listed invalid for; an invalid number is claimed at
@@ -20,7 +20,7 @@ import { describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
 import type { Carrier } from "../src/contract/index.ts";
-import { detectCarrier, normaliseTrackingNumber } from "../src/features/orders/carrier-detect.ts";
+import { detectCarrier, normaliseTrackingNumber } from "../src/tracking/carrier-detect.ts";
 import { CORPUS_DIR, corpusAvailable } from "./support/corpus.ts";
 import { parseCsv } from "./support/csv.ts";
 
@@ -59,10 +59,17 @@ const OURS: Record<string, Carrier> = {
   fedex: "FEDEX",
   usps: "USPS",
   amazon: "AMAZON",
+  dhl: "DHL",
 };
 
-/** Rows of our four carriers that count: "Amazon International" is deliberately not detected. */
-const isOurs = (r: Row) => r.courier in OURS && r.format !== "Amazon International";
+/**
+ * Rows of our carriers that count: "Amazon International" is deliberately not detected, nor are
+ * DHL Express's bare digits and piece IDs (shapes Purolator, Old Dominion and others share).
+ */
+const isOurs = (r: Row) =>
+  r.courier in OURS &&
+  r.format !== "Amazon International" &&
+  (r.courier !== "dhl" || r.format === "DHL E-Commerce");
 
 /**
  * Numbers whose answer differs from the row's courier, by design. Keys are normalised numbers.
@@ -119,6 +126,14 @@ const KNOWN: Record<string, { answer: Carrier | null; why: string }> = {
   RB123456785US: {
     answer: "USPS",
     why: "S10 international number issued by the US (ends in US): USPS's",
+  },
+  GM9E44608A27984866BA2D: {
+    answer: null,
+    why: "DHL eCommerce number with letters after GM: the library's DHL eCommerce shape is digits only",
+  },
+  RB123456785GB: {
+    answer: "ROYALMAIL",
+    why: "S10 international number issued by the UK (ends in GB): Royal Mail's",
   },
   "287809468872": {
     answer: "FEDEX",
@@ -211,7 +226,7 @@ describe.skipIf(!corpusAvailable(CSV, "test/corpus-tracking.test.ts"))(
       console.log(
         [
           `corpus ${CSV}`,
-          `valid UPS/FedEx/USPS/Amazon Logistics rows: ${all.hit}/${all.total} detected as their carrier (${((100 * all.hit) / all.total).toFixed(1)}%), ${wrong} answered with another carrier`,
+          `valid UPS/FedEx/USPS/Amazon Logistics/DHL eCommerce rows: ${all.hit}/${all.total} detected as their carrier (${((100 * all.hit) / all.total).toFixed(1)}%), ${wrong} answered with another carrier`,
           ...lines,
           `invalid rows claimed by any carrier: ${invalidClaimed}/${invalidRows} (each is listed valid for that carrier, noted as its format, or in KNOWN)`,
           `valid rows of other couriers claimed as ours: ${otherClaimed}/${otherValid}`,

@@ -19,6 +19,7 @@ export class EditOrderPage {
   readonly asin: Locator;
   readonly orderNumber: Locator;
   readonly value: Locator;
+  readonly currency: Locator;
   readonly status: Locator;
   readonly productUrl: Locator;
   readonly viewProductPage: Locator;
@@ -63,7 +64,8 @@ export class EditOrderPage {
     this.productName = main.getByLabel("Product name");
     this.asin = main.getByLabel("ASIN");
     this.orderNumber = main.getByLabel("Order number");
-    this.value = main.getByLabel("Estimated value ($)");
+    this.value = main.getByLabel(/^Estimated value \(/);
+    this.currency = main.getByLabel("Currency", { exact: true });
     this.status = main.getByLabel("Status", { exact: true });
     this.productUrl = main.getByLabel("Product URL");
     this.viewProductPage = main.getByRole("link", { name: /View Product Page/ });
@@ -119,6 +121,7 @@ export class AddOrderPage {
   readonly asin: Locator;
   readonly orderNumber: Locator;
   readonly value: Locator;
+  readonly currency: Locator;
   readonly productUrl: Locator;
   readonly status: Locator;
   readonly trackingNumber: Locator;
@@ -132,7 +135,8 @@ export class AddOrderPage {
     this.productName = main.getByLabel("Product name");
     this.asin = main.getByLabel("ASIN");
     this.orderNumber = main.getByLabel("Order number");
-    this.value = main.getByLabel("Estimated value ($)");
+    this.value = main.getByLabel(/^Estimated value \(/);
+    this.currency = main.getByLabel("Currency", { exact: true });
     this.productUrl = main.getByLabel("Product URL");
     this.status = main.getByLabel("Status", { exact: true });
     this.trackingNumber = main.getByLabel("Tracking number");

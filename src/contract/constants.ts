@@ -13,8 +13,57 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export const CARRIERS = ["UPS", "FEDEX", "USPS", "AMAZON", "OTHER"] as const;
+export const CARRIERS = [
+  "UPS",
+  "FEDEX",
+  "USPS",
+  "AMAZON",
+  "OTHER",
+  // Carriers of the other Vine marketplaces (issue 16): tracking links only, no look-ups.
+  "DHL",
+  "HERMES",
+  "EVRI",
+  "DPD",
+  "GLS",
+  "ROYALMAIL",
+  "LAPOSTE",
+  "CHRONOPOST",
+  "CORREOS",
+  "SEUR",
+  "SDA",
+  "BRT",
+  "POSTEITALIANE",
+  "YAMATO",
+  "SAGAWA",
+  "JAPANPOST",
+  "CANADAPOST",
+  "PUROLATOR",
+  "AUSPOST",
+] as const;
 export type Carrier = (typeof CARRIERS)[number];
+
+/** How each carrier is named in the app (cards, selects, toasts): its code unless listed here. */
+const CARRIER_NAMES: Partial<Record<Carrier, string>> = {
+  FEDEX: "FedEx",
+  AMAZON: "Amazon",
+  OTHER: "Other",
+  HERMES: "Hermes",
+  EVRI: "Evri",
+  ROYALMAIL: "Royal Mail",
+  LAPOSTE: "La Poste / Colissimo",
+  CHRONOPOST: "Chronopost",
+  CORREOS: "Correos",
+  POSTEITALIANE: "Poste Italiane",
+  YAMATO: "Yamato",
+  SAGAWA: "Sagawa",
+  JAPANPOST: "Japan Post",
+  CANADAPOST: "Canada Post",
+  PUROLATOR: "Purolator",
+  AUSPOST: "Australia Post",
+};
+export const CARRIER_LABELS = Object.fromEntries(
+  CARRIERS.map((c) => [c, CARRIER_NAMES[c] ?? c]),
+) as Record<Carrier, string>;
 
 /** Sort choices of the orders list (spec §2), as sent in ?sort=. */
 export const ORDER_SORTS = [

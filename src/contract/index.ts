@@ -5,6 +5,7 @@ export * from "./constants.ts";
 export * from "./dashboard.ts";
 export * from "./events.ts";
 export * from "./mailbox.ts";
+export * from "./marketplaces.ts";
 export * from "./notifications.ts";
 export * from "./orders.ts";
 export * from "./user.ts";

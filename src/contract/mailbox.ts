@@ -80,6 +80,11 @@ export type IngestSummary = {
   ordersCreated: number;
   ordersUpdated: number;
   skipped: Partial<Record<SkipReason, number>>;
+  /**
+   * Amazon mail the reader did not take for order mail ("not-an-order-mail"), by the marketplace
+   * of its sender (US, FR…, "unknown"): mail in a language the reader does not know shows here.
+   */
+  otherByMarketplace?: Partial<Record<string, number>>;
 };
 
 /** PUT /api/imap/import-mode: which order confirmations become orders. */

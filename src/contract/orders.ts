@@ -22,8 +22,10 @@ export type Order = {
   productimage: string | null;
   asin: string | null;
   shiptoaddress: string | null;
-  /** Text such as "24.99", shown with a dollar sign. */
+  /** Text such as "24.99", in `currency`. */
   estimatedretailvalue: string | null;
+  /** ISO 4217 code of estimatedretailvalue ("USD", "EUR", "JPY"). */
+  currency: string;
   /** YYYY-MM-DD */
   expecteddeliverydate: string | null;
   expecteddeliverydatetext: string | null;
@@ -78,6 +80,13 @@ const isoDate = (label: string) =>
     (v) => v == null || isIsoDateText(v),
     `${label} must be a date such as 2026-11-21`,
   );
+
+/** ISO 4217 codes (the runtime's list, less the test and no-currency codes). */
+const ISO_CURRENCIES = new Set(
+  Intl.supportedValuesOf("currency").filter((c) => c !== "XXX" && c !== "XTS"),
+);
+export const CURRENCY_ERROR = "Currency must be an ISO 4217 code such as USD, EUR, GBP or JPY";
+export const isCurrencyCode = (v: string): boolean => /^[A-Z]{3}$/.test(v) && ISO_CURRENCIES.has(v);
 
 const RATING_ERROR = "Rating must be a whole number from 1 to 5, or empty";
 
@@ -149,6 +158,12 @@ export const orderFields = {
     .transform((v) => (v === "" ? null : v)),
   cantreviewnote: optText("Can't-review note", 1000),
   reviewexempt: z.boolean({ error: "reviewexempt must be true or false" }).optional(),
+  /** Absent on POST: the user's Vine marketplace's currency. */
+  currency: z
+    .string({ error: CURRENCY_ERROR })
+    .trim()
+    .refine(isCurrencyCode, CURRENCY_ERROR)
+    .optional(),
 };
 
 export const createOrderBody = z.object({

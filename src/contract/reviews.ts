@@ -2,6 +2,7 @@
 import { z } from "zod";
 import {
   AI_EDITING_OPTIONS,
+  type Carrier,
   ENHANCE_REQUEST_TYPES,
   REVIEW_WORDS_MAX,
   REVIEW_WORDS_MIN,
@@ -93,5 +94,5 @@ export type PublicConfig = {
   /** An OpenAI-compatible server is configured: the Enhance buttons can work. */
   aiAvailable: boolean;
   /** Carriers whose status can be looked up (own API keys, or through the aggregator). */
-  trackingCarriers: ("UPS" | "FEDEX" | "USPS" | "AMAZON" | "OTHER")[];
+  trackingCarriers: Carrier[];
 };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { displayname, email, newPassword, text } from "./fields.ts";
+import { MARKETPLACES, type MarketplaceCode } from "./marketplaces.ts";
 
 export const profileBody = z.object({
   displayname: displayname(),
@@ -20,6 +21,13 @@ export type PasswordBody = z.infer<typeof passwordBody>;
 
 export const timezoneBody = z.object({
   timezone: text("Time zone").trim().min(1, "Please select a timezone").max(64),
+});
+
+/** PUT /api/user/marketplace: the user's Amazon Vine marketplace (new orders' currency). */
+export const vineMarketplaceBody = z.object({
+  vineMarketplace: z.enum(MARKETPLACES, {
+    error: `vineMarketplace must be one of: ${MARKETPLACES.join(", ")}`,
+  }),
 });
 
 export const deleteAccountBody = z.object({
@@ -43,6 +51,10 @@ export type UserData = {
   email: string;
   displayname: string;
   timezone: string | null;
+  /** The Vine marketplace: set by the user, else from their first Amazon mail, else "US". */
+  vineMarketplace: MarketplaceCode;
+  /** True when the user or their mail set it (false: the "US" default). */
+  vineMarketplaceSet: boolean;
   createdate: string;
   emailsscanned: number;
   lastprocessedtime: string | null;

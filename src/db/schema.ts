@@ -16,6 +16,8 @@ export const users = sqliteTable("users", {
   trackingUpdateTime: text("tracking_update_time"),
   /** When this user's last daily tracking check ran (ISO); a missed run is caught up at start. */
   trackingLastRunAt: text("tracking_last_run_at"),
+  /** The user's Amazon Vine marketplace (US, UK, DE…): new orders' currency; null until known. */
+  vineMarketplace: text("vine_marketplace"),
   createdAt: text("created_at").notNull().default(now),
   updatedAt: text("updated_at").notNull().default(now),
 });

@@ -91,7 +91,13 @@ describe("GET /api/dashboard/*", () => {
     const stats = await call<DashboardStats>(h, "GET", "/api/dashboard/stats", {
       token: u.token,
     });
-    expect(stats.body).toEqual({ monthlyOrders: 0, averageValue: 0, reviewRate: 0 });
+    expect(stats.body).toEqual({
+      monthlyOrders: 0,
+      averageValue: 0,
+      currency: "USD",
+      averages: [],
+      reviewRate: 0,
+    });
     for (const r of [counts, recent, stats]) {
       expect(r.res.headers.get("cache-control")).toBe("no-store");
     }
@@ -306,7 +312,40 @@ describe("stats", () => {
     expect(serviceAt("2026-11-20T12:00:00.000Z").stats(u.userid)).toEqual({
       monthlyOrders: 0,
       averageValue: 0,
+      currency: "USD",
+      averages: [],
       reviewRate: 0,
     });
+  });
+
+  test("averages per currency, never added together; the user's marketplace currency first", async () => {
+    const u = await h.register();
+    seed(u.userid, [
+      { value_cents: 1000, estimated_retail_value: "10.00" },
+      { value_cents: 3000, estimated_retail_value: "30.00" },
+      { value_cents: 198000, estimated_retail_value: "1980.00", currency: "JPY" },
+      { value_cents: 2000, estimated_retail_value: "20.00", currency: "EUR" },
+      { value_cents: 4000, estimated_retail_value: "40.00", currency: "EUR" },
+      { value_cents: 6000, estimated_retail_value: "60.00", currency: "EUR" },
+      { value_cents: 9900, estimated_retail_value: "99.00", currency: "EUR", status: "Canceled" },
+    ]);
+    const get = async () =>
+      (await call<DashboardStats>(h, "GET", "/api/dashboard/stats", { token: u.token })).body;
+    // No marketplace yet (US): dollars first although euros are the most.
+    let s = await get();
+    expect([s.averageValue, s.currency]).toEqual([20, "USD"]);
+    expect(s.averages).toEqual([
+      { currency: "USD", averageValue: 20, totalValue: 40, orders: 2 },
+      { currency: "EUR", averageValue: 40, totalValue: 120, orders: 3 },
+      { currency: "JPY", averageValue: 1980, totalValue: 1980, orders: 1 },
+    ]);
+    const put = await call(h, "PUT", "/api/user/marketplace", {
+      token: u.token,
+      body: { vineMarketplace: "FR" },
+    });
+    expect(put.res.status).toBe(200);
+    s = await get();
+    expect([s.averageValue, s.currency]).toEqual([40, "EUR"]);
+    expect(s.averages.map((a) => a.currency)).toEqual(["EUR", "USD", "JPY"]);
   });
 });

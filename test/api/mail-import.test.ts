@@ -132,6 +132,7 @@ describe("POST /api/imap/import", () => {
       ordersCreated: 2,
       ordersUpdated: 1,
       skipped: { spoofed: 1, "not-amazon": 1, "not-vine": 1, duplicate: 1 },
+      otherByMarketplace: {},
     });
     const list = orders(u.userid);
     expect(list.map((o) => [o.amazonordernumber, o.status])).toEqual([
@@ -159,6 +160,7 @@ describe("POST /api/imap/import", () => {
       ordersCreated: 0,
       ordersUpdated: 0,
       skipped: { duplicate: 6 },
+      otherByMarketplace: {},
     });
     expect(orders(u.userid)).toHaveLength(2);
     expect(h.services.notifications.list(u.userid)).toHaveLength(1);

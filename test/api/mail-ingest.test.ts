@@ -503,6 +503,7 @@ describe("scans, counters, notifications and events", () => {
       ordersCreated: 3,
       ordersUpdated: 2,
       skipped: { duplicate: 1, "not-amazon": 1 },
+      otherByMarketplace: {},
     });
     const notes = notificationsOf(u.userid);
     expect(notes).toHaveLength(1);

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { LiveEvent, Order } from "../../src/contract/index.ts";
+import { CARRIERS } from "../../src/contract/index.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { call } from "./helpers.ts";
 
@@ -46,7 +47,7 @@ const VALID = { productname: "Garden Hose", asin: "B0HOSE0001" };
 const STATUS_MESSAGE =
   "Status must be one of: Ordered, Shipped, Received, Review Submitted, Review Approved, Review Rejected, Canceled";
 const RATING_MESSAGE = "Rating must be a whole number from 1 to 5, or empty";
-const CARRIER_MESSAGE = "Carrier must be one of: UPS, FEDEX, USPS, AMAZON, OTHER, or empty";
+const CARRIER_MESSAGE = `Carrier must be one of: ${CARRIERS.join(", ")}, or empty`;
 
 /** [what, body, message]: the same body is sent to POST (with the valid fields) and PUT. */
 const fieldCases: [string, Record<string, unknown>, string][] = [
@@ -61,7 +62,12 @@ const fieldCases: [string, Record<string, unknown>, string][] = [
   ["rating 0", { rating: 0 }, RATING_MESSAGE],
   ["rating 2.5", { rating: 2.5 }, RATING_MESSAGE],
   ['rating "5"', { rating: "5" }, RATING_MESSAGE],
-  ['carrier "DHL"', { carrier: "DHL" }, CARRIER_MESSAGE],
+  ['carrier "POSTNL"', { carrier: "POSTNL" }, CARRIER_MESSAGE],
+  [
+    'currency "EURO"',
+    { currency: "EURO" },
+    "Currency must be an ISO 4217 code such as USD, EUR, GBP or JPY",
+  ],
   ["an ASIN over 20 characters", { asin: "B".repeat(21) }, "ASIN must be at most 20 characters"],
   [
     "a review subject over 500 characters",
@@ -160,11 +166,11 @@ describe("PUT /api/orders/{id} refuses bad fields and changes nothing", () => {
 });
 
 describe("PUT /api/orders/{id}/tracking refuses bad fields", () => {
-  test('carrier "DHL" and an over-long number are 400, nothing changes', async () => {
+  test('carrier "POSTNL" and an over-long number are 400, nothing changes', async () => {
     const before = snapshot();
     const a = await call(h, "PUT", `/api/orders/${order.orderid}/tracking`, {
       token,
-      body: { trackingnumber: "1Z879E930346834440", carrier: "DHL" },
+      body: { trackingnumber: "1Z879E930346834440", carrier: "POSTNL" },
     });
     expect(a.status).toBe(400);
     expect(a.body.error).toBe(CARRIER_MESSAGE);

@@ -115,6 +115,7 @@ describe("POST /api/orders and GET /api/orders/{id}", () => {
       asin: "B0MUG00001",
       shiptoaddress: "1 Main St, Springfield",
       estimatedretailvalue: "1234.50",
+      currency: "USD",
       expecteddeliverydate: null,
       expecteddeliverydatetext: null,
       expecteddeliveryestimated: false,

@@ -42,6 +42,8 @@ describe("GET /api/user/data", () => {
       email: "gina@example.com",
       displayname: "Gina",
       timezone: null,
+      vineMarketplace: "US",
+      vineMarketplaceSet: false,
       createdate: expect.any(String),
       emailsscanned: 0,
       lastprocessedtime: null,

@@ -344,6 +344,16 @@ describe("initials", () => {
 });
 
 describe("formatMoney", () => {
+  test("in the order's currency, with that currency's decimals", () => {
+    expect(formatMoney("19.99", "GBP")).toBe("£19.99");
+    expect(formatMoney("34.90", "EUR")).toBe("€34.90");
+    expect(formatMoney("1980.00", "JPY")).toBe("¥1,980");
+    expect(formatMoney("32.99", "CAD")).toBe("CA$32.99");
+    expect(formatMoney("45", "AUD")).toBe("A$45.00");
+    expect(formatMoney("24.99", "USD")).toBe("$24.99");
+    expect(formatMoney(0, "EUR")).toBe("€0.00");
+  });
+
   test("formats numbers with two decimals", () => {
     expect(formatMoney(12.5)).toBe("$12.50");
     expect(formatMoney(0)).toBe("$0.00");

@@ -146,15 +146,24 @@ export function initials(displayName: string | null | undefined): string {
   return words.map((word) => (Array.from(word)[0] ?? "").toUpperCase()).join("");
 }
 
-const moneyFormat = new Intl.NumberFormat("en-US", {
-  style: "currency",
-  currency: "USD",
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+const moneyFormats = new Map<string, Intl.NumberFormat>();
 
-/** "$12.50" from a number or numeric string ("$1,234.5" → "$1,234.50"); "" when not numeric. */
-export function formatMoney(value: string | number | null | undefined): string {
+/** One Intl.NumberFormat per currency, with the currency's own decimals (¥1,980, €34.90). */
+function moneyFormat(currency: string): Intl.NumberFormat {
+  // The server only stores ISO 4217 codes (an unknown one would throw here).
+  let f = moneyFormats.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat("en-US", { style: "currency", currency });
+    moneyFormats.set(currency, f);
+  }
+  return f;
+}
+
+/**
+ * "$12.50" from a number or numeric string ("$1,234.5" → "$1,234.50") in the order's currency
+ * (ISO 4217: "£12.50", "€12.50", "¥1,980", "CA$12.50", "A$12.50"); "" when not numeric.
+ */
+export function formatMoney(value: string | number | null | undefined, currency = "USD"): string {
   if (value === null || value === undefined) return "";
   let amount: number;
   if (typeof value === "number") {
@@ -173,7 +182,7 @@ export function formatMoney(value: string | number | null | undefined): string {
   if (!Number.isFinite(amount)) return "";
   // Avoid "-$0.00" for tiny negative amounts.
   if (Math.abs(amount) < 0.005) amount = 0;
-  return moneyFormat.format(amount);
+  return moneyFormat(currency).format(amount);
 }
 
 export interface DateParts {

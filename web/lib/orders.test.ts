@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { PRODUCT_IMAGE_MESSAGE } from "../../src/contract/constants.ts";
+import { CARRIERS } from "../../src/contract/constants.ts";
 import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts";
 import {
   changedFields,
@@ -32,13 +33,13 @@ import {
   totalPages,
   trackingErrorDescription,
   trackingSuccessDescription,
-  trackingUrl,
   validateOrderForm,
   withDetectedCarrier,
   withTrackingNumber,
   wordBand,
   wordCount,
 } from "./orders.ts";
+import { trackingUrl } from "./tracking-links.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -56,6 +57,7 @@ function order(over: Partial<Order> = {}): Order {
     asin: "B0TEST1234",
     shiptoaddress: null,
     estimatedretailvalue: "24.99",
+    currency: "USD",
     expecteddeliverydate: null,
     expecteddeliverydatetext: null,
     expecteddeliveryestimated: false,
@@ -104,6 +106,32 @@ describe("trackingUrl", () => {
       "https://www.amazon.com/progress-tracker/package?itemId=&orderId=112-1234567-1234567",
     );
     expect(trackingUrl("AMAZON", "XYZ987")).toBe("https://track.amazon.com/tracking/XYZ987");
+    // The order's own marketplace's tracker.
+    expect(
+      trackingUrl("AMAZON", "XYZ987", "202-1234567-1234567", "https://www.amazon.co.uk/dp/B0X"),
+    ).toBe("https://www.amazon.co.uk/progress-tracker/package?itemId=&orderId=202-1234567-1234567");
+    expect(
+      trackingUrl("AMAZON", "XYZ987", "249-1234567-1234567", "https://evil.example/amazon.co.jp/"),
+    ).toBe("https://www.amazon.com/progress-tracker/package?itemId=&orderId=249-1234567-1234567");
+  });
+  test("every other marketplace carrier opens its own page on the https site, number encoded", () => {
+    for (const c of CARRIERS) {
+      if (["UPS", "USPS", "FEDEX", "AMAZON", "OTHER"].includes(c)) continue;
+      const url = trackingUrl(c, "AB 12/3");
+      expect(url).not.toBeNull();
+      expect(url?.startsWith("https://")).toBe(true);
+      expect(url).not.toContain("parcelsapp");
+      expect(url).toContain("AB%2012%2F3");
+    }
+    expect(trackingUrl("ROYALMAIL", "RB123456785GB")).toBe(
+      "https://www.royalmail.com/track-your-item#/tracking-results/RB123456785GB",
+    );
+    expect(trackingUrl("YAMATO", "123456789012")).toBe(
+      "https://toi.kuronekoyamato.co.jp/cgi-bin/tneko?number00=1&number01=123456789012",
+    );
+    expect(trackingUrl("LAPOSTE", "6A12345678901")).toBe(
+      "https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901",
+    );
   });
   test("no carrier uses the multi-carrier tracker; no number gives no link", () => {
     expect(trackingUrl(null, " ABC ")).toBe("https://parcelsapp.com/en/tracking/ABC");

@@ -46,13 +46,7 @@ export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 export const JUST_DELIVERED_MS = 24 * HOUR_MS;
 
-export const CARRIER_LABELS: Record<Carrier, string> = {
-  UPS: "UPS",
-  FEDEX: "FedEx",
-  USPS: "USPS",
-  AMAZON: "Amazon",
-  OTHER: "Other",
-};
+export { CARRIER_LABELS } from "../../src/contract/constants.ts";
 
 /** Subtitles of the dashboard's status cards (spec §2). */
 export const STATUS_SUBTITLES: Partial<Record<OrderStatus, string>> = {
@@ -104,38 +98,7 @@ export function displayDay(value: DateInput, timeZone?: string): string {
  * Tracking links (spec §2)
  * --------------------------------------------------------------------------------------------- */
 
-/**
- * The carrier's public tracking page, or a multi-carrier tracker for OTHER (and for an unknown
- * carrier). Amazon Logistics numbers (TBA…) open Amazon's public tracker; any other number that
- * Amazon carries opens the order's progress tracker when the order number is known.
- * Null without a tracking number.
- */
-export function trackingUrl(
-  carrier: Carrier | null | undefined,
-  trackingNumber: string | null | undefined,
-  amazonOrderNumber?: string | null,
-): string | null {
-  const n = (trackingNumber ?? "").trim();
-  if (!n) return null;
-  const e = encodeURIComponent(n);
-  switch (carrier) {
-    case "UPS":
-      return `https://www.ups.com/track?tracknum=${e}`;
-    case "USPS":
-      return `https://tools.usps.com/go/TrackConfirmAction?tLabels=${e}`;
-    case "FEDEX":
-      return `https://www.fedex.com/fedextrack/?trknbr=${e}`;
-    case "AMAZON": {
-      const orderNo = (amazonOrderNumber ?? "").trim();
-      if (!/^TBA/i.test(n) && orderNo) {
-        return `https://www.amazon.com/progress-tracker/package?itemId=&orderId=${encodeURIComponent(orderNo)}`;
-      }
-      return `https://track.amazon.com/tracking/${e}`;
-    }
-    default:
-      return `https://parcelsapp.com/en/tracking/${e}`;
-  }
-}
+/* trackingUrl lives in tracking-links.ts: only Edit Order (a lazy screen) needs the table. */
 
 /** The retailer's page of a published review (spec §2 'View on'). */
 export function reviewUrl(reference: string | null | undefined): string | null {
@@ -498,6 +461,8 @@ export type OrderForm = Record<TextField, string> & {
   carrier: Carrier | "";
   rating: number | null;
   reviewexempt: boolean;
+  /** ISO 4217 code of the estimated value; "" on Add Order until the user's currency is known. */
+  currency: string;
 };
 export type FormField = keyof OrderForm;
 
@@ -505,7 +470,7 @@ export const DATE_FIELDS: readonly TextField[] = ["expecteddeliverydate", "dateo
 
 export function emptyOrderForm(): OrderForm {
   const values = Object.fromEntries(TEXT_FIELDS.map((f) => [f, ""])) as Record<TextField, string>;
-  return { ...values, status: "Ordered", carrier: "", rating: null, reviewexempt: false };
+  return { ...values, status: "Ordered", carrier: "", rating: null, reviewexempt: false, currency: "" };
 }
 
 /** The form's values for an order; dates become the day (in the user's zone) a date input shows. */
@@ -520,6 +485,7 @@ export function orderToForm(order: Order, timeZone?: string): OrderForm {
   form.carrier = order.carrier ?? "";
   form.rating = order.rating ?? null;
   form.reviewexempt = order.reviewexempt === true;
+  form.currency = order.currency;
   return form;
 }
 
@@ -528,6 +494,7 @@ export type OrderPayload = Partial<Record<TextField, string | null>> & {
   carrier?: Carrier | null;
   rating?: number | null;
   reviewexempt?: boolean;
+  currency?: string;
 };
 
 function payloadValue(form: OrderForm, f: FormField): string | number | boolean | null {
@@ -545,6 +512,8 @@ export function formToPayload(form: OrderForm): OrderPayload {
     out[f] = payloadValue(form, f);
   }
   out.status = form.status;
+  // No currency chosen: the server's default (the user's Vine marketplace's).
+  if (form.currency) out.currency = form.currency;
   return out as OrderPayload;
 }
 
@@ -556,6 +525,7 @@ export function changedFields(original: OrderForm, form: OrderForm): OrderPayloa
     const b = payloadValue(form, f);
     if (a !== b) out[f] = b;
   }
+  if (form.currency && form.currency !== original.currency) out.currency = form.currency;
   return out as OrderPayload;
 }
 
@@ -628,6 +598,7 @@ export const FIELD_TABS: Record<FormField, EditTab> = {
   productimage: "product",
   asin: "product",
   estimatedretailvalue: "product",
+  currency: "product",
   dateordered: "product",
   status: "product",
   shiptoaddress: "shipping",

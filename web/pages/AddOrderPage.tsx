@@ -6,9 +6,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
+import { DEFAULT_CURRENCY, MARKETPLACE_CURRENCY } from "../../src/contract/marketplaces.ts";
 import type { Order } from "../../src/contract/orders.ts";
 import { invalidateAfterOrderChange, useCarrierDetection } from "../hooks/useOrders.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
+import { useUserData } from "../hooks/useUser.ts";
 import { apiJson, errorMessage } from "../lib/api.ts";
 import {
   dayKey,
@@ -32,10 +34,17 @@ export function AddOrderPage() {
   const timeZone = useTimeZone();
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
-  const [form, setForm] = useState<OrderForm>(() => ({
+  const user = useUserData().data;
+  const [state, setForm] = useState<OrderForm>(() => ({
     ...emptyOrderForm(),
     dateordered: dayKey(new Date(), timeZone) ?? "",
   }));
+  // Until the user picks one, the currency of their Vine marketplace (what the server would use).
+  const form: OrderForm = {
+    ...state,
+    currency:
+      state.currency || MARKETPLACE_CURRENCY[user?.vineMarketplace ?? "US"] || DEFAULT_CURRENCY,
+  };
   const [errors, setErrors] = useState<FormErrors>({});
   const [typedNumber, setTypedNumber] = useState(false);
 

@@ -20,7 +20,7 @@ import { useMailboxStatus } from "../hooks/useMailbox.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUserData } from "../hooks/useUser.ts";
 import { useAuth } from "../lib/auth.tsx";
-import { formatRelativeTime } from "../lib/format.ts";
+import { formatMoney, formatRelativeTime } from "../lib/format.ts";
 import { STATUS_SUBTITLES } from "../lib/orders.ts";
 import "../styles/orders.css";
 import "../styles/mailbox.css";
@@ -167,7 +167,7 @@ function RecentOrders({ timeZone, now }: { timeZone: string; now: Date }) {
 
 function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
   const { data: stats } = useDashboardStats();
-  const items = [
+  const items: { title: string; value: string; sub: string; more?: string }[] = [
     {
       title: "This Month",
       value: stats ? String(stats.monthlyOrders) : "–",
@@ -175,8 +175,13 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
     },
     {
       title: "Average Value",
-      value: stats ? `$${stats.averageValue.toFixed(2)}` : "–",
+      value: stats ? formatMoney(stats.averageValue, stats.currency) : "–",
       sub: "per order",
+      // Orders in other currencies: their own averages (the first is the one above), never added.
+      more: stats?.averages
+        .slice(1)
+        .map((a) => formatMoney(a.averageValue, a.currency))
+        .join(" · "),
     },
     {
       title: "Review Rate",
@@ -191,6 +196,7 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
           <h3>{s.title}</h3>
           <p className="stat-value">{s.value}</p>
           <p className="stat-sub">{s.sub}</p>
+          {s.more && <p className="stat-sub">{s.more}</p>}
         </article>
       ))}
       <Suspense fallback={<article className="stat-card" aria-busy="true" />}>

@@ -13,8 +13,11 @@ export type ZonedRange = { startIso: string; endIso: string; firstDay: string; l
 /** How many orders the user has in each status (absent statuses count 0). */
 export type StatusCounts = Record<string, number>;
 
-/** Sum and number of the values, in cents, of the user's orders that are not Canceled. */
-export type ValueTotals = { cents: number; valued: number };
+/**
+ * Per currency: sum and number of the values, in cents (in the currency's minor unit ×100 for
+ * yen), of the user's orders that are not Canceled. Never added across currencies.
+ */
+export type ValueTotals = { currency: string; cents: number; valued: number }[];
 
 /** Per status: how many orders, and the sum and number of their values in cents. */
 export type StatusFigures = { status: string; n: number; cents: number; valued: number }[];
@@ -52,6 +55,11 @@ export function createDashboardRepo(db: Db) {
             COUNT(value_cents) AS valued
        FROM orders WHERE user_id = +$user GROUP BY status`,
   );
+  const byCurrency = db.$client.prepare<ValueTotals[number], [{ user: number }]>(
+    `SELECT currency, COALESCE(SUM(value_cents), 0) AS cents, COUNT(value_cents) AS valued
+       FROM orders WHERE user_id = +$user AND status <> 'Canceled' AND value_cents IS NOT NULL
+      GROUP BY currency ORDER BY valued DESC, currency`,
+  );
   const orderedIn = db.$client.prepare<
     { n: number },
     [
@@ -82,14 +90,7 @@ export function createDashboardRepo(db: Db) {
 
     /** Values of the orders that are not Canceled, in cents. */
     valueTotals(userId: number): ValueTotals {
-      let cents = 0;
-      let valued = 0;
-      for (const f of statusFigures(userId)) {
-        if (f.status === "Canceled") continue;
-        cents += f.cents;
-        valued += f.valued;
-      }
-      return { cents, valued };
+      return cache.get(userId, "value-by-currency", () => byCurrency.all({ user: userId }));
     },
 
     /** Orders (not Canceled) ordered, else created, within the range. */

@@ -18,7 +18,7 @@ import {
   formatDay,
   startOfDayInZone,
 } from "../orders/expected-delivery.ts";
-import { toOrder } from "../orders/order-model.ts";
+import { currencyOfUser, toOrder } from "../orders/order-model.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { DashboardRepo, ZonedRange } from "./dashboard.repo.ts";
@@ -110,14 +110,26 @@ export function createDashboardService(deps: {
           statuses.reduce((a, s) => a + (n[s] ?? 0), 0);
         const reached = sum(REACHED_RECEIVED);
         const reviewed = sum(REVIEWED);
-        const { cents, valued } = deps.dashboard.valueTotals(userId);
+        const own = currencyOfUser(deps.users.findById(userId));
+        const averages = deps.dashboard.valueTotals(userId).map((t) => ({
+          currency: t.currency,
+          averageValue: t.valued > 0 ? Math.round(t.cents / t.valued) / 100 : 0,
+          totalValue: t.cents / 100,
+          orders: t.valued,
+        }));
+        // The user's own currency first, then the others as the query ordered them.
+        averages.sort((a, b) => Number(b.currency === own) - Number(a.currency === own));
+        const main = averages[0];
         return {
           monthlyOrders: deps.dashboard.orderedWithin(userId, month),
-          averageValue: valued > 0 ? Math.round(cents / valued) / 100 : 0,
+          averageValue: main?.averageValue ?? 0,
+          currency: main?.currency ?? own,
+          averages,
           reviewRate: reached > 0 ? Math.round((reviewed * 100) / reached) : 0,
         };
       });
-      return { ...stats }; // the cached object stays unshared
+      // The cached object stays unshared.
+      return { ...stats, averages: stats.averages.map((a) => ({ ...a })) };
     },
   };
 }

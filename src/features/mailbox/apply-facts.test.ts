@@ -46,6 +46,7 @@ const order = (over: Partial<Order> = {}): Order => ({
   asin: "B0EARBUDS1",
   shiptoaddress: null,
   estimatedretailvalue: null,
+  currency: "USD",
   expecteddeliverydate: null,
   expecteddeliverydatetext: null,
   expecteddeliveryestimated: false,

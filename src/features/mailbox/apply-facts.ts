@@ -33,13 +33,20 @@
 import { cleanText } from "../../contract/fields.ts";
 import {
   type CreateOrderBody,
+  MARKETPLACE_CURRENCY,
   type Order,
   type OrderStatus,
   orderFields,
   type SkipReason,
   type UpdateOrderBody,
 } from "../../contract/index.ts";
-import type { MailFacts, MailItem, MailKind, MailOrder } from "../../mail/amazon/types.ts";
+import type {
+  MailFacts,
+  MailItem,
+  MailKind,
+  MailOrder,
+  Marketplace,
+} from "../../mail/amazon/types.ts";
 
 export type ImportMode = "vine" | "all";
 
@@ -182,6 +189,7 @@ function newOrderBody(
   o: MailOrder,
   ctx: FactsContext,
   kind: MailKind,
+  marketplace: Marketplace,
 ): { body: NewOrderBody; status: OrderStatus } | null {
   const productname = field("productname", item.productname.replace(/\s+/g, " "), 1000);
   if (!productname) return null;
@@ -199,6 +207,9 @@ function newOrderBody(
     amazonordernumber: field("amazonordernumber", o.amazonordernumber, 64),
     expecteddeliverydatetext: field("expecteddeliverydatetext", o.expecteddeliverydatetext, 200),
   };
+  // The mail's marketplace decides the currency; from an unknown one, the user's (the service's
+  // default for an order without one).
+  if (marketplace !== "unknown") body.currency = MARKETPLACE_CURRENCY[marketplace];
   let status: OrderStatus = "Ordered";
   if (kind === "shipped" || kind === "out-for-delivery") {
     status = "Shipped";
@@ -340,7 +351,7 @@ export function planFacts(facts: MailFacts, ctx: FactsContext): Plan {
           update(adopt, fillEmpty(adopt, item, o, ctx), "details");
           continue;
         }
-        const created = newOrderBody(item, o, ctx, facts.kind);
+        const created = newOrderBody(item, o, ctx, facts.kind, facts.marketplace);
         if (created) plan.creates.push(created);
       }
       continue;
@@ -381,7 +392,7 @@ export function planFacts(facts: MailFacts, ctx: FactsContext): Plan {
           facts.kind === "delivered");
       if (canCreate) {
         for (const item of o.items) {
-          const created = newOrderBody(item, o, ctx, facts.kind);
+          const created = newOrderBody(item, o, ctx, facts.kind, facts.marketplace);
           if (created) plan.creates.push(created);
         }
       } else noMatch++;

@@ -66,7 +66,16 @@ export function createIngestRepo(db: Db) {
      WHERE user_id = ?1 AND amazon_order_number IS NULL AND upper(asin) = ?2 ORDER BY id`,
   );
 
+  const learnMarketplaceStmt = db.$client.query<unknown, [string, number]>(
+    "UPDATE users SET vine_marketplace = ?1 WHERE id = ?2 AND vine_marketplace IS NULL",
+  );
+
   return {
+    /** Sets the user's Vine marketplace from their mail when they have none yet. */
+    learnVineMarketplace: (userId: number, marketplace: string): void => {
+      learnMarketplaceStmt.run(marketplace, userId);
+    },
+
     /** The ledger entry of a message, when it was processed before. */
     findProcessed: (userId: number, messageKey: string): LedgerRow | undefined =>
       findLedger.get({ user: userId, key: messageKey }),

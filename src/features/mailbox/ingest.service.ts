@@ -52,7 +52,7 @@ import type {
 import type { EventBus } from "../../events/bus.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Logger } from "../../log.ts";
-import type { MailFacts, MailKind, MailMessage } from "../../mail/amazon/types.ts";
+import type { MailFacts, MailKind, MailMessage, Marketplace } from "../../mail/amazon/types.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import { toOrder } from "../orders/order-model.ts";
@@ -75,6 +75,8 @@ export type IngestResult = {
   alreadyProcessed: boolean;
   /** Amazon mail only: "absent" when it carried no Authentication-Results (accepted, unverified). */
   authentication?: "pass" | "absent";
+  /** Amazon mail the reader read: the marketplace of its sender. */
+  marketplace?: Marketplace;
 };
 
 /** A pass over many messages; its totals become one summary and at most one notification. */
@@ -195,7 +197,7 @@ const encoder = new TextEncoder();
  * --------------------------------------------------------------------------------------------- */
 
 type Decision =
-  | { type: "skip"; reason: SkipReason; kind?: MailKind }
+  | { type: "skip"; reason: SkipReason; kind?: MailKind; marketplace?: Marketplace }
   | { type: "apply"; facts: MailFacts; mailDate: Date | null };
 
 const emptyChanges = (): Record<Change, number> => ({
@@ -236,6 +238,11 @@ export function createMailIngestService(deps: IngestDeps) {
     s.ordersUpdated += r.ordersUpdated;
     if (r.outcome === "skipped" && r.reason) {
       s.skipped[r.reason] = (s.skipped[r.reason] ?? 0) + 1;
+    }
+    if (r.reason === "not-an-order-mail" && r.marketplace) {
+      const by = s.otherByMarketplace ?? {};
+      by[r.marketplace] = (by[r.marketplace] ?? 0) + 1;
+      s.otherByMarketplace = by;
     }
     if (r.authentication === "absent") scan.unverified++;
   }
@@ -310,7 +317,14 @@ export function createMailIngestService(deps: IngestDeps) {
       log.warn({ userId: ctx.userId, messageKey: ctx.key, err }, "mail: the reader failed");
       return { type: "skip", reason: "unreadable" };
     }
-    if (facts.kind === "other") return { type: "skip", reason: "not-an-order-mail", kind: "other" };
+    if (facts.kind === "other") {
+      return {
+        type: "skip",
+        reason: "not-an-order-mail",
+        kind: "other",
+        marketplace: facts.marketplace,
+      };
+    }
     if (facts.forwarded) {
       // Amazon's own address on a message that reads like a forward: Amazon never forwards, so
       // this is not one of its order mails whatever it quotes.
@@ -369,10 +383,13 @@ export function createMailIngestService(deps: IngestDeps) {
       if (prior) return fromLedger(prior);
       if (decision.type === "skip") {
         const r = skipped(decision.reason, decision.kind);
+        if (decision.marketplace) r.marketplace = decision.marketplace;
         record(r);
         return r;
       }
       const { facts, mailDate } = decision;
+      // The first Amazon mail of a known marketplace decides the user's Vine marketplace.
+      if (facts.marketplace !== "unknown") repo.learnVineMarketplace(userId, facts.marketplace);
       const mode = repo.stats(userId).importMode;
       const plan = planFacts(facts, {
         mode,
@@ -577,7 +594,13 @@ export function createMailIngestService(deps: IngestDeps) {
         userId,
         source,
         startedAt: clock().toISOString(),
-        summary: { messagesRead: 0, ordersCreated: 0, ordersUpdated: 0, skipped: {} },
+        summary: {
+          messagesRead: 0,
+          ordersCreated: 0,
+          ordersUpdated: 0,
+          skipped: {},
+          otherByMarketplace: {},
+        },
         unverified: 0,
         createdNames: [],
         changes: emptyChanges(),
@@ -593,6 +616,7 @@ export function createMailIngestService(deps: IngestDeps) {
       const summary: IngestSummary = {
         ...scan.summary,
         skipped: { ...scan.summary.skipped },
+        otherByMarketplace: { ...scan.summary.otherByMarketplace },
       };
       if (scan.ended) return summary;
       scan.ended = true;

@@ -249,3 +249,34 @@ describe("calendar helpers", () => {
     expect(isoDayInZone(THU, "America/Los_Angeles")).toBe("2026-11-19");
   });
 });
+
+describe("parseExpectedDelivery: the Vine marketplaces' words and formats", () => {
+  // THU is Thursday 2026-11-19.
+  test.each([
+    ["Livraison prévue : jeudi 4 décembre", "2026-12-04"],
+    ["Arrivée : vendredi 5 décembre", "2026-12-05"],
+    ["Zustellung: Donnerstag, 4. Dezember", "2026-12-04"],
+    ["Voraussichtliche Zustellung: 3. März 2027", "2027-03-03"],
+    ["Arriverà martedì 01 dicembre", "2026-12-01"],
+    ["Arriverà: giovedì 03 dicembre", "2026-12-03"],
+    ["Llegada: jueves, 4 de diciembre", "2026-12-04"],
+    ["Llegará el 2 de enero", "2027-01-02"],
+    ["お届け予定日 2026/12/04", "2026-12-04"],
+    ["お届け予定日: 12月4日", "2026-12-04"],
+    ["Zustellung heute", "2026-11-19"],
+    ["Livraison prévue : demain", "2026-11-20"],
+    ["Arriverà: domani", "2026-11-20"],
+    ["Llegada: mañana", "2026-11-20"],
+    ["本日お届け予定", "2026-11-19"],
+    ["Livraison prévue : samedi", "2026-11-21"],
+    ["Zustellung: Montag", "2026-11-23"],
+  ])("%s → %s", (text, day) => {
+    expect(at(text)).toBe(day);
+  });
+
+  test("words that only look like dates stay unread", () => {
+    expect(at("Zustellung durch DHL")).toBeNull();
+    expect(at("Livraison par Colissimo")).toBeNull();
+    expect(at("お届け予定日 2026/13/40")).toBeNull();
+  });
+});

@@ -12,6 +12,11 @@
  * - a weekday: "Arriving Thursday", "Thu" → the next such day on or after today
  * - ranges: "Thursday, Nov 24 - Saturday, Nov 26", "Nov 24-26", "24-26 November", "Nov 30 - Dec 2",
  *   "Tuesday - Thursday" → the later date
+ * - the same in the Vine marketplaces' languages (issue 16): French, German, Italian and Spanish
+ *   month and weekday names and "aujourd'hui / heute / oggi / hoy", "demain / morgen / domani /
+ *   mañana" ("Livraison prévue : jeudi 4 décembre", "Zustellung: Donnerstag, 4. Dezember",
+ *   "Arriverà martedì 01 dicembre", "Llegada: jueves, 4 de diciembre"), and Japanese dates
+ *   ("お届け予定日 2013/06/02", "12月4日", "本日", "明日"): `localToEnglish` rewrites them first
  * Anything else, and any result outside [1 January of last year, 31 December of next year], gives
  * null. Explicit dates win over relative words, which win over weekday names.
  */
@@ -70,6 +75,137 @@ const WEEKDAYS: Record<string, number> = {
   sat: 6,
   saturday: 6,
 };
+
+/** Month, weekday and relative words of the other marketplaces' languages, in English. */
+const LOCAL_WORDS: Record<string, string> = {
+  // French
+  janvier: "january",
+  janv: "january",
+  février: "february",
+  fevrier: "february",
+  févr: "february",
+  mars: "march",
+  avril: "april",
+  avr: "april",
+  mai: "may",
+  juin: "june",
+  juillet: "july",
+  juil: "july",
+  août: "august",
+  aout: "august",
+  septembre: "september",
+  octobre: "october",
+  novembre: "november",
+  décembre: "december",
+  decembre: "december",
+  déc: "december",
+  lundi: "monday",
+  mardi: "tuesday",
+  mercredi: "wednesday",
+  jeudi: "thursday",
+  vendredi: "friday",
+  samedi: "saturday",
+  dimanche: "sunday",
+  "aujourd'hui": "today",
+  "aujourd’hui": "today",
+  demain: "tomorrow",
+  // German
+  januar: "january",
+  jänner: "january",
+  februar: "february",
+  märz: "march",
+  juni: "june",
+  juli: "july",
+  oktober: "october",
+  dezember: "december",
+  montag: "monday",
+  dienstag: "tuesday",
+  mittwoch: "wednesday",
+  donnerstag: "thursday",
+  freitag: "friday",
+  samstag: "saturday",
+  sonnabend: "saturday",
+  sonntag: "sunday",
+  heute: "today",
+  morgen: "tomorrow",
+  // Italian
+  gennaio: "january",
+  febbraio: "february",
+  marzo: "march",
+  aprile: "april",
+  maggio: "may",
+  giugno: "june",
+  luglio: "july",
+  agosto: "august",
+  settembre: "september",
+  ottobre: "october",
+  dicembre: "december",
+  lunedì: "monday",
+  lunedi: "monday",
+  martedì: "tuesday",
+  martedi: "tuesday",
+  mercoledì: "wednesday",
+  mercoledi: "wednesday",
+  giovedì: "thursday",
+  giovedi: "thursday",
+  venerdì: "friday",
+  venerdi: "friday",
+  sabato: "saturday",
+  domenica: "sunday",
+  oggi: "today",
+  domani: "tomorrow",
+  // Spanish
+  enero: "january",
+  febrero: "february",
+  abril: "april",
+  mayo: "may",
+  junio: "june",
+  julio: "july",
+  septiembre: "september",
+  setiembre: "september",
+  octubre: "october",
+  noviembre: "november",
+  diciembre: "december",
+  lunes: "monday",
+  martes: "tuesday",
+  miércoles: "wednesday",
+  miercoles: "wednesday",
+  jueves: "thursday",
+  viernes: "friday",
+  sábado: "saturday",
+  domingo: "sunday",
+  hoy: "today",
+  mañana: "tomorrow",
+};
+
+const LOCAL_WORD_SCAN = new RegExp(
+  `(?<![\\p{L}])(${Object.keys(LOCAL_WORDS)
+    .sort((a, b) => b.length - a.length)
+    .join("|")})\\.?(?![\\p{L}])`,
+  "giu",
+);
+
+/**
+ * Local date words and formats in the English ones the parser reads: month and weekday names,
+ * today/tomorrow, "4. Dezember" and "4 de diciembre" → "4 december", "2025/12/04" → "2025-12-04",
+ * "12月4日" → "december 4", "本日" / "明日" → today / tomorrow.
+ */
+export function localToEnglish(text: string): string {
+  return text
+    .replace(
+      /\b(\d{4})\/(\d{1,2})\/(\d{1,2})\b/g,
+      (_m, y: string, mo: string, d: string) => `${y}-${mo.padStart(2, "0")}-${d.padStart(2, "0")}`,
+    )
+    .replace(/(\d{1,2})月(\d{1,2})日/g, (_m, mo: string, d: string) => {
+      const name = Object.keys(MONTHS).find((k) => k.length > 3 && MONTHS[k] === Number(mo));
+      return name ? ` ${name} ${d} ` : _m;
+    })
+    .replace(/本日|今日/g, " today ")
+    .replace(/明日/g, " tomorrow ")
+    .replace(LOCAL_WORD_SCAN, (w) => LOCAL_WORDS[w.toLowerCase().replace(/\.$/, "")] ?? w)
+    .replace(/\b(\d{1,2})\.(?=\s+[a-z])/gi, "$1")
+    .replace(/\b(\d{1,2})\s+de\s+(?=[a-z])/gi, "$1 ");
+}
 
 /* ------------------------------------------------------------------------------------------------
  * Calendar days in a time zone
@@ -230,8 +366,9 @@ function resolveRelative(text: string, today: DayParts): DayParts | null | undef
  */
 export function parseExpectedDelivery(text: string, now: Date, timeZone: string): string | null {
   if (typeof text !== "string") return null;
-  const t = text.replace(/\s+/g, " ").trim();
-  if (t === "" || t.length > EXPECTED_DELIVERY_TEXT_MAX) return null;
+  const raw = text.replace(/\s+/g, " ").trim();
+  if (raw === "" || raw.length > EXPECTED_DELIVERY_TEXT_MAX) return null;
+  const t = localToEnglish(raw).replace(/\s+/g, " ").trim();
   if (Number.isNaN(now.getTime())) return null;
   const today = dayInZone(now, timeZone);
 

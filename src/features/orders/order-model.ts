@@ -5,10 +5,23 @@
  * no service.
  */
 import type { Carrier, Order, OrderStatus } from "../../contract/index.ts";
+import {
+  DEFAULT_CURRENCY,
+  MARKETPLACE_CURRENCY,
+  type MarketplaceCode,
+} from "../../contract/marketplaces.ts";
 import type { CantReviewReason } from "../../contract/vine.ts";
 import type { OrderRow } from "../../db/schema.ts";
 
 export const ORDER_NOT_FOUND = "Order not found";
+
+/** New orders' currency when none is given: the user's Vine marketplace's, else US dollars. */
+export function currencyOfUser(u: { vineMarketplace: string | null } | undefined | null): string {
+  const m = u?.vineMarketplace;
+  return m && m in MARKETPLACE_CURRENCY
+    ? MARKETPLACE_CURRENCY[m as MarketplaceCode]
+    : DEFAULT_CURRENCY;
+}
 
 /** Statuses that mean the parcel arrived (Canceled is not one of them). */
 export const DELIVERED_STATUSES: readonly OrderStatus[] = [
@@ -36,6 +49,7 @@ export function toOrder(r: OrderRow): Order {
     asin: r.asin,
     shiptoaddress: r.shipToAddress,
     estimatedretailvalue: r.estimatedRetailValue,
+    currency: r.currency,
     expecteddeliverydate: r.expectedDeliveryDate,
     expecteddeliverydatetext: r.expectedDeliveryDateText,
     expecteddeliveryestimated: r.expectedDeliveryEstimated,
@@ -69,7 +83,7 @@ export function toOrder(r: OrderRow): Order {
 export const ROW_COLUMNS = `id, user_id AS userId, amazon_order_number AS amazonOrderNumber,
   product_name AS productName, product_url AS productUrl, product_image AS productImage, asin,
   ship_to_address AS shipToAddress, estimated_retail_value AS estimatedRetailValue,
-  value_cents AS valueCents, expected_delivery_date AS expectedDeliveryDate,
+  value_cents AS valueCents, currency, expected_delivery_date AS expectedDeliveryDate,
   expected_delivery_date_text AS expectedDeliveryDateText,
   expected_delivery_estimated AS expectedDeliveryEstimated, date_ordered AS dateOrdered,
   date_delivered AS dateDelivered, status, rating, review_subject AS reviewSubject,
@@ -77,7 +91,7 @@ export const ROW_COLUMNS = `id, user_id AS userId, amazon_order_number AS amazon
   date_review_submitted AS dateReviewSubmitted, date_review_approved AS dateReviewApproved,
   date_review_rejected AS dateReviewRejected, tracking_number AS trackingNumber, carrier,
   delivery_details AS deliveryDetails, last_tracking_update AS lastTrackingUpdate,
-  currency, cant_review_reason AS cantReviewReason, cant_review_note AS cantReviewNote,
+  cant_review_reason AS cantReviewReason, cant_review_note AS cantReviewNote,
   review_exempt AS reviewExempt,
   created_at AS createdAt, updated_at AS updatedAt`;
 

@@ -29,12 +29,12 @@ import type {
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
+import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import type { TrackingService } from "../tracking/tracking.service.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
-import { detectCarrier } from "./carrier-detect.ts";
 import { isoDayInZone, parseExpectedDelivery } from "./expected-delivery.ts";
-import { ORDER_NOT_FOUND, toOrder } from "./order-model.ts";
+import { currencyOfUser, ORDER_NOT_FOUND, toOrder } from "./order-model.ts";
 import type { NewOrderRow, OrderListFilter, OrderPatch, OrdersRepo } from "./orders.repo.ts";
 
 /** The date each status stamps when an order moves to it. */
@@ -267,6 +267,7 @@ export function createOrdersService(deps: {
         shipToAddress: body.shiptoaddress ?? null,
         estimatedRetailValue: money?.text ?? null,
         valueCents: money?.cents ?? null,
+        currency: body.currency ?? currencyOfUser(deps.users.findById(userId)),
         expectedDeliveryDate: expectedDate,
         expectedDeliveryDateText: body.expecteddeliverydatetext ?? null,
         expectedDeliveryEstimated: estimated,
@@ -348,6 +349,7 @@ export function createOrdersService(deps: {
         patch.estimatedRetailValue = money?.text ?? null;
         patch.valueCents = money?.cents ?? null;
       }
+      if (body.currency !== undefined) patch.currency = body.currency;
 
       // Expected delivery: an explicitly changed date is real; a new text is read for a guess.
       const textChanged =

@@ -29,7 +29,7 @@ import type {
   UpdateAllTrackingResponse,
   UpdateOrderTrackingResponse,
 } from "../../contract/index.ts";
-import { DEFAULT_TRACKING_UPDATE_TIME } from "../../contract/index.ts";
+import { CARRIER_LABELS, DEFAULT_TRACKING_UPDATE_TIME } from "../../contract/index.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { AppError, badRequest, notFound } from "../../lib/errors.ts";
@@ -55,13 +55,7 @@ export const NO_SHIPPED_ORDERS = "No shipped orders with tracking numbers to che
 /** Carriers whose status an API can tell (with credentials or the aggregator). */
 const LOOKUP_CARRIERS: readonly Carrier[] = ["UPS", "FEDEX", "USPS"];
 
-const CARRIER_NAMES: Record<Carrier, string> = {
-  UPS: "UPS",
-  FEDEX: "FedEx",
-  USPS: "USPS",
-  AMAZON: "Amazon Logistics",
-  OTHER: "Other",
-};
+const CARRIER_NAMES: Record<Carrier, string> = { ...CARRIER_LABELS, AMAZON: "Amazon Logistics" };
 const ENV_PREFIX: Partial<Record<Carrier, string>> = { UPS: "UPS", FEDEX: "FEDEX", USPS: "USPS" };
 
 /** Short reason texts for summaries and warnings. */

@@ -9,7 +9,7 @@ import { ordersCacheFor } from "../orders/orders-cache.ts";
 
 /** The columns of UserRow, named and ordered as drizzle's select() returns them. */
 const USER_COLUMNS = `id, email, displayname, password_hash AS passwordHash, timezone,
-  created_at AS createdAt, updated_at AS updatedAt`;
+  vine_marketplace AS vineMarketplace, created_at AS createdAt, updated_at AS updatedAt`;
 
 export function createUsersRepo(db: Db) {
   const byId = db.$client.prepare<UserRow, [number]>(
@@ -26,7 +26,9 @@ export function createUsersRepo(db: Db) {
       db.insert(users).values(row).returning().get(),
     update: (
       id: number,
-      patch: Partial<Pick<UserRow, "email" | "displayname" | "passwordHash" | "timezone">>,
+      patch: Partial<
+        Pick<UserRow, "email" | "displayname" | "passwordHash" | "timezone" | "vineMarketplace">
+      >,
     ): UserRow | undefined =>
       db
         .update(users)

@@ -1,7 +1,15 @@
 /** The signed-in user's own account: data, profile, password, time zone, export and deletion. */
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { EmailSettings, PasswordBody, ProfileBody, UserData } from "../../contract/index.ts";
+import {
+  type EmailSettings,
+  MARKETPLACE_CURRENCY,
+  MARKETPLACES,
+  type MarketplaceCode,
+  type PasswordBody,
+  type ProfileBody,
+  type UserData,
+} from "../../contract/index.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { canonicalTimeZone } from "../../lib/time.ts";
@@ -14,6 +22,12 @@ import type { UsersRepo } from "./users.repo.ts";
 export type ExportSection = (userId: number) => Record<string, unknown>;
 
 export const EXPORT_FORMAT_VERSION = 1;
+
+/** The user's Vine marketplace: their own choice, else from their first Amazon mail, else US. */
+export function marketplaceOf(u: Pick<UserRow, "vineMarketplace">): MarketplaceCode {
+  const m = u.vineMarketplace;
+  return m && (MARKETPLACES as readonly string[]).includes(m) ? (m as MarketplaceCode) : "US";
+}
 
 export function createUsersService(deps: {
   users: UsersRepo;
@@ -73,6 +87,8 @@ export function createUsersService(deps: {
         email: u.email,
         displayname: u.displayname,
         timezone: u.timezone,
+        vineMarketplace: marketplaceOf(u),
+        vineMarketplaceSet: u.vineMarketplace !== null,
         createdate: u.createdAt,
         emailsscanned: mail?.emailsscanned ?? 0,
         lastprocessedtime: mail?.lastprocessedtime ?? null,
@@ -136,6 +152,17 @@ export function createUsersService(deps: {
       return { timezone };
     },
 
+    setVineMarketplace(userId: number, vineMarketplace: MarketplaceCode) {
+      mustFind(userId);
+      deps.users.update(userId, { vineMarketplace });
+      return {
+        success: true as const,
+        message: "Vine marketplace saved",
+        vineMarketplace,
+        currency: MARKETPLACE_CURRENCY[vineMarketplace],
+      };
+    },
+
     /** Everything the user owns, as one JSON document (no password hash, no token hashes). */
     exportData(userId: number) {
       const u = mustFind(userId);
@@ -148,6 +175,7 @@ export function createUsersService(deps: {
           email: u.email,
           displayname: u.displayname,
           timezone: u.timezone,
+          vineMarketplace: u.vineMarketplace,
           createdate: u.createdAt,
           updatedate: u.updatedAt,
         },

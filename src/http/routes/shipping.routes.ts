@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { type DetectCarrierResponse, detectCarrierBody } from "../../contract/index.ts";
-import { detectCarrier } from "../../features/orders/carrier-detect.ts";
+import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import type { AppEnv } from "../types.ts";
 import { readBody } from "../validate.ts";
 

@@ -5,6 +5,7 @@ import {
   profileBody,
   reviewSettingsBody,
   timezoneBody,
+  vineMarketplaceBody,
 } from "../../contract/index.ts";
 import type { ReviewSettingsService } from "../../features/reviews/review-settings.service.ts";
 import type { UsersService } from "../../features/users/users.service.ts";
@@ -29,6 +30,10 @@ export function userRoutes(users: UsersService, reviewSettings: ReviewSettingsSe
     .patch("/timezone", async (c) => {
       const body = await readBody(c, timezoneBody);
       return c.json(users.setTimezone(c.get("user").id, body.timezone));
+    })
+    .put("/marketplace", async (c) => {
+      const body = await readBody(c, vineMarketplaceBody);
+      return c.json(users.setVineMarketplace(c.get("user").id, body.vineMarketplace));
     })
     .get("/review-settings", (c) => {
       c.header("Cache-Control", "no-store");

@@ -4,8 +4,9 @@
  * Order of decisions:
  * 1. Messages that are about something else even when they name an order: one-time delivery
  *    passwords and sign-in codes, Hub/locker pickups, refunds and returns, review requests,
- *    Subscribe & Save notices → "other". Quoted product names in the subject are left out of
- *    this test (a product called "Pick Up Sticks" does not make a shipment a pickup notice).
+ *    Subscribe & Save notices → "other" (in the marketplaces' languages too: remboursement,
+ *    Erstattung, reso, reembolso, 返金, 返品, "Évaluez votre achat", レビュー…). Quoted product
+ *    names in the subject are left out of this test (a product called "Pick Up Sticks" does not make a shipment a pickup notice).
  * 2. A subject with the prefix of Amazon's current templates ("Ordered:", "Shipped:", "Out for
  *    delivery:", "Delivered:", "Delivery update:", "Canceled:", and their UK/IT/DE forms) decides.
  * 3. Otherwise the body decides (headline sentences such as "Your package has been delivered!",
@@ -17,7 +18,8 @@
  * The 2025 templates print a progress bar ("Ordered / Shipped / Out for delivery / Delivered")
  * in every message, so bare status words in the body never count: only sentences do.
  */
-import { clean, lastQuoteClose, QUOTE_OPEN } from "./extract.ts";
+import { clean } from "./doc.ts";
+import { lastQuoteClose, QUOTE_OPEN } from "./items.ts";
 import type { MailKind } from "./types.ts";
 
 export type Classification = {
@@ -52,32 +54,35 @@ export function withoutQuoted(s: string): string {
 }
 
 const OTHER_SUBJECT =
-  /one[- ]time (?:password|passcode|code)|verification code|security code|\bOTP\b|sign[- ]in|password assistance|ready for pick ?up|to pick ?up|pick ?up (?:code|your|at|from)|pickup|hub locker|\blocker\b|apartment hub|\brefund|rimborso|erstattung|rembourse|\breturn (?:request|label|received|started|confirmation|drop)|\brücksendung|\breso\b|\breview (?:your|this)|\brate your|how (?:was|did) your|price change|subscribe (?:&|and) save|your (?:deal|offer|coupon)|gift card|\bpayment (?:declined|failed|method)|\binvoice\b/i;
+  /one[- ]time (?:password|passcode|code)|contraseña de un solo uso|mot de passe à usage unique|einmal-?passwort|password monouso|ワンタイムパスワード|verification code|security code|\bOTP\b|sign[- ]in|password assistance|ready for pick ?up|to pick ?up|pick ?up (?:code|your|at|from)|pickup|hub locker|\blocker\b|apartment hub|\brefund|rimborso|erstattung|rembourse|reembolso|返金|返品|\bretour (?:de|du|reçu)|\bvotre retour\b|devoluci[óo]n|\bevalúa|\bvalora tu|\bvaluta il tuo|évaluez votre|\bbewerten sie|\bbewerte deinen|レビュー|\breturn (?:request|label|received|started|confirmation|drop)|\brücksendung|\breso\b|\breview (?:your|this)|\brate your|how (?:was|did) your|price change|subscribe (?:&|and) save|your (?:deal|offer|coupon)|gift card|\bpayment (?:declined|failed|method)|\binvoice\b/i;
 
 const OTHER_BODY =
-  /your one[- ]time password is|one[- ]time password is required|your verification code is|ready for pick ?up|your pickup code is|^pickup code$|^pick up until|refund (?:was|has been) issued|we(?:'ve| have) issued your refund|your refund|^return summary$|your (?:next )?subscribe (?:&|and) save/i;
+  /your one[- ]time password is|one[- ]time password is required|contraseña de un solo uso|mot de passe à usage unique|einmal-?passwort|password monouso|ワンタイムパスワード|your verification code is|ready for pick ?up|your pickup code is|^pickup code$|^pick up until|refund (?:was|has been) issued|we(?:'ve| have) issued your refund|your refund|^return summary$|your (?:next )?subscribe (?:&|and) save/i;
 
 const STRONG_SUBJECT: Rule[] = [
-  { kind: "ordered", re: /^(?:ordered|ordinato|bestellt|commandé|pedido realizado)\s*:/i },
+  {
+    kind: "ordered",
+    re: /^(?:ordered|ordinato|bestellt|commandée?s?|pedido realizado|注文済み|注文確定)\s*[:：]/i,
+  },
   {
     kind: "shipped",
-    re: /^(?:shipped|dispatched|spedito|versandt|verschickt|expédié|enviado)\s*:/i,
+    re: /^(?:shipped|dispatched|spedito|versandt|versendet|verschickt|expédiée?s?|enviado|発送済み|発送しました)\s*[:：]/i,
   },
   {
     kind: "out-for-delivery",
-    re: /^(?:out for delivery|arriving today|in consegna(?: oggi)?|wird heute zugestellt|heute zugestellt|in zustellung|en cours de livraison)\b/i,
+    re: /^(?:out for delivery|arriving today|in consegna(?: oggi)?|wird heute zugestellt|heute zugestellt|zustellung heute|in zustellung|en cours de livraison|llega hoy|en reparto|配達中|本日お届け)(?![\p{L}])/iu,
   },
   {
     kind: "delivered",
-    re: /^(?:(?:delivered|consegnato|zugestellt|livré|entregado)\s*:|consegna effettuata\b)/i,
+    re: /^(?:(?:delivered|consegnato|zugestellt|geliefert|livrée?s?|livraison|entregado|配達完了|配達済み)\s*[:：]|consegna effettuata\b)/i,
   },
   {
     kind: "canceled",
-    re: /^(?:cancell?ed|cancellation|annullato|storniert|annulé|cancelado)\s*:/i,
+    re: /^(?:cancell?ed|cancellation|annullato|storniert|annulée?s?|cancelado|キャンセル済み|キャンセル)\s*[:：]/i,
   },
   {
     kind: "delayed",
-    re: /^(?:delivery update|delayed|running late|aggiornamento (?:sulla|della) consegna|in ritardo|lieferverzögerung|verspätet|retard)\s*:/i,
+    re: /^(?:delivery update|delayed|running late|aggiornamento (?:sulla|della) consegna|in ritardo|lieferverzögerung|verspätet|retard(?: de livraison)?|retraso en la entrega|retrasado|配送の遅延|お届けの遅延)\s*[:：]/i,
   },
 ];
 
@@ -100,11 +105,11 @@ const WEAK_SUBJECT: Rule[] = [
   },
   {
     kind: "shipped",
-    re: /\bhas shipped\b|\bhave shipped\b|\bhas been (?:shipped|dispatched)\b|\bwas shipped\b|\bis on the way\b|è stato spedito\b|\bsono stati spediti\b|\bwurde versandt\b|\ba été expédiée?/i,
+    re: /\bhas shipped\b|\bhave shipped\b|\bhas been (?:shipped|dispatched)\b|\bwas shipped\b|\bis on the way\b|è stato spedito\b|\bsono stati spediti\b|\bwurde versandt\b|\ba été expédiée?|発送しました|ご注文の発送/i,
   },
   {
     kind: "ordered",
-    re: /\border confirmation\b|\byour order has been placed\b|\bthanks for your order\b|\bthank you for your order\b|\byour amazon[\w.]* order of\b|\bbestellbestätigung\b|\bconferma (?:d'|dell')ordine\b|\bconfirmation de commande\b/i,
+    re: /\border confirmation\b|\byour order has been placed\b|\bthanks for your order\b|\bthank you for your order\b|\byour amazon[\w.]* order of\b|\bbestellbestätigung\b|\bconferma (?:d'|dell')ordine\b|\bconfirmation de commande\b|ご注文の確認|でのご注文/i,
   },
 ];
 

@@ -1,22 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { prng } from "../../../test/support/prng.ts";
+import { clean, cleanCapped, docFromHtml, docFromText, resolveUrl } from "./doc.ts";
 import {
-  asinOf,
-  clean,
-  cleanCapped,
-  docFromHtml,
-  docFromText,
   findCut,
   findPrice,
   linkOrderNumbers,
   normalisePrice,
-  parserEvents,
-  resolveUrl,
-  subjectItem,
   subjectOrderNumber,
   textOrderNumbers,
-  tokenizers,
-} from "./extract.ts";
+} from "./fields.ts";
+import { asinOf, subjectItem } from "./items.ts";
 
 describe("clean", () => {
   test("drops zero-width padding and bidi marks, collapses white space", () => {
@@ -94,68 +87,6 @@ describe("cleanCapped / clean against the regular expressions they replace", () 
   });
 });
 
-describe("the skipping tokenizer", () => {
-  test("is the one docFromHtml reads with (htmlparser2 still has what it replaces)", () => {
-    expect(tokenizers.inUse).toBe(tokenizers.skipping);
-  });
-
-  test("makes exactly the stock tokenizer's callbacks on 3,000 seeded random documents", () => {
-    const rand = prng(77);
-    const PARTS = [
-      "<td>",
-      "</td>",
-      '<a href="https://www.amazon.com/dp/B000000001?a=1&amp;ref_=pe_1&x">',
-      "<a href='x&quot;y' title=\"it's\">",
-      "<a href=noquote&amp;x>",
-      "</a>",
-      '<img src="https://m.media-amazon.com/images/I/x.jpg" alt="A &quot;B&quot; &amp C">',
-      "<br/>",
-      '<p class="p13n">',
-      '<span aria-label="amount=12.34">',
-      "<!-- comment < & > -->",
-      "<![CDATA[ a < b ]]>",
-      "<script>if (a < b && c > d) x = '</p>';</script>",
-      '<style>p { content: "&amp;" }</style>',
-      "<title>a &amp; b</title>",
-      "<textarea>a &lt; b</textarea>",
-      "<?php x ?>",
-      "<!doctype html>",
-      "Lorem ipsum dolor sit amet. ",
-      "Lorem ipsum dolor sit amet. ".repeat(40),
-      "&amp;",
-      "&nbsp;",
-      "&notin;",
-      "&notanentity;",
-      "&amp",
-      "&#8203;",
-      "&#x1F600;",
-      "& ",
-      "&",
-      "<",
-      "< 3",
-      ">",
-      '"',
-      "'",
-      "=",
-      "a<b",
-      "</ p>",
-      "<div\n class=x>",
-      "\u00a0\u200b",
-      "\r\n",
-    ];
-    for (let k = 0; k < 3000; k++) {
-      let html = "";
-      const n = 1 + Math.floor(rand() * 60);
-      for (let j = 0; j < n; j++) html += PARTS[Math.floor(rand() * PARTS.length)];
-      const stock = parserEvents(html, tokenizers.stock);
-      const skipping = parserEvents(html, tokenizers.skipping);
-      if (skipping.join("\n") !== stock.join("\n")) {
-        expect({ html, events: skipping }).toEqual({ html, events: stock });
-      }
-    }
-  });
-});
-
 describe("normalisePrice / findPrice", () => {
   test.each([
     ["12", "12.00"],
@@ -184,6 +115,24 @@ describe("normalisePrice / findPrice", () => {
     expect(findPrice("CDN$ 24.99")?.value).toBe("24.99");
     expect(findPrice("Total $6.76")?.value).toBe("6.76");
     expect(findPrice("Quantity: 1")).toBeNull();
+  });
+
+  test("the Vine rule's zero in every marketplace's format reads as 0.00", () => {
+    for (const zero of [
+      "0,00 €",
+      "£0.00",
+      "￥0",
+      "¥0",
+      "0円",
+      "CDN$ 0.00",
+      "A$0.00",
+      "EUR 0,00",
+      "0,00 $",
+    ]) {
+      expect({ zero, value: findPrice(`Total: ${zero}`)?.value }).toEqual({ zero, value: "0.00" });
+    }
+    expect(findPrice("注文合計: ￥1,980")?.value).toBe("1980.00");
+    expect(findPrice("Total de la commande : 32,99 $")?.value).toBe("32.99");
   });
 });
 

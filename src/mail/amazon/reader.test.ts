@@ -272,7 +272,7 @@ describe("Germany (no public sample: the reader's German wording on a minimal me
     expect(o).toMatchObject({
       amazonordernumber: "302-1234567-7654321",
       trackingnumber: "00340434161234567890",
-      carrier: "OTHER",
+      carrier: "DHL",
       total: "0.00",
     });
     expect(o.items.map((i) => [i.asin, i.producturl])).toEqual([

@@ -10,7 +10,8 @@
  * carries none, even when an order number is printed (Hub pickups, refunds, one-time passwords).
  */
 import { classify, looksForwarded, normaliseSubject } from "./classify.ts";
-import { analyse, buildDoc, dominantLinkDomain, extractOrders } from "./extract.ts";
+import { buildDoc } from "./doc.ts";
+import { analyse, dominantLinkDomain, extractOrders } from "./extract.ts";
 import { amazonDomainOf, domainOfAddress, marketplaceOfDomain } from "./senders.ts";
 import type { MailFacts, MailMessage } from "./types.ts";
 

@@ -70,13 +70,18 @@ describe("amazonDomainOf / marketplaceOfDomain", () => {
     expect(amazonDomainOf("images-na.ssl-images-amazon.com")).toBeNull();
   });
 
-  test("maps the five marketplaces and nothing else", () => {
+  test("maps the nine Vine marketplaces and nothing else", () => {
     expect(marketplaceOfDomain("amazon.com")).toBe("US");
     expect(marketplaceOfDomain("amazon.co.uk")).toBe("UK");
     expect(marketplaceOfDomain("amazon.ca")).toBe("CA");
     expect(marketplaceOfDomain("amazon.de")).toBe("DE");
     expect(marketplaceOfDomain("amazon.it")).toBe("IT");
-    expect(marketplaceOfDomain("amazon.fr")).toBe("unknown");
+    expect(marketplaceOfDomain("amazon.fr")).toBe("FR");
+    expect(marketplaceOfDomain("amazon.es")).toBe("ES");
+    expect(marketplaceOfDomain("amazon.co.jp")).toBe("JP");
+    expect(marketplaceOfDomain("amazon.com.au")).toBe("AU");
+    expect(marketplaceOfDomain("amazon.nl")).toBe("unknown");
+    expect(marketplaceOfDomain("amazon.com.mx")).toBe("unknown");
     expect(marketplaceOfDomain(null)).toBe("unknown");
   });
 });

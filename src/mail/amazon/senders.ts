@@ -43,6 +43,10 @@ const MARKETPLACE_OF: Partial<Record<AmazonDomain, Marketplace>> = {
   "amazon.ca": "CA",
   "amazon.de": "DE",
   "amazon.it": "IT",
+  "amazon.fr": "FR",
+  "amazon.es": "ES",
+  "amazon.co.jp": "JP",
+  "amazon.com.au": "AU",
 };
 
 /** Host names are letters, digits, dots and dashes; anything else is not a domain we trust. */
@@ -97,7 +101,7 @@ export function isAmazonSender(address: string | null | undefined): boolean {
   return domain !== null && amazonDomainOf(domain) !== null;
 }
 
-/** US, UK, CA, DE or IT for those marketplaces' domains; "unknown" otherwise. */
+/** The Vine marketplace of an Amazon domain (US, UK, DE, FR, IT, ES, JP, CA, AU); else "unknown". */
 export function marketplaceOfDomain(domain: AmazonDomain | null): Marketplace {
   return (domain && MARKETPLACE_OF[domain]) || "unknown";
 }

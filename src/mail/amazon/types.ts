@@ -2,7 +2,7 @@
  * What the Amazon mail reader gives the ingestion pipeline. The reader is pure: it never touches
  * the database; the pipeline decides what an order becomes (and never moves one backwards).
  */
-import type { Carrier } from "../../contract/index.ts";
+import type { Carrier, MarketplaceCode } from "../../contract/index.ts";
 
 /** A message as the pipeline sees it, whatever its source (IMAP, .eml, .mbox). */
 export type MailMessage = {
@@ -27,7 +27,7 @@ export type MailKind =
   | "delayed"
   | "other";
 
-export type Marketplace = "US" | "UK" | "CA" | "DE" | "IT" | "unknown";
+export type Marketplace = MarketplaceCode | "unknown";
 
 export type MailItem = {
   productname: string;

@@ -57,7 +57,7 @@ export function OrderCard(props: {
     navigate(href);
   }
 
-  const value = formatMoney(order.estimatedretailvalue);
+  const value = formatMoney(order.estimatedretailvalue, order.currency);
   const age = filter === "Received" ? deliveryAge(order.datedelivered, now) : null;
   const reviewDate =
     filter === "Review Submitted" || filter === "Review Approved" || filter === "Review Rejected"

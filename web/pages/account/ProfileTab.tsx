@@ -2,6 +2,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { useLocation } from "wouter";
 import type { PublicUser } from "../../../src/contract/index.ts";
+import {
+  MARKETPLACE_CURRENCY,
+  MARKETPLACES,
+  type MarketplaceCode,
+} from "../../../src/contract/marketplaces.ts";
 import { Dialog } from "../../components/Dialog.tsx";
 import { userKeys, useUserData } from "../../hooks/useUser.ts";
 import { apiJson, apiRequest, downloadFile, errorMessage } from "../../lib/api.ts";
@@ -22,8 +27,70 @@ export function ProfileTab() {
   return (
     <>
       <ProfileForm />
+      <VineMarketplace />
       <YourData />
     </>
+  );
+}
+
+/** The marketplaces as the Profile tab names them (only this screen does). */
+const MARKETPLACE_LABELS: Record<MarketplaceCode, string> = {
+  US: "United States (amazon.com)",
+  UK: "United Kingdom (amazon.co.uk)",
+  DE: "Germany (amazon.de)",
+  FR: "France (amazon.fr)",
+  IT: "Italy (amazon.it)",
+  ES: "Spain (amazon.es)",
+  JP: "Japan (amazon.co.jp)",
+  CA: "Canada (amazon.ca)",
+  AU: "Australia (amazon.com.au)",
+};
+
+/** The user's Amazon Vine marketplace: the currency of orders added by hand. */
+function VineMarketplace() {
+  const { data } = useUserData();
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (vineMarketplace: MarketplaceCode) =>
+      apiJson<{ vineMarketplace: MarketplaceCode }>("PUT", "/api/user/marketplace", {
+        vineMarketplace,
+      }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: userKeys.data() });
+      toast({ title: "Vine marketplace saved", variant: "success" });
+    },
+    onError: (err) => toastError(err, errorMessage(err, "Failed to save the Vine marketplace")),
+  });
+  const value = data?.vineMarketplace ?? "US";
+  return (
+    <article>
+      <header>
+        <h2>Vine marketplace</h2>
+      </header>
+      <label>
+        Marketplace
+        <select
+          name="vineMarketplace"
+          value={value}
+          disabled={!data || save.isPending}
+          aria-describedby="vine-marketplace-hint"
+          onChange={(e) => save.mutate(e.target.value as MarketplaceCode)}
+        >
+          {MARKETPLACES.map((m) => (
+            <option key={m} value={m}>
+              {MARKETPLACE_LABELS[m]}
+            </option>
+          ))}
+        </select>
+        <small id="vine-marketplace-hint">
+          Orders you add by hand are in {MARKETPLACE_CURRENCY[value]}; orders from Amazon mail are
+          in their marketplace's currency.
+          {data && !data.vineMarketplaceSet
+            ? " Not chosen yet: your first Amazon mail will set it."
+            : ""}
+        </small>
+      </label>
+    </article>
   );
 }
 

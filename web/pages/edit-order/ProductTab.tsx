@@ -1,7 +1,20 @@
 /** Product Information: image, name, ASIN, value, status, date ordered, View Product Page. */
+import { CurrencySelect } from "../../components/orders/CurrencySelect.tsx";
 import { PackageIcon } from "../../components/orders/PackageIcon.tsx";
 import { StatusSelect } from "../../components/orders/StatusSelect.tsx";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
+
+/** "$", "£", "€", "¥", "CA$", "A$": the sign formatMoney writes for a currency. */
+export function currencySymbol(currency: string): string {
+  try {
+    const part = new Intl.NumberFormat("en-US", { style: "currency", currency: currency || "USD" })
+      .formatToParts(0)
+      .find((p) => p.type === "currency");
+    return part?.value ?? currency;
+  } catch {
+    return currency;
+  }
+}
 
 export function ProductFields(props: FormProps & { onDelete?: () => void }) {
   const { form } = props;
@@ -24,9 +37,20 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
         <TextInput
           {...props}
           field="estimatedretailvalue"
-          label="Estimated value ($)"
+          label={`Estimated value (${currencySymbol(form.currency)})`}
           inputMode="decimal"
           placeholder="24.99"
+        />
+        <Field
+          label="Currency"
+          error={props.errors.currency}
+          control={(a) => (
+            <CurrencySelect
+              {...a}
+              value={form.currency}
+              onChange={(c) => props.set("currency", c)}
+            />
+          )}
         />
         <Field
           label="Status"

@@ -6,7 +6,7 @@
 import type { Order } from "../../../src/contract/orders.ts";
 import { CarrierSelect } from "../../components/orders/CarrierSelect.tsx";
 import { formatDate } from "../../lib/format.ts";
-import { trackingUrl } from "../../lib/orders.ts";
+import { trackingUrl } from "../../lib/tracking-links.ts";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
 
 export function ShippingFields(
@@ -28,7 +28,12 @@ export function ShippingFields(
     order?.expecteddeliveryestimated === true &&
     form.expecteddeliverydate !== "" &&
     form.expecteddeliverydate === props.originalExpected;
-  const link = trackingUrl(form.carrier || null, form.trackingnumber, form.amazonordernumber);
+  const link = trackingUrl(
+    form.carrier || null,
+    form.trackingnumber,
+    form.amazonordernumber,
+    form.producturl,
+  );
   // The carrier is asked about the SAVED number: a new one typed here is saved first.
   const savedNumber = order?.trackingnumber ?? "";
   const unsavedNumber =

@@ -183,10 +183,23 @@ test("import summary: skipped reasons in plain words, largest first, zeros left 
     skipped: { "not-amazon": 2, spoofed: 1, duplicate: 0, "not-vine": 5 },
   };
   expect(skippedLines(summary).map((l) => l.text)).toEqual([
-    "5 not a Vine order (only $0.00 orders are imported)",
+    "5 not a Vine order (only free orders, a total of 0 in any currency, are imported)",
     "2 not from Amazon",
     "1 claimed to be from Amazon but failed the sender checks",
   ]);
   expect(skippedTotal(summary)).toBe(8);
   expect(skippedLines({ ...summary, skipped: {} })).toEqual([]);
+});
+
+test("import summary: Amazon mail not understood is counted by marketplace", () => {
+  const summary = {
+    messagesRead: 4,
+    ordersCreated: 0,
+    ordersUpdated: 0,
+    skipped: { "not-an-order-mail": 4 },
+    otherByMarketplace: { unknown: 1, FR: 3, DE: 0 },
+  };
+  expect(skippedLines(summary).map((l) => l.text)).toEqual([
+    "4 Amazon mail that is not about an order (FR 3, other marketplaces 1)",
+  ]);
 });

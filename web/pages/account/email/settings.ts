@@ -149,7 +149,7 @@ export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
   forwarded: "forwarded mail (only Amazon's own mail is read)",
   duplicate: "already read before",
   "not-an-order-mail": "Amazon mail that is not about an order",
-  "not-vine": "not a Vine order (only $0.00 orders are imported)",
+  "not-vine": "not a Vine order (only free orders, a total of 0 in any currency, are imported)",
   unreadable: "could not be read",
   "no-matching-order": "an update for an order Grapevine does not have",
 };
@@ -166,8 +166,19 @@ export function skippedLines(summary: IngestSummary): { reason: SkipReason; text
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
     .map(([reason, n]) => ({
       reason,
-      text: `${n} ${SKIP_REASON_LABELS[reason] ?? reason.replace(/-/g, " ")}`,
+      text: `${n} ${SKIP_REASON_LABELS[reason] ?? reason.replace(/-/g, " ")}${
+        reason === "not-an-order-mail" ? byMarketplace(summary) : ""
+      }`,
     }));
+}
+
+/** " (FR 2, other marketplaces 1)": where the mail that was not understood came from. */
+function byMarketplace(summary: IngestSummary): string {
+  const parts = Object.entries(summary.otherByMarketplace ?? {})
+    .filter(([, n]) => typeof n === "number" && n > 0)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+    .map(([m, n]) => `${m === "unknown" ? "other marketplaces" : m} ${n}`);
+  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
 }
 
 export function skippedTotal(summary: IngestSummary): number {

