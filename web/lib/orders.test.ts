@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { PRODUCT_IMAGE_MESSAGE } from "../../src/contract/constants.ts";
-import { CARRIERS } from "../../src/contract/constants.ts";
+import { CARRIERS, PRODUCT_IMAGE_MESSAGE } from "../../src/contract/constants.ts";
 import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts";
 import {
   changedFields,

@@ -470,7 +470,14 @@ export const DATE_FIELDS: readonly TextField[] = ["expecteddeliverydate", "dateo
 
 export function emptyOrderForm(): OrderForm {
   const values = Object.fromEntries(TEXT_FIELDS.map((f) => [f, ""])) as Record<TextField, string>;
-  return { ...values, status: "Ordered", carrier: "", rating: null, reviewexempt: false, currency: "" };
+  return {
+    ...values,
+    status: "Ordered",
+    carrier: "",
+    rating: null,
+    reviewexempt: false,
+    currency: "",
+  };
 }
 
 /** The form's values for an order; dates become the day (in the user's zone) a date input shows. */
