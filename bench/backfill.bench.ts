@@ -44,7 +44,7 @@ import type { ImapFlow } from "imapflow";
 import { simpleParser } from "mailparser";
 import { AMAZON_SENDER_DOMAINS } from "../src/mail/amazon/senders.ts";
 import { amazonSearchQuery, fetchSources } from "../src/mail/imap/client.ts";
-import { FETCH_BATCH_MAX } from "../src/mail/imap/supervisor.ts";
+import { INGEST_BATCH_MAX as FETCH_BATCH_MAX } from "../src/features/mailbox/ingest.service.ts";
 import { amazonMail, plainMail } from "../test/api/mail-messages.ts";
 import { type Dovecot, startDovecot } from "../test/support/dovecot.ts";
 import { prng } from "../test/support/prng.ts";

@@ -325,6 +325,8 @@ async function mockConnectedMailbox(page: Page, over: Partial<Mock> = {}): Promi
       folder: "INBOX",
       lastProcessedTime: new Date(Date.now() - 5 * 60_000).toISOString(),
       emailsScanned: 12,
+      nextAttemptTime: null,
+      reconnecting: false,
     },
     folders: [
       { name: "INBOX", path: "INBOX", specialUse: "\\Inbox" },

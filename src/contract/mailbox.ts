@@ -22,6 +22,10 @@ export type MailboxStatus = {
   folder: string | null;
   lastProcessedTime: string | null;
   emailsScanned: number;
+  /** When the next automatic connection attempt is due (ISO), while waiting after a fault. */
+  nextAttemptTime: string | null;
+  /** True from a fault (lost, stalled, refused for now) until a connection works again. */
+  reconnecting: boolean;
 };
 
 /** GET /api/imap/folders */
@@ -71,6 +75,7 @@ export const SKIP_REASONS = [
   "not-vine",
   "unreadable",
   "no-matching-order",
+  "too-large",
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 

@@ -17,6 +17,7 @@ import type {
 } from "../../contract/index.ts";
 import type { MailboxAccountRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
+import { atLeast, backoffDelay } from "../../lib/backoff.ts";
 import { AppError, badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { SecretError, type Secrets } from "../../lib/secrets.ts";
 import type { Logger } from "../../log.ts";
@@ -42,6 +43,7 @@ import {
   createMailSync,
   createSupervisor,
   DEFAULT_TIMINGS,
+  type FetchLimits,
   type MailIngestPort,
   type MailSettings,
   processUids,
@@ -49,7 +51,24 @@ import {
 } from "../../mail/imap/supervisor.ts";
 import { html } from "../notifications/html.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
+import {
+  INGEST_BATCH_MAX,
+  INGEST_BATCH_MAX_BYTES,
+  MAIL_MESSAGE_MAX_BYTES,
+  type MailIngestService,
+  type Scan,
+} from "./ingest.service.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
+
+/** What the mailbox uses of the ingestion service. */
+export type MailboxIngest = MailIngestPort<Scan> & Pick<MailIngestService, "stats">;
+
+/** The supervisor's and the backfill's FETCH: one ingest batch; the per-message cap. */
+export const FETCH_LIMITS: FetchLimits = {
+  batchMax: INGEST_BATCH_MAX,
+  batchMaxBytes: INGEST_BATCH_MAX_BYTES,
+  messageMaxBytes: MAIL_MESSAGE_MAX_BYTES,
+};
 
 export const APP_PASSWORD_REFUSED =
   "Gmail refused this address and app password. Check both and try again.";
@@ -66,7 +85,7 @@ export type MailboxServiceDeps = {
   secrets: Secrets;
   events: EventBus;
   notifications: Pick<NotificationsService, "notify">;
-  ingest: MailIngestPort;
+  ingest: MailboxIngest;
   /** Gmail's IMAP endpoint (config GMAIL_IMAP_*). */
   endpoint: ImapEndpoint;
   log: Logger;
@@ -83,9 +102,11 @@ export type MailboxServiceDeps = {
   oauthAccessToken?: (userId: number, account: MailboxAccountRow) => Promise<string>;
   /** Test hook: replaces IDLE (resolve false to make it fail). */
   startIdle?: (userId: number, client: ImapFlow) => Promise<boolean | undefined>;
+  /** The largest message read (RFC822.SIZE); default MAIL_MESSAGE_MAX_BYTES. */
+  messageMaxBytes?: number;
 };
 
-type BackfillRun = { cancelled: boolean; promise: Promise<void> };
+type BackfillRun = { cancelled: boolean; promise: Promise<void>; wake: () => void };
 
 export function createMailboxService(deps: MailboxServiceDeps) {
   const { repo, events, log } = deps;
@@ -102,6 +123,10 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   const backfillRetry = deps.backfillRetry ?? { attempts: 3, delayMs: 2000 };
   const backfills = new Map<number, BackfillRun>();
   let stopping = false;
+  const fetchLimits: FetchLimits = {
+    ...FETCH_LIMITS,
+    messageMaxBytes: deps.messageMaxBytes ?? FETCH_LIMITS.messageMaxBytes,
+  };
 
   const userLog = (userId: number) => log.child({ userid: userId });
 
@@ -140,6 +165,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
       auth: await credentials(account),
       log: userLog(userId),
       id: `u${userId}-${purpose}`,
+      socketTimeoutMs: timings.commandTimeoutMs,
     });
   }
 
@@ -193,6 +219,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
             set: (u, f, v, l) => repo.setFolderState(u, f, v, l),
           },
           ingest: deps.ingest,
+          limits: fetchLimits,
           domains: () => domains,
           log: userLog(userId),
           now,
@@ -212,18 +239,32 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     return a;
   }
 
-  /** Runs fn on a short-lived connection; IMAP failures become 4xx/503 with a clear message. */
+  /**
+   * A connection failure as the answer to a request: a temporary refusal is 503 with the
+   * refusal in words (and Retry-After when the server said how long); an unreachable server
+   * 502/504 with one sentence. Never 400: the user typed nothing wrong.
+   */
+  function unavailable(e: ImapError): AppError {
+    const headers: Record<string, string> | undefined = e.retryAfterMs
+      ? { "Retry-After": String(Math.ceil(e.retryAfterMs / 1000)) }
+      : undefined;
+    if (e.kind === "refused") return new AppError(503, e.message, undefined, headers);
+    if (e.kind === "network") return new AppError(e.status, e.message);
+    return new AppError(502, `Gmail did not accept the connection: ${e.message}`);
+  }
+
+  /** Runs fn on a short-lived connection; IMAP failures become 409/502/503/504 with a clear message. */
   async function withClient<T>(userId: number, what: string, fn: (c: ImapFlow) => Promise<T>) {
     let c: ImapFlow;
     try {
       c = await connectFor(userId, what);
     } catch (err) {
-      const e = classifyImapError(err);
+      const e = classifyImapError(err, deps.endpoint);
       if (e.kind === "auth") {
         authFailed(userId, e);
         throw conflict(EXPIRED);
       }
-      throw new AppError(503, `Could not reach Gmail: ${e.message}`);
+      throw unavailable(e);
     }
     try {
       return await fn(c);
@@ -305,7 +346,10 @@ export function createMailboxService(deps: MailboxServiceDeps) {
 
   function cancelBackfill(userId: number) {
     const run = backfills.get(userId);
-    if (run) run.cancelled = true;
+    if (run) {
+      run.cancelled = true;
+      run.wake();
+    }
   }
 
   async function backfillOnce(userId: number, run: BackfillRun) {
@@ -358,6 +402,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
                 uids,
                 ingest: deps.ingest,
                 scan,
+                limits: fetchLimits,
                 settings: {
                   markProcessedAsRead: settings.markProcessedAsRead,
                   processedFolder: settings.processedFolder,
@@ -414,19 +459,19 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   /** Runs (or resumes) the user's backfill in the background, retrying lost connections. */
   function runBackfill(userId: number) {
     if (backfills.has(userId) || stopping) return;
-    const run: BackfillRun = { cancelled: false, promise: Promise.resolve() };
+    const run: BackfillRun = { cancelled: false, promise: Promise.resolve(), wake: () => {} };
     run.promise = (async () => {
       for (let attempt = 0; !run.cancelled && !stopping; attempt++) {
         try {
           await backfillOnce(userId, run);
           return;
         } catch (err) {
-          const e = classifyImapError(err);
+          const e = classifyImapError(err, deps.endpoint);
           if (e.kind === "auth") {
             authFailed(userId, e);
             return;
           }
-          if (attempt >= 4) {
+          if (attempt >= 4 && e.kind !== "refused") {
             // A lost connection resumes at the next start; anything else would fail again.
             if (e.kind !== "network") repo.updateBackfill(userId, { status: "failed" });
             userLog(userId).error(
@@ -437,9 +482,24 @@ export function createMailboxService(deps: MailboxServiceDeps) {
             );
             return;
           }
-          const delay = Math.min(timings.backoffMaxMs, timings.backoffBaseMs * 2 ** attempt);
+          // A temporary refusal waits as long as the server asked, and is never given up.
+          const delay = atLeast(
+            backoffDelay(attempt, {
+              baseMs: timings.backoffBaseMs,
+              maxMs: timings.backoffMaxMs,
+              spread: 0.2,
+            }),
+            e.retryAfterMs,
+          );
           userLog(userId).warn({ err: e.message, retryInMs: delay }, "backfill interrupted");
-          await Bun.sleep(delay);
+          // Cancelling (Disconnect, shutdown) ends the wait at once.
+          await new Promise<void>((resolve) => {
+            const t = setTimeout(resolve, delay);
+            run.wake = () => {
+              clearTimeout(t);
+              resolve();
+            };
+          });
         }
       }
     })()
@@ -550,15 +610,9 @@ export function createMailboxService(deps: MailboxServiceDeps) {
           id: `u${userId}-verify`,
         });
       } catch (err) {
-        const e = classifyImapError(err);
+        const e = classifyImapError(err, deps.endpoint);
         if (e.kind === "auth") throw badRequest(APP_PASSWORD_REFUSED);
-        if (e.kind === "network") {
-          throw new AppError(
-            503,
-            `Could not reach Gmail at ${deps.endpoint.host}:${deps.endpoint.port}. Try again in a moment.`,
-          );
-        }
-        throw badRequest(`Gmail did not accept the login: ${e.message}`);
+        throw unavailable(e);
       }
       let folders: MailFolder[] | null = null;
       try {
@@ -604,6 +658,8 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         folder: a.selectedFolder,
         lastProcessedTime: stats.lastprocessedtime,
         emailsScanned: stats.emailsscanned,
+        nextAttemptTime: expired ? null : (snap?.nextAttemptTime ?? null),
+        reconnecting: !expired && (snap?.running ?? false) && (snap?.reconnecting ?? false),
       };
     },
 
@@ -795,7 +851,10 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     /** Shutdown: stop backfills and supervisors before the database closes. */
     async stopAll() {
       stopping = true;
-      for (const run of backfills.values()) run.cancelled = true;
+      for (const run of backfills.values()) {
+        run.cancelled = true;
+        run.wake();
+      }
       await Promise.race([
         Promise.all([manager.stopAll(), ...[...backfills.values()].map((r) => r.promise)]),
         Bun.sleep(timings.stopGraceMs + 2000),
