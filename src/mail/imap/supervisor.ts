@@ -572,29 +572,43 @@ export function createSupervisor(deps: SupervisorDeps) {
       .finally(() => {
         settled = true;
       });
-    const w = waitWake(timings.idleRestartMs);
-    const first = await Promise.race([idleP, w.promise]);
-    if (first === "failed" || first === "ended") {
+    // IDLE is renewed (with a look for new mail) every idleRestartMs, and in between checked
+    // every commandTimeoutMs: broken, a NOOP answered, IDLE again. A server that keeps the
+    // connection open but stopped answering is noticed here.
+    const renewAt = started + timings.idleRestartMs;
+    const w = waitWake(Math.max(0, Math.min(renewAt - Date.now(), timings.commandTimeoutMs)));
+    const woke = await Promise.race([idleP, w.promise]);
+    if (woke === "failed" || woke === "ended") {
       w.cancel();
       if (!c.usable) return "closed";
-      // A long IDLE ended (the server, or imapflow's liveness NOOP after commandTimeoutMs of
-      // silence): IDLE again; new mail meanwhile came as "exists". A quick end is a failure.
-      if (first === "ended" && Date.now() - started > 1000) return "retry-idle";
+      // A long IDLE ended (the server, or imapflow's NOOP after commandTimeoutMs of silence):
+      // IDLE again; new mail meanwhile came as "exists". A quick end is a failure.
+      const quick = Math.min(1000, timings.commandTimeoutMs / 2);
+      if (woke === "ended" && Date.now() - started > quick) return "retry-idle";
       return "idle-failed";
     }
+    const first: WakeReason = woke === "timer" && Date.now() < renewAt ? "retry-idle" : woke;
     // Break IDLE before anything else runs: a command makes imapflow send DONE first. IDLE may
     // not have been sent yet (it starts a tick later), so wait for it to be on before breaking it.
-    const deadline = Date.now() + 5000;
+    // The server must answer within commandTimeoutMs, or the connection is given up.
+    const deadline = Date.now() + timings.commandTimeoutMs;
     while (!settled && c.usable && Date.now() < deadline) {
       if (c.idling) {
-        try {
-          await c.noop();
-        } catch {
-          // the connection is going away; the caller sees it
-        }
+        await Promise.race([
+          c.noop().catch(() => undefined),
+          Bun.sleep(Math.max(1, deadline - Date.now())),
+        ]);
       } else {
         await Bun.sleep(5);
       }
+    }
+    if (!settled && c.usable) {
+      log.warn(
+        { waitedMs: timings.commandTimeoutMs },
+        "the mail server stopped answering during IDLE: reconnecting",
+      );
+      c.close();
+      return "closed";
     }
     return first;
   }
