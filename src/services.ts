@@ -15,6 +15,8 @@ import { createDashboardRepo } from "./features/dashboard/dashboard.repo.ts";
 import { createDashboardService } from "./features/dashboard/dashboard.service.ts";
 import { createIngestRepo } from "./features/mailbox/ingest.repo.ts";
 import { createMailIngestService } from "./features/mailbox/ingest.service.ts";
+import { createMailImportRepo } from "./features/mailbox/mail-import.repo.ts";
+import { createMailImportService } from "./features/mailbox/mail-import.service.ts";
 import { createMailboxRepo } from "./features/mailbox/mailbox.repo.ts";
 import {
   createMailboxService,
@@ -129,6 +131,11 @@ export function createServices(
     readAmazonMail,
     isAmazonSender,
   });
+  /** .eml/.mbox imports: spooled files read through the pipeline; imports cut short. */
+  const mailImport = createMailImportService({
+    ingest: mailIngest,
+    repo: createMailImportRepo(db),
+  });
   const secrets = createSecrets({ key: config.secretKey, dataDir: config.dataDir });
   /** Gmail with OAuth: Google's endpoints, when the admin configured a client and PUBLIC_URL. */
   const g = config.google;
@@ -209,6 +216,7 @@ export function createServices(
       log: logger.log.child({ scope: "ai" }),
     }),
     mailIngest,
+    mailImport,
     mailbox,
     /** Connect Gmail with OAuth (GET /api/auth/google and its callback). */
     gmailOAuth,

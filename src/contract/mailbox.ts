@@ -87,6 +87,19 @@ export type IngestSummary = {
   skipped: Partial<Record<SkipReason, number>>;
 };
 
+/** GET /api/imap/imports: a file of an .eml/.mbox import that stopped before its end. */
+export type InterruptedImport = {
+  fileName: string;
+  fileBytes: number;
+  /** Messages of the file read (committed) before it stopped. */
+  messagesRead: number;
+  startedAt: string;
+  /** When its progress was last recorded (the stop came after). */
+  lastProgressAt: string;
+  /** What happened and what to do, in words. */
+  message: string;
+};
+
 /** PUT /api/imap/import-mode: which order confirmations become orders. */
 export const importModeBody = z.object({
   importMode: z.enum(["vine", "all"], {

@@ -106,7 +106,11 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   app.use(IMPORT_PATH, auth);
   app.route(
     IMPORT_PATH,
-    mailImportRoutes({ ingest: services.mailIngest, tmpDir: path.join(config.dataDir, "tmp") }),
+    mailImportRoutes({
+      ingest: services.mailIngest,
+      imports: services.mailImport,
+      tmpDir: path.join(config.dataDir, "tmp"),
+    }),
   );
 
   // The mailbox (spec §7); the import above has its own auth.
@@ -114,7 +118,7 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
     c.req.path === IMPORT_PATH ? next() : auth(c, next);
   app.use("/api/imap/*", imapAuth);
   app.route("/api/imap/import-mode", importModeRoutes(services.mailIngest));
-  app.route("/api/imap", imapRoutes(services.mailbox));
+  app.route("/api/imap", imapRoutes(services.mailbox, services.mailImport));
 
   app.all("/api/*", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   app.all("/api", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));

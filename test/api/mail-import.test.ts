@@ -453,6 +453,7 @@ describe("the upload limit", () => {
       "/",
       mailImportRoutes({
         ingest: h.services.mailIngest,
+        imports: h.services.mailImport,
         tmpDir: path.join(h.config.dataDir, "tmp"),
         maxBytes,
       }),

@@ -5,9 +5,10 @@
  * The upload is never held in memory: the multipart body is parsed as a stream (below; Bun's and
  * Hono's formData() read the whole body into memory first) and each file is written to a temp
  * file under DATA_DIR/tmp/import-<random>/. Every file is checked before any message is read
- * (empty, or neither a message nor an mbox → 400, and nothing is imported), then mbox files are
- * split as a stream (features/mailbox/mbox.ts) and every message goes through the pipeline in one
- * scan, in batches (`batcher`: one transaction per batch). The temp folder is removed afterwards,
+ * (empty, or neither a message nor an mbox → 400, and nothing is imported), then the import
+ * service (features/mailbox/mail-import.service.ts) reads them: mbox files split as a stream,
+ * every message through the pipeline in one scan, in batches, with the per-message cap and the
+ * record of where each file stopped. The temp folder is removed afterwards,
  * also on error. The JSON body limit of /api/* does not apply here (see app.ts); this route has
  * its own limit.
  */
@@ -16,8 +17,9 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { Hono } from "hono";
 import { type IngestSummary, importModeBody } from "../../contract/index.ts";
-import type { MailIngestService, Scan } from "../../features/mailbox/ingest.service.ts";
-import { sniffMailFile, splitMbox } from "../../features/mailbox/mbox.ts";
+import type { MailIngestService } from "../../features/mailbox/ingest.service.ts";
+import type { MailImportService } from "../../features/mailbox/mail-import.service.ts";
+import { sniffMailFile } from "../../features/mailbox/mbox.ts";
 import { AppError, badRequest } from "../../lib/errors.ts";
 import type { AppEnv } from "../types.ts";
 import { readBody } from "../validate.ts";
@@ -26,8 +28,6 @@ export const IMPORT_PATH = "/api/imap/import";
 /** The largest upload accepted (all files together). */
 export const IMPORT_BODY_LIMIT = 2 * 1024 * 1024 * 1024;
 export const IMPORT_MAX_FILES = 200;
-/** One .eml (or one mbox entry) larger than this is counted unreadable, not read. */
-export const IMPORT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 const HEAD_BYTES = 4096;
 const MAX_PART_HEADERS = 16 * 1024;
@@ -306,6 +306,8 @@ type ServerTimeouts = { timeout?: (req: Request, seconds: number) => void };
 
 export function mailImportRoutes(deps: {
   ingest: MailIngestService;
+  /** Reads the spooled files (features/mailbox/mail-import.service.ts). */
+  imports: MailImportService;
   /** DATA_DIR/tmp */
   tmpDir: string;
   maxBytes?: number;
@@ -330,7 +332,6 @@ export function mailImportRoutes(deps: {
 
     await fsp.mkdir(deps.tmpDir, { recursive: true });
     const dir = await fsp.mkdtemp(path.join(deps.tmpDir, "import-"));
-    let scan: Scan | null = null;
     try {
       const files: Spooled[] = [];
       await readMultipart(body, boundary, {
@@ -365,32 +366,12 @@ export function mailImportRoutes(deps: {
         return kind;
       });
 
-      scan = deps.ingest.beginScan(userId, "import");
-      const batch = deps.ingest.batcher(userId, scan);
-      for (const [i, f] of files.entries()) {
-        if (kinds[i] === "eml") {
-          if (f.size > IMPORT_MAX_MESSAGE_BYTES) deps.ingest.countUnreadable(scan);
-          else await batch.add(await fsp.readFile(f.file));
-          continue;
-        }
-        const stream = fs.createReadStream(f.file, { highWaterMark: 256 * 1024 });
-        try {
-          for await (const msg of splitMbox(stream, {
-            maxMessageBytes: IMPORT_MAX_MESSAGE_BYTES,
-          })) {
-            if (msg.truncated) deps.ingest.countUnreadable(scan);
-            else await batch.add(msg.bytes);
-          }
-        } finally {
-          stream.destroy();
-        }
-      }
-      await batch.flush();
-      const summary: IngestSummary = deps.ingest.endScan(scan);
+      const summary: IngestSummary = await deps.imports.importFiles(
+        userId,
+        files.map((f, i) => ({ label: f.label, path: f.file, size: f.size, kind: kinds[i]! })),
+      );
       return c.json(summary);
     } finally {
-      // What was committed before an error is announced too.
-      if (scan && !scan.ended) deps.ingest.endScan(scan);
       await fsp.rm(dir, { recursive: true, force: true });
     }
   });
