@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
 import type { MailboxStatus, Order } from "../../src/contract/index.ts";
+import { MAIL_MESSAGE_MAX_BYTES } from "../../src/features/mailbox/ingest.service.ts";
 import { APP_PASSWORD_REFUSED } from "../../src/features/mailbox/mailbox.service.ts";
 import { REFUSAL_WAIT_MS, WEB_LOGIN_REQUIRED } from "../../src/mail/imap/client.ts";
 import { DEFAULT_TIMINGS } from "../../src/mail/imap/supervisor.ts";
@@ -339,4 +340,30 @@ describe("connection errors in words, as server-side faults (item 5)", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 20_000);
+});
+
+describe("one huge message cannot balloon memory (item 4)", () => {
+  test("a message over the cap is skipped by its RFC822.SIZE, never fetched; the mail around it is read", async () => {
+    const hh = harness({}, {});
+    const u = await connected(hh, "guy@example.test");
+    const before = vineOrder("Before The Big One");
+    const big = vineOrder("Huge Attachment");
+    const after = vineOrder("After The Big One");
+    const line = `${"QUJD".repeat(19)}\r\n`;
+    const bigRaw = `${big.raw}\r\n${line.repeat(Math.ceil((MAIL_MESSAGE_MAX_BYTES + 4096) / line.length))}`;
+    await dc.append("guy@example.test", before.raw);
+    await dc.append("guy@example.test", bigRaw);
+    await dc.append("guy@example.test", after.raw);
+    await waitFor(() => ordersOf(hh, u.userid).length === 2, "the two small orders");
+    expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual([
+      "Before The Big One",
+      "After The Big One",
+    ]);
+    expect(hh.ingested.some((i) => i.messageId === big.messageId)).toBe(false);
+    expect(hh.skippedUnread).toEqual(["too-large"]);
+    // Not tried again at the next pass: the folder position is past it.
+    await dc.append("guy@example.test", vineOrder("Later").raw);
+    await waitFor(() => ordersOf(hh, u.userid).length === 3, "the later order");
+    expect(hh.skippedUnread).toEqual(["too-large"]);
+  }, 30_000);
 });

@@ -443,6 +443,8 @@ export type IngestHook = (info: { userId: number; raw: string }) => Promise<void
 
 export type ImapHarness = Harness & {
   dc: Dovecot;
+  /** Messages counted skipped without being read (over the size cap), by reason. */
+  skippedUnread: string[];
   /** Every message handed to ingest: user, Message-ID, outcome (null when it threw). */
   ingested: Array<{ userId: number; messageId: string | null; outcome: string | null }>;
   /** Runs before each ingest; throw to make the ingest fail, await to make it slow. */
@@ -467,6 +469,7 @@ export function createImapHarness(
 ): ImapHarness {
   let hook: IngestHook | null = null;
   const ingested: ImapHarness["ingested"] = [];
+  const skippedUnread: string[] = [];
   let real: MailIngestService | null = null;
   const target = () => {
     if (!real) throw new Error("ingest used before the harness was built");
@@ -476,7 +479,10 @@ export function createImapHarness(
     beginScan: (userId, source) => target().beginScan(userId, source),
     endScan: (scan) => target().endScan(scan),
     stats: (userId) => target().stats(userId),
-    countSkipped: (scan, reason) => target().countSkipped(scan, reason),
+    countSkipped: (scan, reason) => {
+      skippedUnread.push(reason);
+      target().countSkipped(scan, reason);
+    },
     // Each message is recorded and given to the hook in turn; one the hook fails ends the batch
     // there, as if its ingest had thrown (those before it are committed).
     async ingestMany(userId, raws, o) {
@@ -526,6 +532,7 @@ export function createImapHarness(
     ...h,
     dc,
     ingested,
+    skippedUnread,
     setIngestHook: (fn) => {
       hook = fn;
     },
