@@ -6,6 +6,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
+import { mailboxKeys, useInterruptedImports } from "../../../hooks/useMailbox.ts";
 import { userKeys } from "../../../hooks/useUser.ts";
 import { authHeaders, errorMessage, SignedOutError, throwIfNotOk } from "../../../lib/api.ts";
 import { formatBytes } from "../../../lib/format.ts";
@@ -65,6 +66,7 @@ export function ImportCard() {
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   const busy = phase.kind === "uploading";
   const total = files.reduce((n, f) => n + f.size, 0);
+  const interrupted = useInterruptedImports().data?.interrupted ?? [];
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -79,6 +81,7 @@ export function ImportCard() {
       if (input.current) input.current.value = "";
       invalidatePrefixes(queryClient, ALL_INVALIDATION_PREFIXES);
       void queryClient.invalidateQueries({ queryKey: userKeys.data() });
+      void queryClient.invalidateQueries({ queryKey: mailboxKeys.imports() });
       toast({
         title: "Import Complete",
         description: `${plural(summary.ordersCreated, "order")} created, ${summary.ordersUpdated} updated.`,
@@ -109,6 +112,13 @@ export function ImportCard() {
           mailbox is needed.
         </p>
       </header>
+      {interrupted.length > 0 && !busy && (
+        <div role="status" className="alert alert-warning import-interrupted">
+          {interrupted.map((it) => (
+            <p key={`${it.fileName}-${it.startedAt}`}>{it.message}</p>
+          ))}
+        </div>
+      )}
       <form onSubmit={submit}>
         <label>
           Email files (.eml, .mbox)
