@@ -129,7 +129,11 @@ async function main() {
   const reg = await fetch(`${base}/api/auth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "faults@example.com", password: "benchpass1", displayname: "Faults Bench" }),
+    body: JSON.stringify({
+      email: "faults@example.com",
+      password: "benchpass1",
+      displayname: "Faults Bench",
+    }),
   });
   const { token } = (await reg.json()) as { token: string };
   const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
@@ -139,7 +143,9 @@ async function main() {
     body: JSON.stringify({ email: USER, appPassword: PASS }),
   });
   if (!connect.ok) {
-    throw new Error(`register ${reg.status}, connect answered ${connect.status}: ${await connect.text()}`);
+    throw new Error(
+      `register ${reg.status}, connect answered ${connect.status}: ${await connect.text()}`,
+    );
   }
   const status = async () =>
     (await (await fetch(`${base}/api/imap/status`, { headers: auth })).json()) as {
