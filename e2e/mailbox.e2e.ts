@@ -510,6 +510,56 @@ test.describe("Email Configuration with a connected mailbox (calls answered by t
     await expect.poll(() => reconnects).toBe(1);
   });
 
+  test("Gmail refusing for now: 'Reconnecting…', the refusal in words and the next automatic try; an import cut short is listed", async ({
+    page,
+    signedInUser: _user,
+  }) => {
+    const next = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    const refusal =
+      "Gmail paused this account's mail downloads: it has used its daily IMAP allowance. Grapevine tries again in a few hours.";
+    await mockConnectedMailbox(page, {
+      status: {
+        status: "disconnected",
+        manualReconnect: action(
+          true,
+          "Reconnect to Gmail now (3 of 3 attempts left in 15 minutes, 20 today)",
+        ),
+        idleRetry: action(false, "Not needed right now"),
+        lastError: refusal,
+        folder: "INBOX",
+        lastProcessedTime: new Date(Date.now() - 5 * 60_000).toISOString(),
+        emailsScanned: 12,
+        nextAttemptTime: next,
+        reconnecting: true,
+      },
+    });
+    const stopped =
+      'The import of "takeout.mbox" stopped after 1,500 messages and did not finish (the server restarted or the import failed). Import the same file again to finish it: messages already read are skipped, nothing is duplicated.';
+    await page.route("**/api/imap/imports", (route) =>
+      route.fulfill({
+        json: {
+          interrupted: [
+            {
+              fileName: "takeout.mbox",
+              fileBytes: 123_456_789,
+              messagesRead: 1500,
+              startedAt: new Date().toISOString(),
+              lastProgressAt: new Date().toISOString(),
+              message: stopped,
+            },
+          ],
+        },
+      }),
+    );
+    const email = new EmailTab(page);
+    await email.goto();
+    await expect(email.connectedBox.locator(".mailbox-badge")).toHaveText("Reconnecting…");
+    await expect(email.connectedBox).toContainText(refusal);
+    await expect(email.connectedBox).toContainText("Next automatic try:");
+    await expect(email.connectedBox).not.toContainText("password");
+    await expect(email.panel.locator(".import-interrupted")).toHaveText(stopped);
+  });
+
   test("the expired authorization warning asks to reconnect", async ({
     page,
     signedInUser: _user,
