@@ -76,7 +76,8 @@ VOLUME /data
 EXPOSE 3000
 STOPSIGNAL SIGTERM
 
-# No curl in the image: Bun itself asks the health endpoint (200 when the database answers).
+# No curl in the image: Bun itself asks the health endpoint (200 when the database answers, the
+# data folder can be written and free space is above DISK_FREE_MIN_MB; docker-compose.yml repeats it).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD ["bun", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
 

@@ -17,6 +17,7 @@ const BENCHES = [
   "bench/imap-faults.bench.ts",
   "bench/media-upload.bench.ts",
   "bench/tracking-update-all.bench.ts",
+  "bench/db-lock.bench.ts",
 ];
 
 const failed: string[] = [];

@@ -156,6 +156,10 @@ const envSchema = z.object({
   OPENAI_TIMEOUT_MS: int("OPENAI_TIMEOUT_MS", 60_000, 1000, 600_000),
   /** Enhancements each user may ask for per hour (429 with Retry-After beyond it). */
   AI_HOURLY_LIMIT: int("AI_HOURLY_LIMIT", 30, 1, 10_000),
+  /** Below this much free space (MB) in DATA_DIR, /api/health answers 503 and the admin is told. */
+  DISK_FREE_MIN_MB: int("DISK_FREE_MIN_MB", 200, 0, 10_000_000),
+  /** On SIGTERM, uploads, imports and backfill batches in flight get this long (s) to finish. */
+  SHUTDOWN_GRACE_SECONDS: int("SHUTDOWN_GRACE_SECONDS", 25, 0, 3600),
 });
 
 export type Config = Readonly<{
@@ -204,6 +208,10 @@ export type Config = Readonly<{
     timeoutMs: number;
     hourlyLimit: number;
   }>;
+  /** DISK_FREE_MIN_MB: the free space below which health fails and the admin is notified. */
+  diskFreeMinMb: number;
+  /** SHUTDOWN_GRACE_SECONDS: how long work in flight may take after SIGTERM. */
+  shutdownGraceSeconds: number;
 }>;
 
 export type CarrierCredentials = Readonly<{
@@ -283,5 +291,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.OPENAI_TIMEOUT_MS,
       hourlyLimit: e.AI_HOURLY_LIMIT,
     }),
+    diskFreeMinMb: e.DISK_FREE_MIN_MB,
+    shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
   });
 }

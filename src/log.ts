@@ -32,27 +32,29 @@ export function createLogger(opts: {
   logDir: string | null;
   retentionDays: number;
   stdout?: boolean;
+  /** After a write to the log file failed, the next line tries a new file after this long (ms). */
+  reopenAfterMs?: number;
 }): AppLogger {
   const streams: pino.StreamEntry[] = [];
   if (opts.stdout !== false)
     streams.push({ level: opts.level as pino.Level, stream: process.stdout });
-  let file: RotatingFileStream | null = null;
-  let active: string | null = null;
+  let file: ReturnType<typeof resilientFile> | null = null;
   if (opts.logDir) {
-    fs.mkdirSync(opts.logDir, { recursive: true });
-    file = createStream((time) => logFileName(time instanceof Date ? time : new Date()), {
-      path: opts.logDir,
-      interval: "1d",
-      intervalBoundary: true,
-      immutable: true,
-    });
-    // Retention is ours, not the library's: its maxFiles only knows files it rotated itself in
-    // this run, so files from before a restart would stay forever. Each new day's file sweeps.
-    file.on("open", (filename: string) => {
-      active = filename;
-      if (opts.logDir) pruneOldLogs(opts.logDir, opts.retentionDays);
-    });
-    file.on("error", (err) => process.stderr.write(`log file error: ${String(err)}\n`));
+    const logDir = opts.logDir;
+    fs.mkdirSync(logDir, { recursive: true, mode: 0o700 });
+    file = resilientFile(() => {
+      const stream = createStream((time) => logFileName(time instanceof Date ? time : new Date()), {
+        path: logDir,
+        interval: "1d",
+        intervalBoundary: true,
+        immutable: true,
+        mode: 0o600,
+      });
+      // Retention is ours, not the library's: its maxFiles only knows files it rotated itself in
+      // this run, so files from before a restart would stay forever. Each new day's file sweeps.
+      stream.on("open", () => pruneOldLogs(logDir, opts.retentionDays));
+      return stream;
+    }, opts.reopenAfterMs ?? LOG_REOPEN_AFTER_MS);
     streams.push({ level: opts.level as pino.Level, stream: file });
   }
   const log = pino(
@@ -66,12 +68,62 @@ export function createLogger(opts: {
   );
   return {
     log,
+    activeFile: () => file?.activeFile() ?? null,
+    close: () => file?.close() ?? Promise.resolve(),
+  };
+}
+
+export const LOG_REOPEN_AFTER_MS = 2000;
+
+/**
+ * The log file as a pino destination that survives write errors. rotating-file-stream ends for
+ * good on its first error (ENOSPC on a full disk), so on an error the stream is dropped; lines go
+ * to stdout only meanwhile, and the first line `reopenAfterMs` later opens a new stream (on the
+ * same day's file, appending). A failing reopen waits as long again.
+ */
+function resilientFile(open: () => RotatingFileStream, reopenAfterMs: number) {
+  let stream: RotatingFileStream | null = null;
+  let active: string | null = null;
+  let failedAt = 0;
+  let closed = false;
+  const start = () => {
+    const s = open();
+    s.on("open", (filename: string) => {
+      active = filename;
+    });
+    s.on("error", (err) => {
+      process.stderr.write(`log file error: ${String(err)}; lines go to stdout only for now\n`);
+      if (stream === s) {
+        stream = null;
+        failedAt = Date.now();
+      }
+      s.destroy();
+    });
+    stream = s;
+  };
+  start();
+  return {
+    write(line: string) {
+      if (closed) return;
+      if (!stream && Date.now() - failedAt >= reopenAfterMs) {
+        try {
+          start();
+        } catch {
+          failedAt = Date.now();
+        }
+      }
+      stream?.write(line);
+    },
     activeFile: () => active,
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (!file) return resolve();
-        file.end(() => resolve());
-      }),
+    close(): Promise<void> {
+      closed = true;
+      const s = stream;
+      stream = null;
+      return new Promise<void>((resolve) => {
+        if (!s) return resolve();
+        s.end(() => resolve());
+      });
+    },
   };
 }
 

@@ -1,15 +1,20 @@
 /**
- * Boot in a fixed order: config → logger → database + migrations → services → HTTP → jobs.
- * Shut down in reverse on SIGTERM/SIGINT: close SSE streams, stop jobs, stop accepting and finish
- * in-flight requests, close the db.
+ * Boot in a fixed order: config → data folder (owner-only) → logger → database + migrations →
+ * services → HTTP → jobs.
+ * Shut down in reverse on SIGTERM/SIGINT: new requests get 503 at once, SSE streams close, jobs
+ * stop, requests in flight (uploads, imports) and backfill batches get SHUTDOWN_GRACE_SECONDS to
+ * finish, the db closes, temp files go; exit code 0 when everything finished in time, else 1.
  */
 import fs from "node:fs";
+import path from "node:path";
 import { ConfigError, loadConfig } from "./config.ts";
 import { closeDatabase, openDatabase } from "./db/client.ts";
 import { MEDIA_BODY_LIMIT } from "./features/reviews/media.service.ts";
 import { createApp } from "./http/app.ts";
+import { createDrain } from "./http/middleware/drain.ts";
 import { IMPORT_BODY_LIMIT } from "./http/routes/mail-import.routes.ts";
 import { createAppJobs } from "./jobs/registry.ts";
+import { privateDataDir } from "./lib/file-modes.ts";
 import { createLogger } from "./log.ts";
 import { createServices } from "./services.ts";
 
@@ -27,10 +32,15 @@ function die(message: string): never {
   process.exit(1);
 }
 
+// Everything the process creates is owner-only (files 0600, folders 0700); what an older version
+// left readable by others is fixed below.
+process.umask(0o077);
 let logger: ReturnType<typeof createLogger>;
+let modesFixed = 0;
 try {
   fs.mkdirSync(config.dataDir, { recursive: true });
   fs.accessSync(config.dataDir, fs.constants.W_OK);
+  modesFixed = privateDataDir(config.dataDir);
   logger = createLogger({
     level: config.logLevel,
     logDir: config.logDir,
@@ -40,6 +50,8 @@ try {
   die(`Cannot use the data folder ${config.dataDir} (DATA_DIR): ${(err as Error).message}`);
 }
 const log = logger.log.child({ scope: "main" });
+if (modesFixed > 0)
+  log.info({ modesFixed }, "data folder made owner-only (files 0600, folders 0700)");
 
 let db: ReturnType<typeof openDatabase>;
 try {
@@ -50,7 +62,8 @@ try {
 }
 const services = createServices(config, db, logger);
 services.purgeExpiredSessions();
-const app = createApp({ config, db, log: logger.log.child({ scope: "http" }), services });
+const drain = createDrain();
+const app = createApp({ config, db, log: logger.log.child({ scope: "http" }), services, drain });
 
 let server: ReturnType<typeof Bun.serve>;
 try {
@@ -80,26 +93,61 @@ jobs.start();
 services.trackingScheduler.start();
 // One mailbox supervisor per connected Gmail account; interrupted backfills resume.
 services.mailbox.startAll();
+// Free space in DATA_DIR, every minute: the admin is notified once when it falls below the threshold.
+services.health.start();
+
+/** Upload and import temp files (DATA_DIR/tmp): nothing can use them once the process ends. */
+function removeTempFiles() {
+  fs.rmSync(path.join(config.dataDir, "tmp"), { recursive: true, force: true });
+}
 
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  log.info({ signal }, "shutting down");
-  const force = setTimeout(() => process.exit(1), 10_000);
+  // From here on every new request is answered 503; those already running are counted.
+  drain.begin();
+  const graceMs = config.shutdownGraceSeconds * 1000;
+  log.info(
+    { signal, inFlight: drain.inFlight(), graceSeconds: config.shutdownGraceSeconds },
+    "shutting down",
+  );
+  // Whatever hangs past the grace period and its own clean-up: out anyway, without temp files.
+  const force = setTimeout(() => {
+    removeTempFiles();
+    process.exit(1);
+  }, graceMs + 10_000);
   force.unref();
   // Open SSE streams never end on their own: close them first, or server.stop would wait for them.
   const streams = services.sse.closeAll();
   if (streams > 0) log.info({ streams }, "live event streams closed");
+  services.health.stop();
   await jobs.stop();
   await services.trackingScheduler.stop();
-  // Supervisors and backfills finish the message in hand and log out before the db closes.
-  await services.mailbox.stopAll();
-  await server.stop(false);
+  // Uploads and imports in flight, and the supervisors and backfills (which finish the batch in
+  // hand and log out), get the grace period.
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  const inTime = await Promise.race([
+    Promise.all([drain.idle(graceMs), services.mailbox.stopAll().then(() => true)]).then((r) =>
+      r.every(Boolean),
+    ),
+    new Promise<false>((resolve) => {
+      graceTimer = setTimeout(() => resolve(false), graceMs);
+    }),
+  ]);
+  clearTimeout(graceTimer);
+  if (!inTime) {
+    log.warn(
+      { inFlight: drain.inFlight() },
+      "the grace period is over: work still in flight is cut (what it had not committed is not saved)",
+    );
+  }
+  await server.stop(!inTime);
   closeDatabase(db);
-  log.info("stopped");
+  removeTempFiles();
+  log.info({ inTime }, "stopped");
   await logger.close();
-  process.exit(0);
+  process.exit(inTime ? 0 : 1);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -13,6 +13,7 @@ import { createLoginThrottle } from "./features/auth/login-throttle.ts";
 import { createSessionsRepo } from "./features/auth/sessions.repo.ts";
 import { createDashboardRepo } from "./features/dashboard/dashboard.repo.ts";
 import { createDashboardService } from "./features/dashboard/dashboard.service.ts";
+import { createHealthService } from "./features/health/health.service.ts";
 import { createIngestRepo } from "./features/mailbox/ingest.repo.ts";
 import { createMailIngestService } from "./features/mailbox/ingest.service.ts";
 import { createMailImportRepo } from "./features/mailbox/mail-import.repo.ts";
@@ -67,6 +68,8 @@ export type ServiceOverrides = {
     log?: Logger;
     saveWaitMs?: number;
   };
+  /** Free bytes in the data folder as the health checks see them (a full disk without one). */
+  health?: { freeBytes?: (dir: string) => number };
 };
 
 export function createServices(
@@ -163,6 +166,8 @@ export function createServices(
     log: logger.log.child({ scope: "mailbox" }),
     // A fresh access token before every connect; invalid_grant → the Expired state.
     oauthAccessToken: (userId, account) => accessTokens.get(userId, account),
+    // At SIGTERM the batch in hand gets the same grace period as uploads (SHUTDOWN_GRACE_SECONDS).
+    timings: { stopGraceMs: config.shutdownGraceSeconds * 1000 },
     ...overrides.mailbox,
   });
   /** Review photos and video (upload, delete, reorder, serving, export). */
@@ -250,6 +255,16 @@ export function createServices(
       trackingSchedule: trackingScheduler,
     }),
     adminLogs: createAdminLogsService({ logDir: config.logDir, activeFile: logger.activeFile }),
+    /** GET /api/health's checks and the free-space watch (the admin's low-space notification). */
+    health: createHealthService({
+      db,
+      dataDir: config.dataDir,
+      dbFile: config.dbFile,
+      minFreeMb: config.diskFreeMinMb,
+      notifications,
+      log: logger.log.child({ scope: "health" }),
+      freeBytes: overrides.health?.freeBytes,
+    }),
     /** Housekeeping that runs at start: forget expired sessions. */
     purgeExpiredSessions: () => sessionsRepo.deleteExpired(new Date().toISOString()),
   };

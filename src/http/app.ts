@@ -6,10 +6,12 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { AppError } from "../lib/errors.ts";
+import { AppError, isDiskFull, storageFault } from "../lib/errors.ts";
 import type { Logger } from "../log.ts";
 import type { Services } from "../services.ts";
 import { requireAdmin, requireAuth } from "./middleware/auth.ts";
+import { dbWriteGate } from "./middleware/db-write-gate.ts";
+import type { Drain } from "./middleware/drain.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { serveWeb } from "./middleware/static.ts";
 import { adminRoutes } from "./routes/admin.routes.ts";
@@ -40,11 +42,19 @@ export const JSON_BODY_LIMIT = 1024 * 1024;
 
 type ServerLike = { requestIP(req: Request): { address: string } | null };
 
-export function createApp(deps: { config: Config; db: Db; log: Logger; services: Services }) {
+export function createApp(deps: {
+  config: Config;
+  db: Db;
+  log: Logger;
+  services: Services;
+  /** main.ts's graceful stop: 503 for new requests, running ones counted. */
+  drain?: Drain;
+}) {
   const { config, db, log, services } = deps;
   const app = new Hono<AppEnv & { Bindings: { server?: ServerLike } }>();
 
   app.use(requestLog(log));
+  if (deps.drain) app.use(deps.drain.middleware);
   app.use(
     "/api/*",
     secureHeaders({ crossOriginResourcePolicy: "same-origin", xFrameOptions: "DENY" }),
@@ -57,6 +67,8 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
     c.set("clientIp", ip);
     await next();
   });
+  // Writes wait (asynchronously) for a database lock held by another process; reads never do.
+  app.use("/api/*", dbWriteGate(db));
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
     onError: (c) => c.json({ error: "The request body is too large (the limit is 1 MB)" }, 413),
@@ -71,7 +83,7 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
   );
 
   const auth = requireAuth(services.auth);
-  app.route("/api/health", healthRoutes(db, new Date()));
+  app.route("/api/health", healthRoutes(services.health, new Date()));
   // Gmail OAuth: GET /api/auth/google needs a token (checked in the route); its /callback is a
   // redirect from Google without one (the state names the user). Before the accounts routes.
   app.route("/api/auth/google", oauthRoutes({ oauth: services.gmailOAuth, requireAuth: auth }));
@@ -137,6 +149,14 @@ export function createApp(deps: { config: Config; db: Db; log: Logger; services:
     }
     if (err instanceof HTTPException) {
       return c.json({ error: err.message || "Bad request" }, err.status);
+    }
+    // The disk is full (507) or another process holds the database (503): said in words.
+    const fault = storageFault(err);
+    if (fault) {
+      (c.get("log") ?? log).warn({ err }, fault.message);
+      if (isDiskFull(err)) services.health.noteDiskFull();
+      for (const [k, v] of Object.entries(fault.headers ?? {})) c.header(k, v);
+      return c.json({ error: fault.message }, fault.status);
     }
     (c.get("log") ?? log).error({ err }, "unhandled error");
     return c.json(

@@ -18,6 +18,8 @@ describe("loadConfig", () => {
     expect(c.allowRegistration).toBe(true);
     expect(c.sessionDays).toBe(30);
     expect(c.trustProxy).toBe(false);
+    expect(c.diskFreeMinMb).toBe(200);
+    expect(c.shutdownGraceSeconds).toBe(25);
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -39,7 +41,11 @@ describe("loadConfig", () => {
       TRUST_PROXY: "Yes",
       SESSION_DAYS: "7",
       LOG_RETENTION_DAYS: "1",
+      DISK_FREE_MIN_MB: "0",
+      SHUTDOWN_GRACE_SECONDS: "60",
     });
+    expect(c.diskFreeMinMb).toBe(0);
+    expect(c.shutdownGraceSeconds).toBe(60);
     expect(c.port).toBe(8080);
     expect(c.host).toBe("127.0.0.1");
     expect(c.dataDir).toBe("/srv/grapevine");
@@ -72,6 +78,8 @@ describe("loadConfig", () => {
     [{ TRUST_PROXY: "sometimes" }, "TRUST_PROXY"],
     [{ SESSION_DAYS: "0" }, "SESSION_DAYS"],
     [{ LOG_RETENTION_DAYS: "forever" }, "LOG_RETENTION_DAYS"],
+    [{ DISK_FREE_MIN_MB: "200MB" }, "DISK_FREE_MIN_MB"],
+    [{ SHUTDOWN_GRACE_SECONDS: "-5" }, "SHUTDOWN_GRACE_SECONDS"],
   ];
   for (const [env, name] of bad) {
     const [key, value] = Object.entries(env)[0]!;

@@ -4,6 +4,7 @@ import {
   errorMessage,
   isAuthFailure,
   SignedOutError,
+  serverFaultMessage,
   setSignedOutHandler,
   throwIfNotOk,
 } from "./api.ts";
@@ -75,5 +76,28 @@ describe("throwIfNotOk", () => {
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(401);
     expect(signedOut).toBe(0);
+  });
+});
+
+describe("server faults in the server's words (issue 12)", () => {
+  const full = "The server's disk is full; nothing was saved. Free some space and try again.";
+  const caught = async (res: Response) => {
+    try {
+      await throwIfNotOk(res);
+    } catch (err) {
+      return err;
+    }
+    throw new Error("no error");
+  };
+  test("a 507 (disk full) and a 503 (database busy) are shown as the server wrote them", async () => {
+    const e507 = await caught(json(507, { error: full }));
+    expect(errorMessage(e507, "Failed to update order status. Please try again.")).toBe(full);
+    expect(serverFaultMessage(e507)).toBe(full);
+    const e503 = await caught(json(503, { error: "The database is busy; try again" }));
+    expect(serverFaultMessage(e503)).toBe("The database is busy; try again");
+  });
+  test("other failures keep the toast's own description", async () => {
+    expect(serverFaultMessage(await caught(json(400, { error: "Bad date" })))).toBeNull();
+    expect(serverFaultMessage(new Error("network"))).toBeNull();
   });
 });

@@ -112,6 +112,16 @@ export function errorMessage(err: unknown, fallback: string): string {
   return fallback;
 }
 
+/**
+ * The server's own sentence when the server itself is at fault in a way the user can act on: its
+ * disk is full (507) or its database is busy or it is restarting (503). Failure toasts show it
+ * instead of their fixed description, which would hide what to do.
+ */
+export function serverFaultMessage(err: unknown): string | null {
+  if (!(err instanceof ApiError) || (err.status !== 507 && err.status !== 503)) return null;
+  return err.serverMessage;
+}
+
 /** Default query function: GET the first element of the query key. */
 export const defaultQueryFn: QueryFunction = async ({ queryKey, signal }) => {
   const path = String(queryKey[0]);

@@ -3,7 +3,7 @@
  * itself after 5 s or with its close button, and a dismissed toast is removed after 1,000,000 ms.
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
-import { SignedOutError } from "./api.ts";
+import { SignedOutError, serverFaultMessage } from "./api.ts";
 
 export type ToastVariant = "default" | "success" | "destructive";
 export type Toast = {
@@ -49,6 +49,7 @@ export function toast(input: { title: string; description?: string; variant?: To
  */
 export function toastError(err: unknown, title: string, description?: string) {
   if (err instanceof SignedOutError) return;
+  description = serverFaultMessage(err) ?? description;
   toast(
     description === undefined
       ? { title, variant: "destructive" }

@@ -1,7 +1,7 @@
 /** Accounts and sessions: registration, sign-in with throttling, bearer tokens, sign-out. */
 import type { LoginBody, PublicUser, RegisterBody } from "../../contract/index.ts";
 import type { UserRow } from "../../db/schema.ts";
-import { AppError, conflict, forbidden } from "../../lib/errors.ts";
+import { AppError, conflict, forbidden, storageFault } from "../../lib/errors.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { SessionsRepo } from "./sessions.repo.ts";
@@ -117,7 +117,13 @@ export function createAuthService(deps: {
       const user = deps.users.findById(session.userId);
       if (!user) return null;
       if (t.getTime() - Date.parse(session.lastUsedAt) > TOUCH_EVERY_MS) {
-        deps.sessions.touch(id, t.toISOString(), new Date(t.getTime() + sessionMs).toISOString());
+        try {
+          deps.sessions.touch(id, t.toISOString(), new Date(t.getTime() + sessionMs).toISOString());
+        } catch (err) {
+          // A full disk or a database locked by another process must not fail a read: the
+          // session is extended by a later request instead.
+          if (!storageFault(err)) throw err;
+        }
       }
       return { user, sessionId: id };
     },

@@ -21,6 +21,7 @@
 import type { ImapFlow } from "imapflow";
 import type { MailboxState } from "../../contract/index.ts";
 import { atLeast, backoffDelay } from "../../lib/backoff.ts";
+import { storageFault } from "../../lib/errors.ts";
 import { createGcPacer, edenCollect } from "../../lib/gc-pacer.ts";
 import type { Logger } from "../../log.ts";
 import {
@@ -362,7 +363,9 @@ export function createMailSync<S>(deps: {
         shouldStop,
         onDone: (uid) => store.set(userId, folder, uidValidity, uid),
       });
-      if (res.failed) {
+      // A full disk or a database locked by another process is the server's fault, not the
+      // message's: it is tried again at every pass, never given up (that would lose it).
+      if (res.failed && !storageFault(res.failed.error)) {
         const key = `${folder}\u0000${uidValidity}\u0000${res.failed.uid}`;
         const n = (failures.get(key) ?? 0) + 1;
         if (n >= maxFailures) {

@@ -1,0 +1,123 @@
+/**
+ * The real server as a child process (bun run src/main.ts, as `npm start` and Docker run it) on a
+ * free port, with its stdout collected, for tests that need signals, a real file system or a
+ * second process next to it.
+ */
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dir, "../..");
+
+export function freePort(): number {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+export type AppProcess = {
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  base: string;
+  /** Everything the process wrote to stdout so far. */
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number>;
+  /** JSON request helper (`token` as a bearer header). */
+  call: (
+    method: string,
+    url: string,
+    opts?: { body?: unknown; token?: string },
+  ) => Promise<{ status: number; headers: Headers; body: Record<string, unknown> }>;
+  register: (email: string) => Promise<string>;
+};
+
+function collect(stream: ReadableStream<Uint8Array>, into: { text: string }) {
+  void (async () => {
+    const dec = new TextDecoder();
+    for await (const chunk of stream) into.text += dec.decode(chunk, { stream: true });
+  })();
+}
+
+/** Waits until `check` returns a truthy value (polling every `stepMs`), or throws after `ms`. */
+export async function waitFor<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  ms = 10_000,
+  stepMs = 25,
+): Promise<NonNullable<T>> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(stepMs);
+  }
+}
+
+export async function startApp(env: Record<string, string>): Promise<AppProcess> {
+  const port = freePort();
+  const proc = Bun.spawn([process.execPath, "run", "src/main.ts"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      ...env,
+    },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const out = { text: "" };
+  const err = { text: "" };
+  collect(proc.stdout, out);
+  collect(proc.stderr, err);
+  const base = `http://127.0.0.1:${port}`;
+  const call: AppProcess["call"] = async (method, url, opts = {}) => {
+    const headers: Record<string, string> = {};
+    if (opts.body !== undefined) headers["content-type"] = "application/json";
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    const text = await res.text();
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      body = { text };
+    }
+    return { status: res.status, headers: res.headers, body };
+  };
+  await waitFor(
+    `${base} to listen (stderr: ${err.text})`,
+    async () => {
+      if (proc.exitCode !== null) throw new Error(`the server exited: ${err.text}`);
+      try {
+        await fetch(`${base}/api/health`);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    15_000,
+  );
+  return {
+    proc,
+    base,
+    stdout: () => out.text,
+    stderr: () => err.text,
+    exited: proc.exited,
+    call,
+    register: async (email) => {
+      const r = await call("POST", "/api/auth/register", {
+        body: { email, password: "secret12", displayname: email.split("@")[0] },
+      });
+      if (r.status !== 201) throw new Error(`register ${email}: ${r.status}`);
+      return String(r.body.token);
+    },
+  };
+}
