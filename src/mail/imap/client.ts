@@ -293,7 +293,9 @@ export async function createImapClient(opts: ImapConnectOptions): Promise<ImapFl
     disableAutoIdle: true,
     connectionTimeout: opts.connectionTimeoutMs ?? 30_000,
     greetingTimeout: opts.greetingTimeoutMs ?? 16_000,
-    socketTimeout: opts.socketTimeoutMs ?? 30 * 60_000,
+    // Inactivity: a command unanswered this long ends the connection (IDLE is kept alive by the
+    // supervisor's own check, src/mail/imap/supervisor.ts).
+    socketTimeout: opts.socketTimeoutMs ?? 30_000,
     id: opts.id,
   });
   // An 'error' without a listener would crash the process.
