@@ -535,29 +535,40 @@ test.describe("Email Configuration with a connected mailbox (calls answered by t
     });
     const stopped =
       'The import of "takeout.mbox" stopped after 1,500 messages and did not finish (the server restarted or the import failed). Import the same file again to finish it: messages already read are skipped, nothing is duplicated.';
-    await page.route("**/api/imap/imports", (route) =>
-      route.fulfill({
+    let dismissed = false;
+    await page.route("**/api/imap/imports", (route) => {
+      if (route.request().method() === "DELETE") {
+        dismissed = true;
+        return route.fulfill({ json: { success: true, interrupted: [] } });
+      }
+      return route.fulfill({
         json: {
-          interrupted: [
-            {
-              fileName: "takeout.mbox",
-              fileBytes: 123_456_789,
-              messagesRead: 1500,
-              startedAt: new Date().toISOString(),
-              lastProgressAt: new Date().toISOString(),
-              message: stopped,
-            },
-          ],
+          interrupted: dismissed
+            ? []
+            : [
+                {
+                  fileName: "takeout.mbox",
+                  fileBytes: 123_456_789,
+                  messagesRead: 1500,
+                  startedAt: new Date().toISOString(),
+                  lastProgressAt: new Date().toISOString(),
+                  message: stopped,
+                },
+              ],
         },
-      }),
-    );
+      });
+    });
     const email = new EmailTab(page);
     await email.goto();
     await expect(email.connectedBox.locator(".mailbox-badge")).toHaveText("Reconnecting…");
     await expect(email.connectedBox).toContainText(refusal);
     await expect(email.connectedBox).toContainText("Next automatic try:");
     await expect(email.connectedBox).not.toContainText("password");
-    await expect(email.panel.locator(".import-interrupted")).toHaveText(stopped);
+    const notice = email.panel.locator(".import-interrupted");
+    await expect(notice.locator("p")).toHaveText(stopped);
+    await notice.getByRole("button", { name: "Dismiss" }).click();
+    await expect(notice).toHaveCount(0);
+    expect(dismissed).toBe(true);
   });
 
   test("the expired authorization warning asks to reconnect", async ({

@@ -222,3 +222,37 @@ describe("an interrupted import says so (item 9)", () => {
     await proc.exited;
   }, 120_000);
 });
+
+describe("the interrupted-import notice can be dismissed", () => {
+  let h: Harness;
+  beforeEach(() => {
+    h = createHarness();
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  test("DELETE /api/imap/imports forgets the user's stopped imports, not another user's", async () => {
+    const a = await h.register();
+    const b = await h.register();
+    // Left by a previous process (no import of this one owns them).
+    const insert = h.db.$client.query(
+      "INSERT INTO mail_imports (user_id, file_name, file_bytes, messages_read) VALUES (?, ?, ?, ?)",
+    );
+    insert.run(a.userid, "old.mbox", 1000, 20);
+    insert.run(b.userid, "theirs.mbox", 2000, 0);
+    const list = (token: string) =>
+      call<{ interrupted: InterruptedImport[] }>(h, "GET", "/api/imap/imports", { token });
+    expect((await list(a.token)).body.interrupted.map((i) => i.fileName)).toEqual(["old.mbox"]);
+    const bList = (await list(b.token)).body.interrupted;
+    expect(bList.map((i) => i.message)).toEqual([
+      'The import of "theirs.mbox" stopped before any of its messages was read and did not finish (the server restarted or the import failed). Import the same file again to finish it: messages already read are skipped, nothing is duplicated.',
+    ]);
+    const del = await call(h, "DELETE", "/api/imap/imports", { token: a.token });
+    expect(del.status).toBe(200);
+    expect((await list(a.token)).body.interrupted).toEqual([]);
+    expect((await list(b.token)).body.interrupted.length).toBe(1);
+    const anon = await call(h, "DELETE", "/api/imap/imports", {});
+    expect(anon.status).toBe(401);
+  });
+});

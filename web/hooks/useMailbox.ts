@@ -27,6 +27,15 @@ export function useInterruptedImports() {
   return useQuery<{ interrupted: InterruptedImport[] }>({ queryKey: mailboxKeys.imports() });
 }
 
+/** DELETE /api/imap/imports: the user has read the notice and will not import those files again. */
+export function useDismissInterruptedImports() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<{ success: boolean }>("DELETE", "/api/imap/imports"),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: mailboxKeys.imports() }),
+  });
+}
+
 /** GET /api/imap/status, only while the mailbox is connected (spec §7). */
 export function useMailboxStatus(connected: boolean) {
   return useQuery<MailboxStatus>({ queryKey: mailboxKeys.status(), enabled: connected });

@@ -87,6 +87,16 @@ export function createMailImportService(deps: {
       }
     },
 
+    /** Forgets the user's imports that stopped before their end (not the running ones). */
+    dismissInterrupted(userId: number): number {
+      const ids = deps.repo
+        .listFor(userId)
+        .filter((r) => !active.has(r.id))
+        .map((r) => r.id);
+      deps.repo.remove(ids);
+      return ids.length;
+    },
+
     /** Files of imports that stopped before their end (not running now), oldest first. */
     interrupted(userId: number): InterruptedImport[] {
       return deps.repo

@@ -34,6 +34,10 @@ export function imapRoutes(mailbox: MailboxService, imports: MailImportService) 
       c.header("Cache-Control", "no-store");
       return c.json({ interrupted: imports.interrupted(c.get("user").id) });
     })
+    .delete("/imports", (c) => {
+      imports.dismissInterrupted(c.get("user").id);
+      return c.json({ success: true, interrupted: [] });
+    })
     .post("/initialize", (c) => c.json(mailbox.initialize(c.get("user").id)))
     .post("/process-emails", async (c) => {
       const body = await readBody(c, processEmailsBody);

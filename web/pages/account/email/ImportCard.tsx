@@ -6,12 +6,16 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
-import { mailboxKeys, useInterruptedImports } from "../../../hooks/useMailbox.ts";
+import {
+  mailboxKeys,
+  useDismissInterruptedImports,
+  useInterruptedImports,
+} from "../../../hooks/useMailbox.ts";
 import { userKeys } from "../../../hooks/useUser.ts";
 import { authHeaders, errorMessage, SignedOutError, throwIfNotOk } from "../../../lib/api.ts";
 import { formatBytes } from "../../../lib/format.ts";
 import { ALL_INVALIDATION_PREFIXES, invalidatePrefixes } from "../../../lib/live-events.ts";
-import { toast } from "../../../lib/toast.tsx";
+import { toast, toastError } from "../../../lib/toast.tsx";
 import { plural, skippedLines, skippedTotal } from "./settings.ts";
 
 /**
@@ -67,6 +71,7 @@ export function ImportCard() {
   const busy = phase.kind === "uploading";
   const total = files.reduce((n, f) => n + f.size, 0);
   const interrupted = useInterruptedImports().data?.interrupted ?? [];
+  const dismiss = useDismissInterruptedImports();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -117,6 +122,20 @@ export function ImportCard() {
           {interrupted.map((it) => (
             <p key={`${it.fileName}-${it.startedAt}`}>{it.message}</p>
           ))}
+          <button
+            type="button"
+            className="small outline import-interrupted-dismiss"
+            disabled={dismiss.isPending}
+            aria-busy={dismiss.isPending || undefined}
+            onClick={() =>
+              dismiss.mutate(undefined, {
+                onError: (err) =>
+                  toastError(err, errorMessage(err, "Could not dismiss the notice")),
+              })
+            }
+          >
+            Dismiss
+          </button>
         </div>
       )}
       <form onSubmit={submit}>
