@@ -5,10 +5,14 @@
  *   connecting  → a connection attempt is under way
  *   connected   → logged in, folder open, catching up on mail that came while we were away
  *   idle        → real-time monitoring with IMAP IDLE (restarted every `idleRestartMs`, ~20 min)
+ *                 and checked every `commandTimeoutMs` (30 s): broken, a NOOP answered in time, or
+ *                 the connection is given up and a new one made (a stall noticed within 60 s)
  *   polling     → IDLE failed: the folder is checked every `pollIntervalMs` (5 min) until the
  *                 user retries real-time monitoring (retryIdle) or the next reconnect
- *   disconnected→ waiting for the next automatic attempt (backoff), or stopped after the server
- *                 refused the credentials (then only a new connect helps)
+ *   disconnected→ waiting for the next automatic attempt (src/lib/backoff.ts: at most 60 s for a
+ *                 network fault, longer only when the server asked, e.g. THROTTLED or Gmail's
+ *                 daily bandwidth limit; `nextAttemptTime`, `reconnecting`), or stopped after the
+ *                 server refused the credentials (then only a new connect helps)
  *
  * Every pass over new mail goes through `sync`: collect the UIDs of Amazon's messages above the
  * last UID we saw (tracked with UIDVALIDITY in mail_folder_state), then fetch them in bounded
