@@ -14,6 +14,7 @@ const BENCHES = [
   "bench/bundle-size.bench.ts",
   "bench/orders.bench.ts",
   "bench/backfill.bench.ts",
+  "bench/imap-faults.bench.ts",
   "bench/media-upload.bench.ts",
   "bench/tracking-update-all.bench.ts",
   "bench/db-lock.bench.ts",

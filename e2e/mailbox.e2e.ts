@@ -329,6 +329,8 @@ async function mockConnectedMailbox(page: Page, over: Partial<Mock> = {}): Promi
       folder: "INBOX",
       lastProcessedTime: new Date(Date.now() - 5 * 60_000).toISOString(),
       emailsScanned: 12,
+      nextAttemptTime: null,
+      reconnecting: false,
     },
     folders: [
       { name: "INBOX", path: "INBOX", specialUse: "\\Inbox" },
@@ -517,6 +519,67 @@ test.describe("Email Configuration with a connected mailbox (calls answered by t
     await expect(card.retryOffer).toHaveCount(0);
     await card.reconnectOffer.getByRole("button", { name: "Reconnect" }).click();
     await expect.poll(() => reconnects).toBe(1);
+  });
+
+  test("Gmail refusing for now: 'Reconnecting…', the refusal in words and the next automatic try; an import cut short is listed", async ({
+    page,
+    signedInUser: _user,
+  }) => {
+    const next = new Date(Date.now() + 3 * 3_600_000).toISOString();
+    const refusal =
+      "Gmail paused this account's mail downloads: it has used its daily IMAP allowance. Grapevine tries again in a few hours.";
+    await mockConnectedMailbox(page, {
+      status: {
+        status: "disconnected",
+        manualReconnect: action(
+          true,
+          "Reconnect to Gmail now (3 of 3 attempts left in 15 minutes, 20 today)",
+        ),
+        idleRetry: action(false, "Not needed right now"),
+        lastError: refusal,
+        folder: "INBOX",
+        lastProcessedTime: new Date(Date.now() - 5 * 60_000).toISOString(),
+        emailsScanned: 12,
+        nextAttemptTime: next,
+        reconnecting: true,
+      },
+    });
+    const stopped =
+      'The import of "takeout.mbox" stopped after 1,500 messages and did not finish (the server restarted or the import failed). Import the same file again to finish it: messages already read are skipped, nothing is duplicated.';
+    let dismissed = false;
+    await page.route("**/api/imap/imports", (route) => {
+      if (route.request().method() === "DELETE") {
+        dismissed = true;
+        return route.fulfill({ json: { success: true, interrupted: [] } });
+      }
+      return route.fulfill({
+        json: {
+          interrupted: dismissed
+            ? []
+            : [
+                {
+                  fileName: "takeout.mbox",
+                  fileBytes: 123_456_789,
+                  messagesRead: 1500,
+                  startedAt: new Date().toISOString(),
+                  lastProgressAt: new Date().toISOString(),
+                  message: stopped,
+                },
+              ],
+        },
+      });
+    });
+    const email = new EmailTab(page);
+    await email.goto();
+    await expect(email.connectedBox.locator(".mailbox-badge")).toHaveText("Reconnecting…");
+    await expect(email.connectedBox).toContainText(refusal);
+    await expect(email.connectedBox).toContainText("Next automatic try:");
+    await expect(email.connectedBox).not.toContainText("password");
+    const notice = email.panel.locator(".import-interrupted");
+    await expect(notice.locator("p")).toHaveText(stopped);
+    await notice.getByRole("button", { name: "Dismiss" }).click();
+    await expect(notice).toHaveCount(0);
+    expect(dismissed).toBe(true);
   });
 
   test("the expired authorization warning asks to reconnect", async ({

@@ -19,6 +19,8 @@ import { createHealthService } from "./features/health/health.service.ts";
 import { createGmailOAuth } from "./features/mailbox/gmail-oauth.service.ts";
 import { createIngestRepo } from "./features/mailbox/ingest.repo.ts";
 import { createMailIngestService } from "./features/mailbox/ingest.service.ts";
+import { createMailImportRepo } from "./features/mailbox/mail-import.repo.ts";
+import { createMailImportService } from "./features/mailbox/mail-import.service.ts";
 import { createMailboxRepo } from "./features/mailbox/mailbox.repo.ts";
 import {
   createMailboxService,
@@ -151,6 +153,12 @@ export function createServices(
     events,
     now: overrides.vine?.now,
   });
+  /** .eml/.mbox imports: spooled files read through the pipeline; imports cut short. */
+  const mailImport = createMailImportService({
+    ingest: mailIngest,
+    repo: createMailImportRepo(db),
+    tmpDir: path.join(config.dataDir, "tmp"),
+  });
   const secrets = createSecrets({ key: config.secretKey, dataDir: config.dataDir });
   /** Alert channels (ntfy, webhooks, Web Push) and their outbox; started by main.ts. */
   const alerts = createAlertsService({
@@ -256,6 +264,7 @@ export function createServices(
       log: logger.log.child({ scope: "ai" }),
     }),
     mailIngest,
+    mailImport,
     mailbox,
     /** Connect Gmail with OAuth (GET /api/auth/google and its callback). */
     gmailOAuth,

@@ -22,6 +22,10 @@ export type MailboxStatus = {
   folder: string | null;
   lastProcessedTime: string | null;
   emailsScanned: number;
+  /** When the next automatic connection attempt is due (ISO), while waiting after a fault. */
+  nextAttemptTime: string | null;
+  /** True from a fault (lost, stalled, refused for now) until a connection works again. */
+  reconnecting: boolean;
 };
 
 /** GET /api/imap/folders */
@@ -71,6 +75,7 @@ export const SKIP_REASONS = [
   "not-vine",
   "unreadable",
   "no-matching-order",
+  "too-large",
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
@@ -85,6 +90,19 @@ export type IngestSummary = {
    * of its sender (US, FR…, "unknown"): mail in a language the reader does not know shows here.
    */
   otherByMarketplace?: Partial<Record<string, number>>;
+};
+
+/** GET /api/imap/imports: a file of an .eml/.mbox import that stopped before its end. */
+export type InterruptedImport = {
+  fileName: string;
+  fileBytes: number;
+  /** Messages of the file read (committed) before it stopped. */
+  messagesRead: number;
+  startedAt: string;
+  /** When its progress was last recorded (the stop came after). */
+  lastProgressAt: string;
+  /** What happened and what to do, in words. */
+  message: string;
 };
 
 /** PUT /api/imap/import-mode: which order confirmations become orders. */

@@ -258,6 +258,24 @@ export const mailBackfills = sqliteTable("mail_backfills", {
   updatedAt: text("updated_at").notNull().default(now),
 });
 
+/**
+ * Files of a .eml/.mbox import in progress: a row per uploaded file, removed when the file is
+ * read to its end (or the import answered an error). A row no running import owns was cut short
+ * by a restart: the mailbox screen says which file stopped where (issue 12 item 9).
+ */
+export const mailImports = sqliteTable("mail_imports", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  fileName: text("file_name").notNull(),
+  fileBytes: integer("file_bytes").notNull(),
+  /** Messages of the file read (committed) so far. */
+  messagesRead: integer("messages_read").notNull().default(0),
+  startedAt: text("started_at").notNull().default(now),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+
 /** OAuth authorization requests in flight (state → user, PKCE verifier), short-lived. */
 export const oauthStates = sqliteTable("oauth_states", {
   state: text("state").primaryKey(),

@@ -130,17 +130,14 @@ export function createApp(deps: {
   app.route("/api/vine", vineRoutes(services.vine));
 
   app.use(IMPORT_PATH, auth);
-  app.route(
-    IMPORT_PATH,
-    mailImportRoutes({ ingest: services.mailIngest, tmpDir: path.join(config.dataDir, "tmp") }),
-  );
+  app.route(IMPORT_PATH, mailImportRoutes({ imports: services.mailImport }));
 
   // The mailbox (spec §7); the import above has its own auth.
   const imapAuth: MiddlewareHandler<AppEnv> = (c, next) =>
     c.req.path === IMPORT_PATH ? next() : auth(c, next);
   app.use("/api/imap/*", imapAuth);
   app.route("/api/imap/import-mode", importModeRoutes(services.mailIngest));
-  app.route("/api/imap", imapRoutes(services.mailbox));
+  app.route("/api/imap", imapRoutes(services.mailbox, services.mailImport));
 
   app.all("/api/*", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
   app.all("/api", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));

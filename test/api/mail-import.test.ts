@@ -446,14 +446,7 @@ describe("the upload limit", () => {
       c.set("user", { id: 1 } as AppEnv["Variables"]["user"]);
       await next();
     });
-    app.route(
-      "/",
-      mailImportRoutes({
-        ingest: h.services.mailIngest,
-        tmpDir: path.join(h.config.dataDir, "tmp"),
-        maxBytes,
-      }),
-    );
+    app.route("/", mailImportRoutes({ imports: h.services.mailImport, maxBytes }));
     app.onError((err, c) =>
       err instanceof AppError
         ? c.json({ error: err.message }, err.status)

@@ -28,8 +28,10 @@ import path from "node:path";
 import { ImapFlow } from "imapflow";
 import type { LiveEvent } from "../../src/contract/index.ts";
 import type { MailIngestService } from "../../src/features/mailbox/ingest.service.ts";
-import type { MailboxServiceDeps } from "../../src/features/mailbox/mailbox.service.ts";
-import type { MailIngestPort } from "../../src/mail/imap/supervisor.ts";
+import type {
+  MailboxIngest,
+  MailboxServiceDeps,
+} from "../../src/features/mailbox/mailbox.service.ts";
 import { createHarness, type Harness } from "../harness.ts";
 
 export const DOVECOT_BIN = "/usr/sbin/dovecot";
@@ -441,6 +443,8 @@ export type IngestHook = (info: { userId: number; raw: string }) => Promise<void
 
 export type ImapHarness = Harness & {
   dc: Dovecot;
+  /** Messages counted skipped without being read (over the size cap), by reason. */
+  skippedUnread: string[];
   /** Every message handed to ingest: user, Message-ID, outcome (null when it threw). */
   ingested: Array<{ userId: number; messageId: string | null; outcome: string | null }>;
   /** Runs before each ingest; throw to make the ingest fail, await to make it slow. */
@@ -465,19 +469,19 @@ export function createImapHarness(
 ): ImapHarness {
   let hook: IngestHook | null = null;
   const ingested: ImapHarness["ingested"] = [];
+  const skippedUnread: string[] = [];
   let real: MailIngestService | null = null;
   const target = () => {
     if (!real) throw new Error("ingest used before the harness was built");
     return real;
   };
-  const ingest: MailIngestPort = {
+  const ingest: MailboxIngest = {
     beginScan: (userId, source) => target().beginScan(userId, source),
     endScan: (scan) => target().endScan(scan),
     stats: (userId) => target().stats(userId),
-    async ingest(userId, raw, o) {
-      const { results, failed } = await ingest.ingestMany(userId, [raw], o);
-      if (failed) throw failed.error;
-      return results[0]!;
+    countSkipped: (scan, reason) => {
+      skippedUnread.push(reason);
+      target().countSkipped(scan, reason);
     },
     // Each message is recorded and given to the hook in turn; one the hook fails ends the batch
     // there, as if its ingest had thrown (those before it are committed).
@@ -528,6 +532,7 @@ export function createImapHarness(
     ...h,
     dc,
     ingested,
+    skippedUnread,
     setIngestHook: (fn) => {
       hook = fn;
     },

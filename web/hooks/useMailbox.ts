@@ -3,7 +3,12 @@
  * Live IMAP / MANUAL_RECONNECT events refetch the status (web/lib/live-events.ts).
  */
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { MailboxState, MailboxStatus, MailFolder } from "../../src/contract/index.ts";
+import type {
+  InterruptedImport,
+  MailboxState,
+  MailboxStatus,
+  MailFolder,
+} from "../../src/contract/index.ts";
 import type { EmailSettings, UserData } from "../../src/contract/user.ts";
 import { apiJson, apiRequest } from "../lib/api.ts";
 import { userKeys } from "./useUser.ts";
@@ -11,10 +16,25 @@ import { userKeys } from "./useUser.ts";
 export const mailboxKeys = {
   status: () => ["/api/imap/status"] as const,
   folders: () => ["/api/imap/folders"] as const,
+  imports: () => ["/api/imap/imports"] as const,
 };
 
 type Ok = { success: boolean; message: string };
 type WithSettings = Ok & { emailSettings?: EmailSettings | null };
+
+/** GET /api/imap/imports: files of .eml/.mbox imports that stopped before their end. */
+export function useInterruptedImports() {
+  return useQuery<{ interrupted: InterruptedImport[] }>({ queryKey: mailboxKeys.imports() });
+}
+
+/** DELETE /api/imap/imports: the user has read the notice and will not import those files again. */
+export function useDismissInterruptedImports() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiJson<{ success: boolean }>("DELETE", "/api/imap/imports"),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: mailboxKeys.imports() }),
+  });
+}
 
 /** GET /api/imap/status, only while the mailbox is connected (spec §7). */
 export function useMailboxStatus(connected: boolean) {

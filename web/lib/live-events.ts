@@ -9,6 +9,7 @@
  * Query keys to refetch (matched by string prefix on the first element of the key).
  */
 import type { LiveEvent } from "../../src/contract/events.ts";
+import { backoffDelay as sharedBackoff } from "../../src/lib/backoff.ts";
 
 export const STREAM_PATH = "/api/events/stream";
 export const RECONNECT_BASE_MS = 1000;
@@ -60,8 +61,11 @@ export type LiveEventHandler = {
 
 /** The wait before reconnect attempt number `attempt` (0-based), jitter included. */
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(RECONNECT_BASE_MS * 2 ** attempt, RECONNECT_MAX_MS);
-  return base + Math.floor(random() * RECONNECT_JITTER_MS);
+  return sharedBackoff(
+    attempt,
+    { baseMs: RECONNECT_BASE_MS, maxMs: RECONNECT_MAX_MS, addMs: RECONNECT_JITTER_MS },
+    random,
+  );
 }
 
 export function streamUrl(token: string): string {

@@ -219,6 +219,13 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 export const INGEST_BATCH_MAX = 15;
 /** …and at most this many bytes of raw mail are held in memory at once. */
 export const INGEST_BATCH_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * The largest message read, from IMAP (RFC822.SIZE, checked before the body is fetched) or from
+ * an .eml/.mbox import: larger ones are counted skipped "too-large", never parsed. Amazon's mail
+ * is tens of KB; Gmail accepts up to 25 MB. 10 MB keeps one message from ballooning memory
+ * (a 60 MB one took the process from 88 to 220 MB, issue 12) with a wide margin for real mail.
+ */
+export const MAIL_MESSAGE_MAX_BYTES = 10 * 1024 * 1024;
 
 /** How many created products the notification names before "and N more". */
 const NOTIFY_NAMES = 5;
@@ -585,8 +592,13 @@ export function createMailIngestService(deps: IngestDeps) {
      * cap) as read and skipped "unreadable". Nothing is recorded: there is nothing to apply.
      */
     countUnreadable(scan: Scan): void {
+      service.countSkipped(scan, "unreadable");
+    },
+
+    /** Counts a message that was not read at all (over MAIL_MESSAGE_MAX_BYTES, unreadable). */
+    countSkipped(scan: Scan, reason: "too-large" | "unreadable"): void {
       scan.summary.messagesRead++;
-      scan.summary.skipped.unreadable = (scan.summary.skipped.unreadable ?? 0) + 1;
+      scan.summary.skipped[reason] = (scan.summary.skipped[reason] ?? 0) + 1;
     },
 
     beginScan(userId: number, source: ScanSource): Scan {

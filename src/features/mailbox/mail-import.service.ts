@@ -2,27 +2,34 @@
  * Importing uploaded mail (POST /api/imap/import): .eml files and/or mbox files (Google Takeout),
  * read through the same pipeline as IMAP mail.
  *
- * The upload is never held in memory: the multipart body is streamed (src/media/multipart.ts,
- * busboy) and each file is written to a temp file under DATA_DIR/tmp/import-<random>/. Every file
- * is checked before any message is read (empty, or neither a message nor an mbox → 400, and
- * nothing is imported), then mbox files are split as a stream (mbox.ts) and every message goes
- * through the pipeline in one scan, in batches (`batcher`: one transaction per batch). The temp
- * folder is removed afterwards, also on error.
+ * - The upload is never held in memory: the multipart body is streamed (src/media/multipart.ts,
+ *   busboy) and each file is written to a temp file under DATA_DIR/tmp/import-<random>/. Every
+ *   file is checked before any message is read (empty, or neither a message nor an mbox → 400,
+ *   and nothing is imported). The temp folder is removed afterwards, also on error.
+ * - Every message goes through the ingestion service in one scan, in batches (`batcher`: one
+ *   transaction per batch); the ledger makes reading a message twice harmless.
+ * - The per-message cap is the IMAP one (MAIL_MESSAGE_MAX_BYTES): a larger .eml or mbox entry is
+ *   counted skipped "too-large" and never parsed (the mbox splitter does not even keep it).
+ * - Each file has a row in mail_imports while it is read, with how many of its messages are
+ *   committed (recorded every `progressEvery` messages, after a flush, so the count is exact). A
+ *   file read to its end loses its row (and so do earlier imports of the same file name). A row no
+ *   running import owns is an import cut short (a restart, a failure): `interrupted` lists them
+ *   for the mailbox screen, which says which file stopped where and that importing it again
+ *   finishes it without duplicates.
  */
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import type { IngestSummary } from "../../contract/index.ts";
+import type { IngestSummary, InterruptedImport } from "../../contract/index.ts";
 import { AppError, badRequest } from "../../lib/errors.ts";
 import { type FileSink, streamMultipartFiles } from "../../media/multipart.ts";
-import type { MailIngestService, Scan } from "./ingest.service.ts";
+import { MAIL_MESSAGE_MAX_BYTES, type MailIngestService } from "./ingest.service.ts";
+import type { MailImportRepo } from "./mail-import.repo.ts";
 import { sniffMailFile, splitMbox } from "./mbox.ts";
 
 /** The largest upload accepted (all files together). */
 export const IMPORT_BODY_LIMIT = 2 * 1024 * 1024 * 1024;
 export const IMPORT_MAX_FILES = 200;
-/** One .eml (or one mbox entry) larger than this is counted unreadable, not read. */
-export const IMPORT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /** The multipart field the files come in. */
 const FIELD = "files";
 const HEAD_BYTES = 4096;
@@ -93,16 +100,33 @@ function sweepStaleImports(tmpDir: string) {
   }
 }
 
-export type MailImportService = ReturnType<typeof createMailImportService>;
+/** An uploaded file, spooled to disk and sniffed by the route. */
+export type SpooledMailFile = { label: string; path: string; size: number; kind: "eml" | "mbox" };
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+
+export function interruptedMessage(fileName: string, messagesRead: number): string {
+  const where =
+    messagesRead > 0
+      ? `stopped after ${fmt(messagesRead)} message${messagesRead === 1 ? "" : "s"}`
+      : "stopped before any of its messages was read";
+  return `The import of "${fileName}" ${where} and did not finish (the server restarted or the import failed). Import the same file again to finish it: messages already read are skipped, nothing is duplicated.`;
+}
 
 export function createMailImportService(deps: {
-  ingest: MailIngestService;
+  ingest: Pick<MailIngestService, "beginScan" | "batcher" | "countSkipped" | "endScan">;
+  repo: MailImportRepo;
   /** DATA_DIR/tmp */
   tmpDir: string;
+  /** The upload limit (all files together). */
   maxBytes?: number;
+  messageMaxBytes?: number;
+  progressEvery?: number;
 }) {
-  const maxBytes = deps.maxBytes ?? IMPORT_BODY_LIMIT;
-  const { ingest } = deps;
+  const max = deps.messageMaxBytes ?? MAIL_MESSAGE_MAX_BYTES;
+  const progressEvery = deps.progressEvery ?? 500;
+  /** mail_imports rows owned by an import running in this process. */
+  const active = new Set<number>();
   sweepStaleImports(deps.tmpDir);
 
   /** Streams the upload's `files` parts to temp files in `dir`; the others are dropped. */
@@ -110,6 +134,7 @@ export function createMailImportService(deps: {
     body: ReadableStream<Uint8Array>,
     contentType: string,
     dir: string,
+    maxBytes: number,
   ): Promise<Spooled[]> {
     const files: Spooled[] = [];
     const sinks: ReturnType<typeof fileSink>[] = [];
@@ -141,20 +166,68 @@ export function createMailImportService(deps: {
     return files;
   }
 
+  /** Reads the files in order; the summary of the one scan. */
+  async function importFiles(
+    userId: number,
+    files: readonly SpooledMailFile[],
+  ): Promise<IngestSummary> {
+    const ids = deps.repo.start(
+      userId,
+      files.map((f) => ({ name: f.label, bytes: f.size })),
+    );
+    for (const id of ids) active.add(id);
+    const scan = deps.ingest.beginScan(userId, "import");
+    try {
+      const batch = deps.ingest.batcher(userId, scan);
+      for (const [i, f] of files.entries()) {
+        const id = ids[i]!;
+        if (f.kind === "eml") {
+          if (f.size > max) deps.ingest.countSkipped(scan, "too-large");
+          else await batch.add(await fsp.readFile(f.path));
+        } else {
+          const stream = fs.createReadStream(f.path, { highWaterMark: 256 * 1024 });
+          try {
+            for await (const msg of splitMbox(stream, { maxMessageBytes: max })) {
+              if (msg.truncated) deps.ingest.countSkipped(scan, "too-large");
+              else await batch.add(msg.bytes);
+              if ((msg.index + 1) % progressEvery === 0) {
+                await batch.flush();
+                deps.repo.progress(id, msg.index + 1);
+              }
+            }
+          } finally {
+            stream.destroy();
+          }
+        }
+        await batch.flush();
+        deps.repo.finish(id, userId, f.label);
+        active.delete(id);
+      }
+      return deps.ingest.endScan(scan);
+    } finally {
+      // What was committed before an error is announced too; unfinished files stay listed.
+      if (!scan.ended) deps.ingest.endScan(scan);
+      for (const id of ids) active.delete(id);
+    }
+  }
+
   return {
-    maxBytes,
+    /** The upload limit (all files together), unless a call gives its own. */
+    maxBytes: deps.maxBytes ?? IMPORT_BODY_LIMIT,
+
+    importFiles,
 
     /** Reads every message of the upload; the scan's summary. 400/413 change nothing. */
     async importUpload(
       userId: number,
       body: ReadableStream<Uint8Array>,
       contentType: string,
+      maxBytes: number = deps.maxBytes ?? IMPORT_BODY_LIMIT,
     ): Promise<IngestSummary> {
       await fsp.mkdir(deps.tmpDir, { recursive: true });
       const dir = await fsp.mkdtemp(path.join(deps.tmpDir, "import-"));
-      let scan: Scan | null = null;
       try {
-        const files = await spool(body, contentType, dir);
+        const files = await spool(body, contentType, dir, maxBytes);
         if (files.length === 0) {
           throw badRequest(
             "No files were uploaded: send .eml or .mbox files in fields named files",
@@ -170,34 +243,40 @@ export function createMailImportService(deps: {
           }
           return kind;
         });
-
-        scan = ingest.beginScan(userId, "import");
-        const batch = ingest.batcher(userId, scan);
-        for (const [i, f] of files.entries()) {
-          if (kinds[i] === "eml") {
-            if (f.size > IMPORT_MAX_MESSAGE_BYTES) ingest.countUnreadable(scan);
-            else await batch.add(await fsp.readFile(f.file));
-            continue;
-          }
-          const stream = fs.createReadStream(f.file, { highWaterMark: 256 * 1024 });
-          try {
-            for await (const msg of splitMbox(stream, {
-              maxMessageBytes: IMPORT_MAX_MESSAGE_BYTES,
-            })) {
-              if (msg.truncated) ingest.countUnreadable(scan);
-              else await batch.add(msg.bytes);
-            }
-          } finally {
-            stream.destroy();
-          }
-        }
-        await batch.flush();
-        return ingest.endScan(scan);
+        return await importFiles(
+          userId,
+          files.map((f, i) => ({ label: f.label, path: f.file, size: f.size, kind: kinds[i]! })),
+        );
       } finally {
-        // What was committed before an error is announced too.
-        if (scan && !scan.ended) ingest.endScan(scan);
         await fsp.rm(dir, { recursive: true, force: true });
       }
     },
+
+    /** Forgets the user's imports that stopped before their end (not the running ones). */
+    dismissInterrupted(userId: number): number {
+      const ids = deps.repo
+        .listFor(userId)
+        .filter((r) => !active.has(r.id))
+        .map((r) => r.id);
+      deps.repo.remove(ids);
+      return ids.length;
+    },
+
+    /** Files of imports that stopped before their end (not running now), oldest first. */
+    interrupted(userId: number): InterruptedImport[] {
+      return deps.repo
+        .listFor(userId)
+        .filter((r) => !active.has(r.id))
+        .map((r) => ({
+          fileName: r.fileName,
+          fileBytes: r.fileBytes,
+          messagesRead: r.messagesRead,
+          startedAt: r.startedAt,
+          lastProgressAt: r.updatedAt,
+          message: interruptedMessage(r.fileName, r.messagesRead),
+        }));
+    },
   };
 }
+
+export type MailImportService = ReturnType<typeof createMailImportService>;

@@ -7,32 +7,29 @@
  *
  * Live events: supervisor state changes and backfill progress go out as "IMAP"; budget changes of
  * manual reconnect / retry real-time as "MANUAL_RECONNECT"; settings as "user".
+ *
+ * This module composes the others and holds the API's rules: `mailbox.connection.ts` (credentials,
+ * connections, connection failures as answers), `mailbox.backfill.ts` (the "Process Old Emails"
+ * runner), `mailbox.status.ts` (status, rate-limited actions, texts and notifications), and the
+ * supervisors of src/mail/imap/ (given what they need: connect, settings, the ingestion port).
  */
 import type { ImapFlow } from "imapflow";
-import type {
-  EmailSettings,
-  MailboxAction,
-  MailboxStatus,
-  MailFolder,
-} from "../../contract/index.ts";
+import type { EmailSettings, MailFolder } from "../../contract/index.ts";
 import type { MailboxAccountRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { AppError, badRequest, conflict, notFound } from "../../lib/errors.ts";
-import { SecretError, type Secrets } from "../../lib/secrets.ts";
+import { AppError, badRequest, conflict } from "../../lib/errors.ts";
+import type { Secrets } from "../../lib/secrets.ts";
 import type { Logger } from "../../log.ts";
 import { AMAZON_SENDER_DOMAINS } from "../../mail/amazon/senders.ts";
 import {
   classifyImapError,
   closeImap,
   connectImap,
-  type ImapAuth,
   type ImapEndpoint,
   ImapError,
   listFolders,
-  searchAmazonUids,
 } from "../../mail/imap/client.ts";
 import {
-  type AttemptLimiter,
   type AttemptLimits,
   createAttemptLimiter,
   createMailboxManager,
@@ -42,31 +39,46 @@ import {
   createMailSync,
   createSupervisor,
   DEFAULT_TIMINGS,
-  type MailIngestPort,
-  type MailSettings,
-  processUids,
+  type FetchLimits,
   type SupervisorTimings,
 } from "../../mail/imap/supervisor.ts";
-import { html } from "../notifications/html.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
+import {
+  INGEST_BATCH_MAX,
+  INGEST_BATCH_MAX_BYTES,
+  MAIL_MESSAGE_MAX_BYTES,
+} from "./ingest.service.ts";
+import { createBackfillRunner, type MailboxIngest } from "./mailbox.backfill.ts";
+import { createMailboxConnections, unavailable } from "./mailbox.connection.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
+import {
+  APP_PASSWORD_REFUSED,
+  createMailboxStatus,
+  EXPIRED,
+  expiredNotice,
+  NOT_CONNECTED,
+} from "./mailbox.status.ts";
 
-export const APP_PASSWORD_REFUSED =
-  "Gmail refused this address and app password. Check both and try again.";
-const NOT_CONNECTED = "No mailbox is connected. Connect your Gmail account first.";
-const EXPIRED =
-  "Gmail refused the saved credentials. Connect your Gmail account again in Account Settings.";
+export type { MailboxIngest } from "./mailbox.backfill.ts";
+
+/** The supervisor's and the backfill's FETCH: one ingest batch; the per-message cap. */
+export const FETCH_LIMITS: FetchLimits = {
+  batchMax: INGEST_BATCH_MAX,
+  batchMaxBytes: INGEST_BATCH_MAX_BYTES,
+  messageMaxBytes: MAIL_MESSAGE_MAX_BYTES,
+};
+
+export { APP_PASSWORD_REFUSED } from "./mailbox.status.ts";
+
 const FOLDER_REFRESH_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A backfill persists its progress (done_through_uid) after this many messages. */
-const BACKFILL_PROGRESS_EVERY = 50;
 
 export type MailboxServiceDeps = {
   repo: MailboxRepo;
   secrets: Secrets;
   events: EventBus;
   notifications: Pick<NotificationsService, "notify">;
-  ingest: MailIngestPort;
+  ingest: MailboxIngest;
   /** Gmail's IMAP endpoint (config GMAIL_IMAP_*). */
   endpoint: ImapEndpoint;
   log: Logger;
@@ -83,9 +95,9 @@ export type MailboxServiceDeps = {
   oauthAccessToken?: (userId: number, account: MailboxAccountRow) => Promise<string>;
   /** Test hook: replaces IDLE (resolve false to make it fail). */
   startIdle?: (userId: number, client: ImapFlow) => Promise<boolean | undefined>;
+  /** The largest message read (RFC822.SIZE); default MAIL_MESSAGE_MAX_BYTES. */
+  messageMaxBytes?: number;
 };
-
-type BackfillRun = { cancelled: boolean; promise: Promise<void> };
 
 export function createMailboxService(deps: MailboxServiceDeps) {
   const { repo, events, log } = deps;
@@ -93,65 +105,51 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   const timings: SupervisorTimings = { ...DEFAULT_TIMINGS, ...deps.timings };
   const domains = deps.senderDomains ?? AMAZON_SENDER_DOMAINS;
   const limits = { ...DEFAULT_ATTEMPT_LIMITS, ...deps.limits };
-  const reconnectLimiter = createAttemptLimiter(limits, now);
-  const idleLimiter = createAttemptLimiter(limits, now);
   const connectLimiter = createAttemptLimiter(
     { windowMs: 15 * 60_000, windowMax: 10, dailyMax: 50, ...deps.connectLimits },
     now,
   );
   const backfillRetry = deps.backfillRetry ?? { attempts: 3, delayMs: 2000 };
-  const backfills = new Map<number, BackfillRun>();
-  let stopping = false;
+  const fetchLimits: FetchLimits = {
+    ...FETCH_LIMITS,
+    messageMaxBytes: deps.messageMaxBytes ?? FETCH_LIMITS.messageMaxBytes,
+  };
 
   const userLog = (userId: number) => log.child({ userid: userId });
 
-  // Credentials and connections ------------------------------------------------------------
+  // Connections, status, backfills (one module each) ---------------------------------------
 
-  async function credentials(account: MailboxAccountRow): Promise<ImapAuth> {
-    if (!account.secretEnc) throw new ImapError("auth", "No credential is stored");
-    let secret: string;
-    try {
-      secret = deps.secrets.decrypt(account.secretEnc);
-    } catch (err) {
-      // Not "auth": a missing or changed key must never make us forget the stored credential.
-      if (err instanceof SecretError) throw new ImapError("other", err.message, err);
-      throw err;
-    }
-    if (account.authType === "oauth") {
-      if (!deps.oauthAccessToken) {
-        throw new ImapError("other", "Gmail OAuth is not configured on this server");
-      }
-      return {
-        user: account.emailAddress,
-        accessToken: await deps.oauthAccessToken(account.userId, account),
-      };
-    }
-    return { user: account.emailAddress, pass: secret };
-  }
-
-  /** A new logged-in client for the user's connected mailbox. */
-  async function connectFor(userId: number, purpose: string): Promise<ImapFlow> {
-    const account = repo.findAccount(userId);
-    if (!account?.isConnected || account.authState !== "ok") {
-      throw new ImapError("other", NOT_CONNECTED);
-    }
-    return connectImap({
-      endpoint: deps.endpoint,
-      auth: await credentials(account),
-      log: userLog(userId),
-      id: `u${userId}-${purpose}`,
-    });
-  }
-
-  function settingsOf(userId: number): MailSettings | null {
-    const a = repo.findAccount(userId);
-    if (!a?.isConnected || a.authState !== "ok") return null;
-    return {
-      selectedFolder: a.selectedFolder,
-      processedFolder: a.processedFolder,
-      markProcessedAsRead: a.markProcessedAsRead,
-    };
-  }
+  const connections = createMailboxConnections({
+    repo,
+    secrets: deps.secrets,
+    endpoint: deps.endpoint,
+    log,
+    timings,
+    oauthAccessToken: deps.oauthAccessToken,
+    onAuthFailure: (userId, e) => authFailed(userId, e),
+  });
+  const { connectFor, settingsOf, withClient } = connections;
+  const mailboxStatus = createMailboxStatus({
+    repo,
+    limits,
+    now,
+    snapshot: (userId) => manager.get(userId)?.snapshot(),
+    stats: (userId) => deps.ingest.stats(userId),
+  });
+  const { take, reconnectLimiter, idleLimiter } = mailboxStatus;
+  const backfill = createBackfillRunner({
+    repo,
+    events,
+    ingest: deps.ingest,
+    log,
+    endpoint: deps.endpoint,
+    connections,
+    fetchLimits,
+    timings,
+    domains,
+    backfillRetry,
+    onAuthFailure: (userId, e) => authFailed(userId, e),
+  });
 
   /** The server refused the credentials: Expired state, one critical notification. */
   function authFailed(userId: number, err: ImapError) {
@@ -160,14 +158,11 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     userLog(userId).warn({ err: err.message }, "mailbox credentials refused: marked expired");
     repo.markExpired(userId);
     void manager.stop(userId);
-    cancelBackfill(userId);
+    backfill.cancel(userId);
     try {
-      deps.notifications.notify(
-        userId,
-        "critical",
-        html`Gmail refused the saved credentials for <strong>${account.emailAddress}</strong>, so new Amazon mail is not being read. Connect your Gmail account again in Account Settings.`,
-        { event: "mailbox_attention" },
-      );
+      deps.notifications.notify(userId, "critical", expiredNotice(account.emailAddress), {
+        event: "mailbox_attention",
+      });
     } catch (nErr) {
       log.error({ err: nErr }, "could not notify about expired mailbox credentials");
     }
@@ -194,6 +189,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
             set: (u, f, v, l) => repo.setFolderState(u, f, v, l),
           },
           ingest: deps.ingest,
+          limits: fetchLimits,
           domains: () => domains,
           log: userLog(userId),
           now,
@@ -211,244 +207,6 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     if (a?.authState === "expired") throw conflict(EXPIRED);
     if (!a?.isConnected) throw conflict(NOT_CONNECTED);
     return a;
-  }
-
-  /** Runs fn on a short-lived connection; IMAP failures become 4xx/503 with a clear message. */
-  async function withClient<T>(userId: number, what: string, fn: (c: ImapFlow) => Promise<T>) {
-    let c: ImapFlow;
-    try {
-      c = await connectFor(userId, what);
-    } catch (err) {
-      const e = classifyImapError(err);
-      if (e.kind === "auth") {
-        authFailed(userId, e);
-        throw conflict(EXPIRED);
-      }
-      throw new AppError(503, `Could not reach Gmail: ${e.message}`);
-    }
-    try {
-      return await fn(c);
-    } catch (err) {
-      if (err instanceof AppError) throw err;
-      throw new AppError(
-        503,
-        `Gmail did not answer as expected: ${classifyImapError(err).message}`,
-      );
-    } finally {
-      await closeImap(c);
-    }
-  }
-
-  function inMinutes(t: Date): string {
-    const min = Math.max(1, Math.ceil((t.getTime() - now().getTime()) / 60_000));
-    if (min < 120) return `${min} minute${min === 1 ? "" : "s"}`;
-    const h = Math.ceil(min / 60);
-    return `${h} hours`;
-  }
-
-  function action(
-    limiter: AttemptLimiter,
-    userId: number,
-    relevant: boolean,
-    what: string,
-  ): MailboxAction {
-    const b = limiter.budget(userId);
-    const remainingAttempts = b.remaining;
-    if (!relevant) {
-      return {
-        available: false,
-        message: "Not needed right now",
-        nextAttemptTime: null,
-        buttonState: "hidden",
-        remainingAttempts,
-      };
-    }
-    if (b.blockedBy && b.nextAttemptTime) {
-      const daily = b.blockedBy === "daily";
-      return {
-        available: false,
-        message: daily
-          ? `Daily limit of ${limits.dailyMax} attempts reached. Try again in ${inMinutes(b.nextAttemptTime)}.`
-          : `Too many attempts. Try again in ${inMinutes(b.nextAttemptTime)}.`,
-        nextAttemptTime: b.nextAttemptTime.toISOString(),
-        buttonState: daily ? "disabled" : "cooldown",
-        remainingAttempts,
-      };
-    }
-    return {
-      available: true,
-      message: `${what} (${remainingAttempts.window} of ${limits.windowMax} attempts left in ${Math.round(limits.windowMs / 60_000)} minutes, ${remainingAttempts.daily} today)`,
-      nextAttemptTime: null,
-      buttonState: "enabled",
-      remainingAttempts,
-    };
-  }
-
-  function take(limiter: AttemptLimiter, userId: number) {
-    const r = limiter.take(userId);
-    if (!r.allowed) {
-      const next = r.budget.nextAttemptTime ?? new Date(now().getTime() + 60_000);
-      const secs = Math.max(1, Math.ceil((next.getTime() - now().getTime()) / 1000));
-      const message =
-        r.budget.blockedBy === "daily"
-          ? `Daily limit of ${limits.dailyMax} attempts reached. Try again in ${inMinutes(next)}.`
-          : `Too many attempts. Try again in ${inMinutes(next)}.`;
-      throw new AppError(
-        429,
-        message,
-        { remainingAttempts: r.budget.remaining, nextAttemptTime: next.toISOString() },
-        { "Retry-After": String(secs) },
-      );
-    }
-  }
-
-  // Backfills -------------------------------------------------------------------------------
-
-  function cancelBackfill(userId: number) {
-    const run = backfills.get(userId);
-    if (run) run.cancelled = true;
-  }
-
-  async function backfillOnce(userId: number, run: BackfillRun) {
-    const row = repo.getBackfill(userId);
-    if (row?.status !== "running") return;
-    const settings = settingsOf(userId);
-    if (!settings) {
-      repo.deleteBackfill(userId);
-      return;
-    }
-    const ulog = userLog(userId).child({ scope: "backfill" });
-    const c = await connectFor(userId, "backfill");
-    try {
-      const lock = await c.getMailboxLock(row.folder);
-      try {
-        const mb = c.mailbox;
-        if (!mb) throw new Error("The folder did not open");
-        const uidValidity = Number(mb.uidValidity);
-        let doneThrough = row.doneThroughUid;
-        if (row.uidValidity !== null && row.uidValidity !== uidValidity) doneThrough = 0;
-        repo.updateBackfill(userId, { uidValidity, doneThroughUid: doneThrough });
-        let uids = await searchAmazonUids(c, domains, {
-          afterUid: doneThrough,
-          since: new Date(row.sinceDate),
-        });
-        ulog.info({ folder: row.folder, messages: uids.length, since: row.sinceDate }, "backfill");
-        events.publish(userId, "IMAP", "UPDATE");
-        let lastPublish = Date.now();
-        const scan = deps.ingest.beginScan(userId, "backfill");
-        try {
-          const failures = new Map<number, number>();
-          // Progress is persisted every BACKFILL_PROGRESS_EVERY messages and whenever a pass
-          // ends (normally, stopped, failed or thrown), not after every message: after a crash
-          // the resume re-reads at most that many messages, which is safe because the ledger
-          // dedupes them (their orders are not applied twice; marking / moving again is harmless
-          // and a message already moved away is simply gone from the folder).
-          let unsaved = 0;
-          let lastDone = doneThrough;
-          const saveProgress = () => {
-            if (unsaved === 0) return;
-            unsaved = 0;
-            repo.setBackfillProgress(userId, lastDone);
-          };
-          while (uids.length > 0 && !run.cancelled && !stopping) {
-            let res: Awaited<ReturnType<typeof processUids>>;
-            try {
-              res = await processUids({
-                client: c,
-                userId,
-                uids,
-                ingest: deps.ingest,
-                scan,
-                settings: {
-                  markProcessedAsRead: settings.markProcessedAsRead,
-                  processedFolder: settings.processedFolder,
-                },
-                log: ulog,
-                shouldStop: () => run.cancelled || stopping,
-                onDone: (uid) => {
-                  lastDone = uid;
-                  if (++unsaved >= BACKFILL_PROGRESS_EVERY) saveProgress();
-                  if (Date.now() - lastPublish > 500) {
-                    lastPublish = Date.now();
-                    events.publish(userId, "IMAP", "UPDATE");
-                  }
-                },
-              });
-            } finally {
-              // The pass ended (or the connection was lost): what is done is persisted now.
-              saveProgress();
-            }
-            if (!res.failed) break;
-            const { uid } = res.failed;
-            const n = (failures.get(uid) ?? 0) + 1;
-            failures.set(uid, n);
-            if (n >= backfillRetry.attempts) {
-              ulog.error(
-                { uid, attempts: n, err: res.failed.error },
-                "backfill: a message keeps failing; it is left unprocessed",
-              );
-              lastDone = uid;
-              repo.setBackfillProgress(userId, uid);
-              uids = uids.filter((u) => u > uid);
-            } else {
-              uids = uids.filter((u) => u >= uid);
-              await Bun.sleep(backfillRetry.delayMs);
-            }
-          }
-        } finally {
-          await deps.ingest.endScan(scan);
-        }
-        if (!run.cancelled && !stopping) {
-          repo.updateBackfill(userId, { status: "done" });
-          ulog.info("backfill finished");
-        }
-      } finally {
-        lock.release();
-      }
-    } finally {
-      await closeImap(c);
-      events.publish(userId, "IMAP", "UPDATE");
-      events.publish(userId, "user", "UPDATE");
-    }
-  }
-
-  /** Runs (or resumes) the user's backfill in the background, retrying lost connections. */
-  function runBackfill(userId: number) {
-    if (backfills.has(userId) || stopping) return;
-    const run: BackfillRun = { cancelled: false, promise: Promise.resolve() };
-    run.promise = (async () => {
-      for (let attempt = 0; !run.cancelled && !stopping; attempt++) {
-        try {
-          await backfillOnce(userId, run);
-          return;
-        } catch (err) {
-          const e = classifyImapError(err);
-          if (e.kind === "auth") {
-            authFailed(userId, e);
-            return;
-          }
-          if (attempt >= 4) {
-            // A lost connection resumes at the next start; anything else would fail again.
-            if (e.kind !== "network") repo.updateBackfill(userId, { status: "failed" });
-            userLog(userId).error(
-              { err: e.message },
-              e.kind === "network"
-                ? "backfill failed; it resumes at the next start"
-                : "backfill failed",
-            );
-            return;
-          }
-          const delay = Math.min(timings.backoffMaxMs, timings.backoffBaseMs * 2 ** attempt);
-          userLog(userId).warn({ err: e.message, retryInMs: delay }, "backfill interrupted");
-          await Bun.sleep(delay);
-        }
-      }
-    })()
-      .catch((err) => userLog(userId).error({ err }, "backfill crashed"))
-      .finally(() => {
-        if (backfills.get(userId) === run) backfills.delete(userId);
-      });
-    backfills.set(userId, run);
   }
 
   // The API ---------------------------------------------------------------------------------
@@ -472,8 +230,8 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   }
 
   async function stopUser(userId: number) {
-    cancelBackfill(userId);
-    await Promise.all([manager.stop(userId), backfills.get(userId)?.promise]);
+    backfill.cancel(userId);
+    await Promise.all([manager.stop(userId), backfill.done(userId)]);
   }
 
   async function refreshFolders(userId: number): Promise<MailFolder[]> {
@@ -519,7 +277,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     });
     userLog(userId).info({ email: c.emailAddress, authType: c.authType }, "Gmail connected");
     manager.start(userId);
-    if (repo.getBackfill(userId)?.status === "running") runBackfill(userId);
+    if (repo.getBackfill(userId)?.status === "running") backfill.run(userId);
     events.publish(userId, "user", "UPDATE");
     events.publish(userId, "IMAP", "STATUS");
     return {
@@ -551,15 +309,9 @@ export function createMailboxService(deps: MailboxServiceDeps) {
           id: `u${userId}-verify`,
         });
       } catch (err) {
-        const e = classifyImapError(err);
+        const e = classifyImapError(err, deps.endpoint);
         if (e.kind === "auth") throw badRequest(APP_PASSWORD_REFUSED);
-        if (e.kind === "network") {
-          throw new AppError(
-            503,
-            `Could not reach Gmail at ${deps.endpoint.host}:${deps.endpoint.port}. Try again in a moment.`,
-          );
-        }
-        throw badRequest(`Gmail did not accept the login: ${e.message}`);
+        throw unavailable(e);
       }
       let folders: MailFolder[] | null = null;
       try {
@@ -578,35 +330,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
       });
     },
 
-    status(userId: number): MailboxStatus {
-      const a = repo.findAccount(userId);
-      const expired = a?.authState === "expired";
-      if (!a || (!a.isConnected && !expired)) throw notFound(NOT_CONNECTED);
-      const snap = manager.get(userId)?.snapshot();
-      const status = expired || !snap ? "disconnected" : snap.status;
-      const lastError = expired
-        ? EXPIRED
-        : !snap
-          ? "Mailbox monitoring is not running. Reconnect to start it."
-          : status === "polling"
-            ? "Real-time monitoring is unavailable: new mail is checked every 5 minutes."
-            : snap.lastError;
-      const stats = deps.ingest.stats(userId);
-      return {
-        status,
-        manualReconnect: action(
-          reconnectLimiter,
-          userId,
-          !expired && status === "disconnected",
-          "Reconnect to Gmail now",
-        ),
-        idleRetry: action(idleLimiter, userId, status === "polling", "Retry real-time monitoring"),
-        lastError,
-        folder: a.selectedFolder,
-        lastProcessedTime: stats.lastprocessedtime,
-        emailsScanned: stats.emailsscanned,
-      };
-    },
+    status: mailboxStatus.status,
 
     manualReconnect(userId: number) {
       requireConnected(userId);
@@ -727,12 +451,12 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     /** Starts a backfill of the monitored folder since now - daysBack; answers at once. */
     processEmails(userId: number, daysBack: number) {
       const a = requireConnected(userId);
-      if (backfills.has(userId)) {
+      if (backfill.isRunning(userId)) {
         return { success: true as const, message: "Old emails are already being processed." };
       }
       const since = new Date(now().getTime() - daysBack * DAY_MS);
       repo.startBackfill(userId, a.selectedFolder, since.toISOString());
-      runBackfill(userId);
+      backfill.run(userId);
       return {
         success: true as const,
         message: "Starting to scan your emails for Amazon Vine orders. This may take a moment.",
@@ -741,7 +465,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
 
     /** Resolves when the user's running backfill (if any) has finished. For tests. */
     backfillDone: async (userId: number) => {
-      await backfills.get(userId)?.promise;
+      await backfill.done(userId);
     },
 
     async disconnect(userId: number) {
@@ -787,7 +511,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
       }
       const n = manager.startAll();
       for (const userId of repo.runningBackfillUserIds()) {
-        if (settingsOf(userId)) runBackfill(userId);
+        if (settingsOf(userId)) backfill.run(userId);
       }
       if (n > 0) log.info({ mailboxes: n }, "mailbox supervisors started");
       return n;
@@ -795,10 +519,8 @@ export function createMailboxService(deps: MailboxServiceDeps) {
 
     /** Shutdown: stop backfills and supervisors before the database closes. */
     async stopAll() {
-      stopping = true;
-      for (const run of backfills.values()) run.cancelled = true;
       await Promise.race([
-        Promise.all([manager.stopAll(), ...[...backfills.values()].map((r) => r.promise)]),
+        Promise.all([manager.stopAll(), backfill.stopAll()]),
         Bun.sleep(timings.stopGraceMs + 2000),
       ]);
     },

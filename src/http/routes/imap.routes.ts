@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { appPasswordBody, folderSelectBody, processEmailsBody } from "../../contract/index.ts";
+import type { MailImportService } from "../../features/mailbox/mail-import.service.ts";
 import type { MailboxService } from "../../features/mailbox/mailbox.service.ts";
 import type { AppEnv } from "../types.ts";
 import { readBody } from "../validate.ts";
@@ -8,7 +9,7 @@ import { readBody } from "../validate.ts";
  * Mounted behind requireAuth at /api/imap (spec §7 Mailbox). Every handler acts on the signed-in
  * user's own mailbox. POST /api/imap/import belongs to the ingestion routes.
  */
-export function imapRoutes(mailbox: MailboxService) {
+export function imapRoutes(mailbox: MailboxService, imports: MailImportService) {
   return new Hono<AppEnv>()
     .post("/app-password", async (c) => {
       const body = await readBody(c, appPasswordBody);
@@ -28,6 +29,14 @@ export function imapRoutes(mailbox: MailboxService) {
     .post("/folders/select", async (c) => {
       const body = await readBody(c, folderSelectBody);
       return c.json(await mailbox.selectFolders(c.get("user").id, body));
+    })
+    .get("/imports", (c) => {
+      c.header("Cache-Control", "no-store");
+      return c.json({ interrupted: imports.interrupted(c.get("user").id) });
+    })
+    .delete("/imports", (c) => {
+      imports.dismissInterrupted(c.get("user").id);
+      return c.json({ success: true, interrupted: [] });
     })
     .post("/initialize", (c) => c.json(mailbox.initialize(c.get("user").id)))
     .post("/process-emails", async (c) => {

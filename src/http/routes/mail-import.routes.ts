@@ -8,30 +8,27 @@ import { Hono } from "hono";
 import { importModeBody } from "../../contract/index.ts";
 import type { MailIngestService } from "../../features/mailbox/ingest.service.ts";
 import {
-  createMailImportService,
   importTooLarge,
+  type MailImportService,
 } from "../../features/mailbox/mail-import.service.ts";
 import { badRequest } from "../../lib/errors.ts";
 import type { AppEnv } from "../types.ts";
 import { readBody } from "../validate.ts";
 
-export {
-  IMPORT_BODY_LIMIT,
-  IMPORT_MAX_FILES,
-  IMPORT_MAX_MESSAGE_BYTES,
-} from "../../features/mailbox/mail-import.service.ts";
+export { IMPORT_BODY_LIMIT, IMPORT_MAX_FILES } from "../../features/mailbox/mail-import.service.ts";
 
 export const IMPORT_PATH = "/api/imap/import";
 
 type ServerTimeouts = { timeout?: (req: Request, seconds: number) => void };
 
 export function mailImportRoutes(deps: {
-  ingest: MailIngestService;
-  /** DATA_DIR/tmp */
-  tmpDir: string;
+  /** Spools and reads the upload (features/mailbox/mail-import.service.ts). */
+  imports: MailImportService;
+  /** The upload limit; the service's own when absent. */
   maxBytes?: number;
 }) {
-  const imports = createMailImportService(deps);
+  const { imports } = deps;
+  const maxBytes = deps.maxBytes ?? imports.maxBytes;
 
   return new Hono<AppEnv>().post("/", async (c) => {
     const contentType = c.req.header("content-type") ?? "";
@@ -41,14 +38,12 @@ export function mailImportRoutes(deps: {
       );
     }
     const declared = Number(c.req.header("content-length") ?? "NaN");
-    if (Number.isFinite(declared) && declared > imports.maxBytes) {
-      throw importTooLarge(imports.maxBytes);
-    }
+    if (Number.isFinite(declared) && declared > maxBytes) throw importTooLarge(maxBytes);
     const body = c.req.raw.body;
     if (!body) throw badRequest("No files were uploaded");
     // A large mailbox takes a while to read after the upload: no idle timeout for this request.
     (c.env as { server?: ServerTimeouts } | undefined)?.server?.timeout?.(c.req.raw, 0);
-    return c.json(await imports.importUpload(c.get("user").id, body, contentType));
+    return c.json(await imports.importUpload(c.get("user").id, body, contentType, maxBytes));
   });
 }
 

@@ -31,16 +31,30 @@ export type ImapConnectOptions = {
   socketTimeoutMs?: number;
 };
 
-export type ImapErrorKind = "auth" | "network" | "other";
+/**
+ * auth: the server rejected the credentials (only this expires a mailbox);
+ * refused: the server is there but refuses for now (busy, throttled, over a limit, wants a web
+ *   sign-in): retried later, after `retryAfterMs` when the refusal says how long to wait;
+ * network: the server could not be reached or stopped answering;
+ * other: anything else (a command the server refused, an unusable stored secret...).
+ */
+export type ImapErrorKind = "auth" | "refused" | "network" | "other";
 
 export class ImapError extends Error {
+  /** The HTTP status a request that met this error answers with (never a 4xx: not the user's fault). */
+  readonly status: 502 | 503 | 504;
   constructor(
     readonly kind: ImapErrorKind,
     message: string,
     cause?: unknown,
+    opts: { retryAfterMs?: number; status?: 502 | 503 | 504 } = {},
   ) {
     super(message, { cause });
+    this.retryAfterMs = opts.retryAfterMs ?? null;
+    this.status = opts.status ?? (kind === "refused" ? 503 : 502);
   }
+  /** How long the server asked us to wait before the next try, when it did. */
+  readonly retryAfterMs: number | null;
 }
 
 const NETWORK_CODES = new Set([
@@ -66,24 +80,176 @@ type ErrLike = {
   authenticationFailed?: boolean;
   serverResponseCode?: string;
   responseText?: string;
+  response?: unknown;
+  responseStatus?: string;
 };
 
-/** Sorts an imapflow (or socket) error into auth / network / other. */
-export function classifyImapError(err: unknown): ImapError {
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * How long to wait after a refusal that names its cause (Gmail's texts, RFC 5530 codes). Gmail's
+ * IMAP allowance (about 2,500 MB downloaded a day) is a rolling window: hours, not seconds.
+ */
+export const REFUSAL_WAIT_MS = {
+  bandwidth: 3 * HOUR,
+  webLogin: 15 * MINUTE,
+  throttled: 10 * MINUTE,
+  tooManyConnections: 2 * MINUTE,
+  limit: 5 * MINUTE,
+  overQuota: HOUR,
+} as const;
+
+export const WEB_LOGIN_REQUIRED =
+  "Gmail wants this account to sign in on the web first. Open https://mail.google.com in a browser, sign in with this account and follow the steps there; Grapevine tries again by itself.";
+
+/** A login refusal: the credentials (auth), or a temporary refusal (refused) with its wait. */
+function classifyRefusal(code: string, text: string, err: unknown): ImapError | null {
+  const t = text.replace(/\s+/g, " ").trim();
+  const refused = (msg: string, retryAfterMs?: number) =>
+    new ImapError("refused", msg, err, { retryAfterMs });
+  // Gmail's wrong-password answers, whatever code they carry.
+  if (
+    /invalid credentials|username and password not accepted|application-specific password required/i.test(
+      t,
+    )
+  ) {
+    return new ImapError("auth", `The server refused the login: ${t}`, err);
+  }
+  if (code === "WEBALERT" || /web login required|log ?in via your web browser/i.test(t)) {
+    return refused(WEB_LOGIN_REQUIRED, REFUSAL_WAIT_MS.webLogin);
+  }
+  if (/exceeded (?:command or )?bandwidth|bandwidth limit/i.test(t)) {
+    return refused(
+      "Gmail paused this account's mail downloads: it has used its daily IMAP allowance. Grapevine tries again in a few hours.",
+      REFUSAL_WAIT_MS.bandwidth,
+    );
+  }
+  if (/too many simultaneous connections/i.test(t)) {
+    return refused(
+      "Gmail refused the connection: this account has too many mail programs connected at once. Close some, or wait; Grapevine tries again by itself.",
+      REFUSAL_WAIT_MS.tooManyConnections,
+    );
+  }
+  if (code === "THROTTLED" || /throttl/i.test(t)) {
+    return refused(
+      "Gmail is slowing down this account's connections for a while (throttled). Grapevine tries again by itself.",
+      REFUSAL_WAIT_MS.throttled,
+    );
+  }
+  switch (code) {
+    case "AUTHENTICATIONFAILED":
+    case "AUTHORIZATIONFAILED":
+    case "EXPIRED":
+      return new ImapError("auth", `The server refused the login: ${t}`, err);
+    case "UNAVAILABLE":
+      return refused(`The mail server is temporarily unavailable: ${t}`);
+    case "LIMIT":
+      return refused(`The mail server refused for now (over a limit): ${t}`, REFUSAL_WAIT_MS.limit);
+    case "OVERQUOTA":
+      return refused(
+        `The mail server refused for now (over quota): ${t}`,
+        REFUSAL_WAIT_MS.overQuota,
+      );
+    case "ALERT":
+      return refused(`The mail server refused the login for now: ${t}`);
+  }
+  return null;
+}
+
+const TLS_CODE =
+  /^(?:ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_X509)/;
+
+/** A socket-level failure in one sentence (the host and port named), or null. */
+function classifyConnectionFault(e: ErrLike, err: unknown, ep?: ImapEndpoint): ImapError | null {
+  const host = ep?.host ?? "the mail server";
+  const where = ep ? `${ep.host}:${ep.port}` : "the mail server";
+  const code = e.code ?? "";
+  const text = `${e.message ?? ""}`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || /getaddrinfo|DNS/i.test(text)) {
+    return new ImapError(
+      "network",
+      `Could not find ${host}: no such server name, or DNS is not answering.`,
+      err,
+      { status: 502 },
+    );
+  }
+  if (code === "ECONNREFUSED" || /connection refused/i.test(text)) {
+    return new ImapError(
+      "network",
+      `${where} refused the connection: no mail server is listening there.`,
+      err,
+      { status: 502 },
+    );
+  }
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") {
+    return new ImapError(
+      "network",
+      `${where} cannot be reached from this server (no route to it).`,
+      err,
+      { status: 502 },
+    );
+  }
+  if (
+    code === "ETIMEDOUT" ||
+    code === "ETIMEOUT" ||
+    code === "CONNECT_TIMEOUT" ||
+    code === "GREETING_TIMEOUT" ||
+    /timed? ?out/i.test(text)
+  ) {
+    return new ImapError("network", `${where} did not answer in time.`, err, { status: 504 });
+  }
+  if (TLS_CODE.test(code) || /certificate|ssl|tls/i.test(text)) {
+    if (/ALTNAME|HOSTNAME|not valid for|does not match/i.test(`${code} ${text}`)) {
+      return new ImapError("network", `The server's certificate is not valid for ${host}.`, err, {
+        status: 502,
+      });
+    }
+    if (/EXPIRED/i.test(code) || /expired/i.test(text)) {
+      return new ImapError("network", `The server's certificate for ${host} has expired.`, err, {
+        status: 502,
+      });
+    }
+    if (/SELF_SIGNED|UNABLE_TO_|DEPTH_ZERO|issuer|self.signed/i.test(`${code} ${text}`)) {
+      return new ImapError(
+        "network",
+        `The server's certificate for ${host} is not signed by a trusted authority.`,
+        err,
+        { status: 502 },
+      );
+    }
+    return new ImapError(
+      "network",
+      `Could not make a secure (TLS) connection to ${where}: is it an IMAP server with TLS on that port?`,
+      err,
+      { status: 502 },
+    );
+  }
+  if (NETWORK_CODES.has(code) || /socket|connection|closed/i.test(text)) {
+    return new ImapError("network", `The connection to ${where} was lost.`, err, { status: 502 });
+  }
+  return null;
+}
+
+/**
+ * Sorts an imapflow (or socket) error into auth / refused / network / other, with one sentence a
+ * person can act on. imapflow sets `authenticationFailed` on EVERY `NO` to LOGIN/AUTHENTICATE, so
+ * the response code and text decide: only a real credential rejection is "auth".
+ */
+export function classifyImapError(err: unknown, endpoint?: ImapEndpoint): ImapError {
   if (err instanceof ImapError) return err;
   const e = (err ?? {}) as ErrLike;
-  const text = e.responseText || e.message || String(err);
-  if (e.authenticationFailed || e.serverResponseCode === "AUTHENTICATIONFAILED") {
-    // Gmail: [AUTHENTICATIONFAILED] Invalid credentials; [ALERT]/[UNAVAILABLE] are not auth.
-    return new ImapError("auth", `The server refused the login: ${text}`, err);
+  const responseText = typeof e.response === "string" ? e.response : "";
+  const text = e.responseText || responseText || e.message || String(err);
+  const code = (e.serverResponseCode ?? "").toUpperCase();
+  if (e.authenticationFailed || code) {
+    const r = classifyRefusal(code, text, err);
+    if (r) return r;
+    // A bare NO to LOGIN: the credentials.
+    if (e.authenticationFailed)
+      return new ImapError("auth", `The server refused the login: ${text}`, err);
   }
-  if (e.serverResponseCode === "UNAVAILABLE" || e.serverResponseCode === "LIMIT") {
-    return new ImapError("network", `The server is busy: ${text}`, err);
-  }
-  if ((e.code && NETWORK_CODES.has(e.code)) || /socket|connection|closed|timeout/i.test(text)) {
-    return new ImapError("network", `Cannot reach the mail server: ${text}`, err);
-  }
-  return new ImapError("other", text, err);
+  return classifyConnectionFault(e, err, endpoint) ?? new ImapError("other", text, err);
 }
 
 /** imapflow is chatty at info level: its info goes to our debug, its debug is dropped. */
@@ -127,7 +293,9 @@ export async function createImapClient(opts: ImapConnectOptions): Promise<ImapFl
     disableAutoIdle: true,
     connectionTimeout: opts.connectionTimeoutMs ?? 30_000,
     greetingTimeout: opts.greetingTimeoutMs ?? 16_000,
-    socketTimeout: opts.socketTimeoutMs ?? 30 * 60_000,
+    // Inactivity: a command unanswered this long ends the connection (IDLE is kept alive by the
+    // supervisor's own check, src/mail/imap/supervisor.ts).
+    socketTimeout: opts.socketTimeoutMs ?? 30_000,
     id: opts.id,
   });
   // An 'error' without a listener would crash the process.
@@ -145,7 +313,7 @@ export async function connectImap(opts: ImapConnectOptions): Promise<ImapFlow> {
     return client;
   } catch (err) {
     client.close();
-    throw classifyImapError(err);
+    throw classifyImapError(err, opts.endpoint);
   }
 }
 

@@ -5,10 +5,14 @@
  *   connecting  → a connection attempt is under way
  *   connected   → logged in, folder open, catching up on mail that came while we were away
  *   idle        → real-time monitoring with IMAP IDLE (restarted every `idleRestartMs`, ~20 min)
+ *                 and checked every `commandTimeoutMs` (30 s): broken, a NOOP answered in time, or
+ *                 the connection is given up and a new one made (a stall noticed within 60 s)
  *   polling     → IDLE failed: the folder is checked every `pollIntervalMs` (5 min) until the
  *                 user retries real-time monitoring (retryIdle) or the next reconnect
- *   disconnected→ waiting for the next automatic attempt (backoff), or stopped after the server
- *                 refused the credentials (then only a new connect helps)
+ *   disconnected→ waiting for the next automatic attempt (src/lib/backoff.ts: at most 60 s for a
+ *                 network fault, longer only when the server asked, e.g. THROTTLED or Gmail's
+ *                 daily bandwidth limit; `nextAttemptTime`, `reconnecting`), or stopped after the
+ *                 server refused the credentials (then only a new connect helps)
  *
  * Every pass over new mail goes through `sync`: collect the UIDs of Amazon's messages above the
  * last UID we saw (tracked with UIDVALIDITY in mail_folder_state), then fetch them in bounded
@@ -20,12 +24,7 @@
  */
 import type { ImapFlow } from "imapflow";
 import type { MailboxState } from "../../contract/index.ts";
-import {
-  INGEST_BATCH_MAX,
-  INGEST_BATCH_MAX_BYTES,
-  type IngestResult,
-  type MailIngestService,
-} from "../../features/mailbox/ingest.service.ts";
+import { atLeast, backoffDelay } from "../../lib/backoff.ts";
 import { storageFault } from "../../lib/errors.ts";
 import { createGcPacer, edenCollect } from "../../lib/gc-pacer.ts";
 import type { Logger } from "../../log.ts";
@@ -39,14 +38,33 @@ import {
 } from "./client.ts";
 
 // ---------------------------------------------------------------------------------------------
-// The ingestion service as the mailbox sees it (src/features/mailbox/ingest.*).
+// The ingestion service as the supervisor sees it (implemented in src/features/mailbox/ingest.*;
+// injected, never imported: src/mail/ does not depend on src/features/).
 
-export type { IngestResult };
-/** What the mailbox uses of the ingestion service (one message in, committed when it resolves). */
-export type MailIngestPort = Pick<
-  MailIngestService,
-  "beginScan" | "ingest" | "ingestMany" | "endScan" | "stats"
->;
+/** One message's outcome, as much of it as the supervisor reads. */
+export type IngestResult = { outcome: "created" | "updated" | "unchanged" | "skipped" };
+/** What the supervisor uses of the ingestion service (a batch in, committed when it resolves). */
+export type MailIngestPort<S = unknown> = {
+  beginScan(userId: number, source: "imap" | "backfill"): S;
+  ingestMany(
+    userId: number,
+    raws: Uint8Array[],
+    opts: { scan: S },
+  ): Promise<{ results: IngestResult[]; failed: { index: number; error: unknown } | null }>;
+  endScan(scan: S): unknown;
+  /** Counts a message that was not read at all (too large) in the scan's summary. */
+  countSkipped(scan: S, reason: "too-large"): void;
+};
+
+/** How much the supervisor fetches at once (one ingest batch), and the largest message it reads. */
+export type FetchLimits = {
+  /** Messages per FETCH (one ingest batch). */
+  batchMax: number;
+  /** Bytes of sources (RFC822.SIZE) held in memory at once. */
+  batchMaxBytes: number;
+  /** A message larger than this (RFC822.SIZE) is never fetched: counted skipped "too-large". */
+  messageMaxBytes: number;
+};
 
 /** What the supervisor needs to know about the user's folder settings. */
 export type MailSettings = {
@@ -62,13 +80,9 @@ export type FolderStateStore = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// In batches: fetch up to FETCH_BATCH_MAX sources with one FETCH (bounded by FETCH_BATCH_MAX_BYTES)
-// → ingest them (one transaction) → \Seen and move the batch's order mail.
-
-/** A FETCH brings one ingest batch: its bounds are decided in the ingestion service. */
-export const FETCH_BATCH_MAX = INGEST_BATCH_MAX;
-/** …bytes of sources (RFC822.SIZE) held in memory at once. */
-export const FETCH_BATCH_MAX_BYTES = INGEST_BATCH_MAX_BYTES;
+// In batches: fetch up to `batchMax` sources with one FETCH (bounded by `batchMaxBytes`; both are
+// the ingestion service's batch, injected as FetchLimits) → ingest them (one transaction) → \Seen
+// and move the batch's order mail. A message above `messageMaxBytes` is never fetched.
 /**
  * A full collection after every this many bytes of fetched mail (src/lib/gc-pacer.ts): a backfill's
  * parsed messages are short-lived and pile up faster than the collector reclaims them. Backfill of
@@ -131,11 +145,15 @@ function prefetchSources(client: ImapFlow, uids: readonly number[]) {
   return p;
 }
 
-/** Sizes (RFC822.SIZE) are asked for this many UIDs at once, then split into fetch batches. */
-const SIZE_CHUNK = 10 * FETCH_BATCH_MAX;
+/** Sizes (RFC822.SIZE) are asked for this many UIDs at once (× batchMax), then split. */
+const SIZE_CHUNK_BATCHES = 10;
 
 /** Splits ascending UIDs into fetch batches by count and by bytes (gone UIDs count 0 bytes). */
-function fetchBatches(uids: readonly number[], sizes: ReadonlyMap<number, number>): number[][] {
+function fetchBatches(
+  uids: readonly number[],
+  sizes: ReadonlyMap<number, number>,
+  limits: FetchLimits,
+): number[][] {
   const batches: number[][] = [];
   let batch: number[] = [];
   let bytes = 0;
@@ -144,7 +162,7 @@ function fetchBatches(uids: readonly number[], sizes: ReadonlyMap<number, number
     // A message larger than the cap on its own still goes, alone.
     if (
       batch.length > 0 &&
-      (batch.length >= FETCH_BATCH_MAX || bytes + size > FETCH_BATCH_MAX_BYTES)
+      (batch.length >= limits.batchMax || bytes + size > limits.batchMaxBytes)
     ) {
       batches.push(batch);
       batch = [];
@@ -177,36 +195,57 @@ export type ProcessUidsResult = {
  * the next pass) before its mark and move went out. When processing stops early, what was
  * ingested so far is still marked and moved.
  */
-export async function processUids(opts: {
+export async function processUids<S>(opts: {
   client: ImapFlow;
   userId: number;
   uids: readonly number[];
-  ingest: MailIngestPort;
-  scan: ReturnType<MailIngestPort["beginScan"]>;
+  ingest: MailIngestPort<S>;
+  scan: S;
+  limits: FetchLimits;
   settings: Pick<MailSettings, "markProcessedAsRead" | "processedFolder">;
   log: Logger;
   shouldStop: () => boolean;
   onDone: (uid: number, result: IngestResult | null) => void;
 }): Promise<ProcessUidsResult> {
+  const { limits } = opts;
+  const sizeChunk = SIZE_CHUNK_BATCHES * limits.batchMax;
   let done = 0;
   const paceFull = createGcPacer(BACKFILL_GC_EVERY_BYTES);
   // The next batch's FETCH is sent before this batch is ingested, so the server's and the
   // network's time overlaps ours (against Gmail a round trip is tens of milliseconds, one per
   // batch). imapflow queues commands: the mark and move of a batch go out after that FETCH.
   let inFlight: Promise<Map<number, Buffer>> | null = null;
+  const tooLarge = new Set<number>();
+  const fetchable = (batch: readonly number[]) => batch.filter((uid) => !tooLarge.has(uid));
   try {
-    for (let i = 0; i < opts.uids.length; i += SIZE_CHUNK) {
+    for (let i = 0; i < opts.uids.length; i += sizeChunk) {
       if (opts.shouldStop()) break;
-      const chunk = opts.uids.slice(i, i + SIZE_CHUNK);
+      const chunk = opts.uids.slice(i, i + sizeChunk);
       const sizes = await fetchSizes(opts.client, chunk);
-      const batches = fetchBatches(chunk, sizes);
-      inFlight = prefetchSources(opts.client, batches[0] ?? []);
+      // Too large to read (RFC822.SIZE, before any body is fetched): counted in the scan and
+      // never fetched; in the batches they are like a message deleted since the search (done,
+      // nothing ingested), so UIDs are still reported done in order.
+      for (const uid of chunk) {
+        const size = sizes.get(uid) ?? 0;
+        if (size <= limits.messageMaxBytes) continue;
+        opts.log.warn(
+          { uid, size, max: limits.messageMaxBytes },
+          "a message is larger than the cap: skipped without reading it",
+        );
+        opts.ingest.countSkipped(opts.scan, "too-large");
+        sizes.delete(uid);
+        tooLarge.add(uid);
+      }
+      const batches = fetchBatches(chunk, sizes, limits);
+      inFlight = prefetchSources(opts.client, fetchable(batches[0] ?? []));
       for (const [j, batch] of batches.entries()) {
         // Sent before the loop for the first batch, in the round before for the others.
         const sources = await inFlight!;
         inFlight = null;
         if (opts.shouldStop()) return { done, failed: null };
-        if (j + 1 < batches.length) inFlight = prefetchSources(opts.client, batches[j + 1]!);
+        if (j + 1 < batches.length) {
+          inFlight = prefetchSources(opts.client, fetchable(batches[j + 1]!));
+        }
         const finished: Array<{ uid: number; result: IngestResult | null }> = [];
         const toMark: number[] = [];
         let failed: ProcessUidsResult["failed"] = null;
@@ -214,9 +253,10 @@ export async function processUids(opts: {
         const present = batch.filter((uid) => sources.has(uid));
         const raws = present.map((uid) => sources.get(uid)!);
         sources.clear();
-        const { results, failed: bad } = await opts.ingest.ingestMany(opts.userId, raws, {
-          scan: opts.scan,
-        });
+        const { results, failed: bad } =
+          raws.length > 0
+            ? await opts.ingest.ingestMany(opts.userId, raws, { scan: opts.scan })
+            : { results: [], failed: null };
         raws.length = 0;
         // Results come in order and end where an ingest threw: UIDs after it are not done.
         const last = bad ? present[bad.index]! : Number.POSITIVE_INFINITY;
@@ -269,10 +309,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * day before the last pass is looked at again; the ledger skips what was processed.
  * A message whose ingest keeps failing is given up after `maxFailures` passes (logged).
  */
-export function createMailSync(deps: {
+export function createMailSync<S>(deps: {
   userId: number;
   store: FolderStateStore;
-  ingest: MailIngestPort;
+  ingest: MailIngestPort<S>;
+  limits: FetchLimits;
   domains: () => readonly string[];
   log: Logger;
   maxFailures?: number;
@@ -322,6 +363,7 @@ export function createMailSync(deps: {
         uids,
         ingest: deps.ingest,
         scan,
+        limits: deps.limits,
         settings,
         log,
         shouldStop,
@@ -353,11 +395,22 @@ export function createMailSync(deps: {
 // The supervisor.
 
 export type SupervisorTimings = {
-  /** IDLE is broken and restarted this often (DESIGN §5: 10–25 minutes). */
+  /** IDLE is broken and restarted this often (DESIGN §5: 10–25 minutes; Gmail ends it at ~29). */
   idleRestartMs: number;
+  /**
+   * The connection's inactivity timeout (imapflow's socketTimeout): a command unanswered this
+   * long ends the connection. IDLE is checked this often (broken, a NOOP that must be answered
+   * within this long). So a stalled server is noticed within 2 × this (60 s by default; the issue
+   * asks for a new connection within 2 minutes, bench/imap-faults.bench.ts measures it), and a
+   * new connection is made at once.
+   */
+  commandTimeoutMs: number;
   /** The polling fallback's interval (spec §9: 5 minutes). */
   pollIntervalMs: number;
-  /** Automatic reconnect: base delay, doubled per failed attempt, capped, ±20 % jitter. */
+  /**
+   * Automatic reconnect (src/lib/backoff.ts): base delay, doubled per failed attempt, capped
+   * (network faults: 60 s), drawn down by up to 20 % (jitter); longer only when the server asks.
+   */
   backoffBaseMs: number;
   backoffMaxMs: number;
   /** How long stop() waits for the current message before closing the connection anyway. */
@@ -366,9 +419,10 @@ export type SupervisorTimings = {
 
 export const DEFAULT_TIMINGS: SupervisorTimings = {
   idleRestartMs: 20 * 60_000,
+  commandTimeoutMs: 30_000,
   pollIntervalMs: 5 * 60_000,
   backoffBaseMs: 2_000,
-  backoffMaxMs: 5 * 60_000,
+  backoffMaxMs: 60_000,
   stopGraceMs: 5_000,
 };
 
@@ -381,6 +435,10 @@ export type SupervisorSnapshot = {
   idleFailed: boolean;
   /** False once the supervisor has stopped for good (stop() or refused credentials). */
   running: boolean;
+  /** When the next automatic connection attempt is due (ISO), while waiting for one. */
+  nextAttemptTime: string | null;
+  /** True from a fault until a connection is working again: the status says "reconnecting". */
+  reconnecting: boolean;
 };
 
 export type SupervisorDeps = {
@@ -389,7 +447,7 @@ export type SupervisorDeps = {
   timings: SupervisorTimings;
   /** Current settings; null when the mailbox is no longer connected (the supervisor stops). */
   settings: () => MailSettings | null;
-  /** A new, logged-in client (fresh credentials every time). */
+  /** A new, logged-in client (fresh credentials every time), with `timings.commandTimeoutMs`. */
   connect: () => Promise<ImapFlow>;
   sync: SyncFn;
   onChange?: (snap: SupervisorSnapshot) => void;
@@ -423,12 +481,22 @@ export function createSupervisor(deps: SupervisorDeps) {
   let client: ImapFlow | null = null;
   let wantIdle = true;
   let resetBackoff = false;
+  let nextAttemptTime: string | null = null;
+  let reconnecting = false;
 
   let pending: WakeReason | null = null;
   let waiter: ((r: WakeReason) => void) | null = null;
 
   function snapshot(): SupervisorSnapshot {
-    return { status, lastError, folder, idleFailed: !wantIdle, running: activeRun !== null };
+    return {
+      status,
+      lastError,
+      folder,
+      idleFailed: !wantIdle,
+      running: activeRun !== null,
+      nextAttemptTime,
+      reconnecting,
+    };
   }
 
   function setState(next: MailboxState, error: string | null = null) {
@@ -486,8 +554,11 @@ export function createSupervisor(deps: SupervisorDeps) {
   }
 
   function backoff(attempt: number): number {
-    const base = Math.min(timings.backoffMaxMs, timings.backoffBaseMs * 2 ** Math.min(attempt, 20));
-    return Math.round(base * (0.8 + 0.4 * random()));
+    return backoffDelay(
+      attempt,
+      { baseMs: timings.backoffBaseMs, maxMs: timings.backoffMaxMs, spread: 0.2 },
+      random,
+    );
   }
 
   /** One IDLE round; resolves with why it ended. IDLE is broken before this returns. */
@@ -511,28 +582,43 @@ export function createSupervisor(deps: SupervisorDeps) {
       .finally(() => {
         settled = true;
       });
-    const w = waitWake(timings.idleRestartMs);
-    const first = await Promise.race([idleP, w.promise]);
-    if (first === "failed" || first === "ended") {
+    // IDLE is renewed (with a look for new mail) every idleRestartMs, and in between checked
+    // every commandTimeoutMs: broken, a NOOP answered, IDLE again. A server that keeps the
+    // connection open but stopped answering is noticed here.
+    const renewAt = started + timings.idleRestartMs;
+    const w = waitWake(Math.max(0, Math.min(renewAt - Date.now(), timings.commandTimeoutMs)));
+    const woke = await Promise.race([idleP, w.promise]);
+    if (woke === "failed" || woke === "ended") {
       w.cancel();
       if (!c.usable) return "closed";
-      // The server ended a long IDLE by itself: go round again. A quick end is a failure.
-      if (first === "ended" && Date.now() - started > 1000) return "timer";
+      // A long IDLE ended (the server, or imapflow's NOOP after commandTimeoutMs of silence):
+      // IDLE again; new mail meanwhile came as "exists". A quick end is a failure.
+      const quick = Math.min(1000, timings.commandTimeoutMs / 2);
+      if (woke === "ended" && Date.now() - started > quick) return "retry-idle";
       return "idle-failed";
     }
+    const first: WakeReason = woke === "timer" && Date.now() < renewAt ? "retry-idle" : woke;
     // Break IDLE before anything else runs: a command makes imapflow send DONE first. IDLE may
     // not have been sent yet (it starts a tick later), so wait for it to be on before breaking it.
-    const deadline = Date.now() + 5000;
+    // The server must answer within commandTimeoutMs, or the connection is given up.
+    const deadline = Date.now() + timings.commandTimeoutMs;
     while (!settled && c.usable && Date.now() < deadline) {
       if (c.idling) {
-        try {
-          await c.noop();
-        } catch {
-          // the connection is going away; the caller sees it
-        }
+        await Promise.race([
+          c.noop().catch(() => undefined),
+          Bun.sleep(Math.max(1, deadline - Date.now())),
+        ]);
       } else {
         await Bun.sleep(5);
       }
+    }
+    if (!settled && c.usable) {
+      log.warn(
+        { waitedMs: timings.commandTimeoutMs },
+        "the mail server stopped answering during IDLE: reconnecting",
+      );
+      c.close();
+      return "closed";
     }
     return first;
   }
@@ -546,7 +632,8 @@ export function createSupervisor(deps: SupervisorDeps) {
     try {
       await c.mailboxOpen(settings.selectedFolder);
       folder = settings.selectedFolder;
-      setState("connected");
+      reconnecting = false;
+      setState("connected", null);
       await deps.sync(c, settings, breakRequested);
       for (;;) {
         if (!alive()) return;
@@ -570,7 +657,10 @@ export function createSupervisor(deps: SupervisorDeps) {
         }
         if (!alive() || reason === "stop" || reason === "restart") return;
         if (reason === "closed" || !c.usable) {
-          throw new ImapError("network", "The connection to the mail server was lost");
+          throw new ImapError(
+            "network",
+            "The mail server stopped answering or closed the connection; reconnecting.",
+          );
         }
         if (reason === "retry-idle") continue;
         // New mail, an IDLE restart or a poll: look for new mail.
@@ -632,10 +722,14 @@ export function createSupervisor(deps: SupervisorDeps) {
           resetBackoff = false;
           attempt = 0;
         }
-        const delay = backoff(attempt++);
+        // Network faults: at most backoffMaxMs apart; longer only when the server asked.
+        const delay = atLeast(backoff(attempt++), e.retryAfterMs);
         log.warn({ err: e.message, kind: e.kind, retryInMs: delay }, "mailbox connection failed");
+        reconnecting = true;
+        nextAttemptTime = new Date(Date.now() + delay).toISOString();
         setState("disconnected", e.message);
         const r = await waitWake(delay).promise;
+        nextAttemptTime = null;
         if (r === "stop" || !alive()) break;
         if (r === "restart") attempt = 0;
       } finally {
@@ -644,7 +738,11 @@ export function createSupervisor(deps: SupervisorDeps) {
       }
     }
     if (activeRun === run) activeRun = null;
-    if (activeRun === null) setState("disconnected", lastError);
+    if (activeRun === null) {
+      reconnecting = false;
+      nextAttemptTime = null;
+      setState("disconnected", lastError);
+    }
   }
 
   function start() {

@@ -2,12 +2,13 @@
 import type { MailboxState } from "../../../src/contract/constants.ts";
 import { MAILBOX_STATE_LABELS } from "../../hooks/useMailbox.ts";
 
-export type BadgeState = MailboxState | "expired" | "not-connected" | "unknown";
+export type BadgeState = MailboxState | "expired" | "not-connected" | "unknown" | "reconnecting";
 
 const EXTRA_LABELS: Record<Exclude<BadgeState, MailboxState>, string> = {
   expired: "Authorization expired",
   "not-connected": "Not connected",
   unknown: "Checking…",
+  reconnecting: "Reconnecting…",
 };
 
 export function mailboxStateLabel(state: BadgeState): string {

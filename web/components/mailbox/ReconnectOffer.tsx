@@ -17,6 +17,7 @@ export function ReconnectOffer({ status, timeZone }: { status: MailboxStatus; ti
         text={status.lastError ?? "The connection to your mailbox was lost."}
         action={status.manualReconnect}
         label="Reconnect"
+        autoNext={status.nextAttemptTime}
         busy={reconnect.isPending}
         onClick={() => reconnect.mutate()}
         timeZone={timeZone}
@@ -47,6 +48,8 @@ function Offer(props: {
   text: string;
   action: MailboxAction;
   label: string;
+  /** When the server tries again by itself (after a fault), if it will. */
+  autoNext?: string | null;
   busy: boolean;
   onClick: () => void;
   timeZone?: string;
@@ -56,6 +59,11 @@ function Offer(props: {
     <section className={`mailbox-offer mailbox-offer-${props.kind}`} aria-label={props.label}>
       <div className="mailbox-offer-body">
         <p className="mailbox-offer-text">{props.text}</p>
+        {props.autoNext && (
+          <small className="mailbox-offer-note mailbox-offer-auto">
+            Next automatic try: {formatDate(props.autoNext, props.timeZone)}
+          </small>
+        )}
         {action.message && <small className="mailbox-offer-note">{action.message}</small>}
         {action.nextAttemptTime && (
           <small className="mailbox-offer-note">

@@ -30,7 +30,13 @@ export function ConnectedBox(props: { user: UserData; settings: EmailSettings; t
     <article className="mailbox-connected" aria-labelledby="mailbox-connected-title">
       <header className="card-head">
         <h2 id="mailbox-connected-title">Email Connection</h2>
-        <MailboxStatusBadge state={status?.status ?? (isError ? "disconnected" : "unknown")} />
+        <MailboxStatusBadge
+          state={
+            status?.reconnecting
+              ? "reconnecting"
+              : (status?.status ?? (isError ? "disconnected" : "unknown"))
+          }
+        />
       </header>
       <div className="mailbox-status-box">
         <span className="provider-mark provider-mark-gmail" aria-hidden="true">

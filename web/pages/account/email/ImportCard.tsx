@@ -6,11 +6,16 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
+import {
+  mailboxKeys,
+  useDismissInterruptedImports,
+  useInterruptedImports,
+} from "../../../hooks/useMailbox.ts";
 import { userKeys } from "../../../hooks/useUser.ts";
 import { authHeaders, errorMessage, SignedOutError, throwIfNotOk } from "../../../lib/api.ts";
 import { formatBytes } from "../../../lib/format.ts";
 import { ALL_INVALIDATION_PREFIXES, invalidatePrefixes } from "../../../lib/live-events.ts";
-import { toast } from "../../../lib/toast.tsx";
+import { toast, toastError } from "../../../lib/toast.tsx";
 import { plural, skippedLines, skippedTotal } from "./settings.ts";
 
 /**
@@ -65,6 +70,8 @@ export function ImportCard() {
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
   const busy = phase.kind === "uploading";
   const total = files.reduce((n, f) => n + f.size, 0);
+  const interrupted = useInterruptedImports().data?.interrupted ?? [];
+  const dismiss = useDismissInterruptedImports();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -79,6 +86,7 @@ export function ImportCard() {
       if (input.current) input.current.value = "";
       invalidatePrefixes(queryClient, ALL_INVALIDATION_PREFIXES);
       void queryClient.invalidateQueries({ queryKey: userKeys.data() });
+      void queryClient.invalidateQueries({ queryKey: mailboxKeys.imports() });
       toast({
         title: "Import Complete",
         description: `${plural(summary.ordersCreated, "order")} created, ${summary.ordersUpdated} updated.`,
@@ -109,6 +117,27 @@ export function ImportCard() {
           mailbox is needed.
         </p>
       </header>
+      {interrupted.length > 0 && !busy && (
+        <div role="status" className="alert alert-warning import-interrupted">
+          {interrupted.map((it) => (
+            <p key={`${it.fileName}-${it.startedAt}`}>{it.message}</p>
+          ))}
+          <button
+            type="button"
+            className="small outline import-interrupted-dismiss"
+            disabled={dismiss.isPending}
+            aria-busy={dismiss.isPending || undefined}
+            onClick={() =>
+              dismiss.mutate(undefined, {
+                onError: (err) =>
+                  toastError(err, errorMessage(err, "Could not dismiss the notice")),
+              })
+            }
+          >
+            Dismiss
+          </button>
+        </div>
+      )}
       <form onSubmit={submit}>
         <label>
           Email files (.eml, .mbox)

@@ -152,6 +152,7 @@ export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
   "not-vine": "not a Vine order (only free orders, a total of 0 in any currency, are imported)",
   unreadable: "could not be read",
   "no-matching-order": "an update for an order Grapevine does not have",
+  "too-large": "larger than 10 MB (Amazon's mail is far smaller), not read",
 };
 
 /** "3 messages" / "1 message". */

@@ -1,0 +1,129 @@
+/**
+ * The mailbox's connections: the stored credential (app password, or an OAuth access token made
+ * fresh before every connect), a new logged-in imapflow client per use (with the supervisor's
+ * command timeout), the folder settings the supervisor reads, and short-lived connections for a
+ * request (`withClient`), whose failures become answers a person can act on: 409 when the
+ * credentials were refused (the mailbox expires), 503 for a temporary refusal, 502/504 when the
+ * server cannot be reached. Never 400: the user typed nothing wrong.
+ */
+import type { ImapFlow } from "imapflow";
+import type { MailboxAccountRow } from "../../db/schema.ts";
+import { AppError, conflict } from "../../lib/errors.ts";
+import { SecretError, type Secrets } from "../../lib/secrets.ts";
+import type { Logger } from "../../log.ts";
+import {
+  classifyImapError,
+  closeImap,
+  connectImap,
+  type ImapAuth,
+  type ImapEndpoint,
+  ImapError,
+} from "../../mail/imap/client.ts";
+import type { MailSettings, SupervisorTimings } from "../../mail/imap/supervisor.ts";
+import type { MailboxRepo } from "./mailbox.repo.ts";
+import { EXPIRED, NOT_CONNECTED } from "./mailbox.status.ts";
+
+/**
+ * A connection failure as the answer to a request: a temporary refusal is 503 with the
+ * refusal in words (and Retry-After when the server said how long); an unreachable server
+ * 502/504 with one sentence. Never 400: the user typed nothing wrong.
+ */
+export function unavailable(e: ImapError): AppError {
+  const headers: Record<string, string> | undefined = e.retryAfterMs
+    ? { "Retry-After": String(Math.ceil(e.retryAfterMs / 1000)) }
+    : undefined;
+  if (e.kind === "refused") return new AppError(503, e.message, undefined, headers);
+  if (e.kind === "network") return new AppError(e.status, e.message);
+  return new AppError(502, `Gmail did not accept the connection: ${e.message}`);
+}
+
+export function createMailboxConnections(deps: {
+  repo: MailboxRepo;
+  secrets: Secrets;
+  /** Gmail's IMAP endpoint (config GMAIL_IMAP_*). */
+  endpoint: ImapEndpoint;
+  log: Logger;
+  timings: SupervisorTimings;
+  oauthAccessToken?: (userId: number, account: MailboxAccountRow) => Promise<string>;
+  /** The server refused the stored credentials (the mailbox expires). */
+  onAuthFailure: (userId: number, err: ImapError) => void;
+}) {
+  const { repo, timings } = deps;
+  const userLog = (userId: number) => deps.log.child({ userid: userId });
+
+  async function credentials(account: MailboxAccountRow): Promise<ImapAuth> {
+    if (!account.secretEnc) throw new ImapError("auth", "No credential is stored");
+    let secret: string;
+    try {
+      secret = deps.secrets.decrypt(account.secretEnc);
+    } catch (err) {
+      // Not "auth": a missing or changed key must never make us forget the stored credential.
+      if (err instanceof SecretError) throw new ImapError("other", err.message, err);
+      throw err;
+    }
+    if (account.authType === "oauth") {
+      if (!deps.oauthAccessToken) {
+        throw new ImapError("other", "Gmail OAuth is not configured on this server");
+      }
+      return {
+        user: account.emailAddress,
+        accessToken: await deps.oauthAccessToken(account.userId, account),
+      };
+    }
+    return { user: account.emailAddress, pass: secret };
+  }
+
+  /** A new logged-in client for the user's connected mailbox. */
+  async function connectFor(userId: number, purpose: string): Promise<ImapFlow> {
+    const account = repo.findAccount(userId);
+    if (!account?.isConnected || account.authState !== "ok") {
+      throw new ImapError("other", NOT_CONNECTED);
+    }
+    return connectImap({
+      endpoint: deps.endpoint,
+      auth: await credentials(account),
+      log: userLog(userId),
+      id: `u${userId}-${purpose}`,
+      socketTimeoutMs: timings.commandTimeoutMs,
+    });
+  }
+
+  function settingsOf(userId: number): MailSettings | null {
+    const a = repo.findAccount(userId);
+    if (!a?.isConnected || a.authState !== "ok") return null;
+    return {
+      selectedFolder: a.selectedFolder,
+      processedFolder: a.processedFolder,
+      markProcessedAsRead: a.markProcessedAsRead,
+    };
+  }
+
+  /** Runs fn on a short-lived connection; IMAP failures become 409/502/503/504 with a clear message. */
+  async function withClient<T>(userId: number, what: string, fn: (c: ImapFlow) => Promise<T>) {
+    let c: ImapFlow;
+    try {
+      c = await connectFor(userId, what);
+    } catch (err) {
+      const e = classifyImapError(err, deps.endpoint);
+      if (e.kind === "auth") {
+        deps.onAuthFailure(userId, e);
+        throw conflict(EXPIRED);
+      }
+      throw unavailable(e);
+    }
+    try {
+      return await fn(c);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new AppError(
+        503,
+        `Gmail did not answer as expected: ${classifyImapError(err).message}`,
+      );
+    } finally {
+      await closeImap(c);
+    }
+  }
+
+  return { connectFor, settingsOf, withClient };
+}
+export type MailboxConnections = ReturnType<typeof createMailboxConnections>;

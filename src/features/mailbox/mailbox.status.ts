@@ -1,0 +1,134 @@
+/**
+ * What the mailbox screen is told: the status (the supervisor's state, why it is not connected,
+ * when it tries again, whether it is reconnecting after a fault), the two rate-limited user
+ * actions (manual reconnect, retry real-time) with their budgets and 429 answers, and the texts
+ * and notifications the user reads about the mailbox.
+ */
+import type { MailboxAction, MailboxStatus } from "../../contract/index.ts";
+import { AppError, notFound } from "../../lib/errors.ts";
+import type { AttemptLimiter, AttemptLimits } from "../../mail/imap/manager.ts";
+import { createAttemptLimiter } from "../../mail/imap/manager.ts";
+import type { SupervisorSnapshot } from "../../mail/imap/supervisor.ts";
+import { html, type SafeHtml } from "../notifications/html.ts";
+import type { MailboxRepo } from "./mailbox.repo.ts";
+
+export const APP_PASSWORD_REFUSED =
+  "Gmail refused this address and app password. Check both and try again.";
+export const NOT_CONNECTED = "No mailbox is connected. Connect your Gmail account first.";
+export const EXPIRED =
+  "Gmail refused the saved credentials. Connect your Gmail account again in Account Settings.";
+
+/** The one critical notification when the stored credentials are refused. */
+export function expiredNotice(emailAddress: string): SafeHtml {
+  return html`Gmail refused the saved credentials for <strong>${emailAddress}</strong>, so new Amazon mail is not being read. Connect your Gmail account again in Account Settings.`;
+}
+
+export function createMailboxStatus(deps: {
+  repo: MailboxRepo;
+  limits: AttemptLimits;
+  now: () => Date;
+  /** The user's supervisor as it is now (undefined when none runs). */
+  snapshot: (userId: number) => SupervisorSnapshot | undefined;
+  stats: (userId: number) => { lastprocessedtime: string | null; emailsscanned: number };
+}) {
+  const { repo, limits, now } = deps;
+  const reconnectLimiter = createAttemptLimiter(limits, now);
+  const idleLimiter = createAttemptLimiter(limits, now);
+
+  function inMinutes(t: Date): string {
+    const min = Math.max(1, Math.ceil((t.getTime() - now().getTime()) / 60_000));
+    if (min < 120) return `${min} minute${min === 1 ? "" : "s"}`;
+    const h = Math.ceil(min / 60);
+    return `${h} hours`;
+  }
+
+  function action(
+    limiter: AttemptLimiter,
+    userId: number,
+    relevant: boolean,
+    what: string,
+  ): MailboxAction {
+    const b = limiter.budget(userId);
+    const remainingAttempts = b.remaining;
+    if (!relevant) {
+      return {
+        available: false,
+        message: "Not needed right now",
+        nextAttemptTime: null,
+        buttonState: "hidden",
+        remainingAttempts,
+      };
+    }
+    if (b.blockedBy && b.nextAttemptTime) {
+      const daily = b.blockedBy === "daily";
+      return {
+        available: false,
+        message: daily
+          ? `Daily limit of ${limits.dailyMax} attempts reached. Try again in ${inMinutes(b.nextAttemptTime)}.`
+          : `Too many attempts. Try again in ${inMinutes(b.nextAttemptTime)}.`,
+        nextAttemptTime: b.nextAttemptTime.toISOString(),
+        buttonState: daily ? "disabled" : "cooldown",
+        remainingAttempts,
+      };
+    }
+    return {
+      available: true,
+      message: `${what} (${remainingAttempts.window} of ${limits.windowMax} attempts left in ${Math.round(limits.windowMs / 60_000)} minutes, ${remainingAttempts.daily} today)`,
+      nextAttemptTime: null,
+      buttonState: "enabled",
+      remainingAttempts,
+    };
+  }
+
+  function take(limiter: AttemptLimiter, userId: number) {
+    const r = limiter.take(userId);
+    if (!r.allowed) {
+      const next = r.budget.nextAttemptTime ?? new Date(now().getTime() + 60_000);
+      const secs = Math.max(1, Math.ceil((next.getTime() - now().getTime()) / 1000));
+      const message =
+        r.budget.blockedBy === "daily"
+          ? `Daily limit of ${limits.dailyMax} attempts reached. Try again in ${inMinutes(next)}.`
+          : `Too many attempts. Try again in ${inMinutes(next)}.`;
+      throw new AppError(
+        429,
+        message,
+        { remainingAttempts: r.budget.remaining, nextAttemptTime: next.toISOString() },
+        { "Retry-After": String(secs) },
+      );
+    }
+  }
+
+  function status(userId: number): MailboxStatus {
+    const a = repo.findAccount(userId);
+    const expired = a?.authState === "expired";
+    if (!a || (!a.isConnected && !expired)) throw notFound(NOT_CONNECTED);
+    const snap = deps.snapshot(userId);
+    const status = expired || !snap ? "disconnected" : snap.status;
+    const lastError = expired
+      ? EXPIRED
+      : !snap
+        ? "Mailbox monitoring is not running. Reconnect to start it."
+        : status === "polling"
+          ? "Real-time monitoring is unavailable: new mail is checked every 5 minutes."
+          : snap.lastError;
+    const stats = deps.stats(userId);
+    return {
+      status,
+      manualReconnect: action(
+        reconnectLimiter,
+        userId,
+        !expired && status === "disconnected",
+        "Reconnect to Gmail now",
+      ),
+      idleRetry: action(idleLimiter, userId, status === "polling", "Retry real-time monitoring"),
+      lastError,
+      folder: a.selectedFolder,
+      lastProcessedTime: stats.lastprocessedtime,
+      emailsScanned: stats.emailsscanned,
+      nextAttemptTime: expired ? null : (snap?.nextAttemptTime ?? null),
+      reconnecting: !expired && (snap?.running ?? false) && (snap?.reconnecting ?? false),
+    };
+  }
+
+  return { status, take, reconnectLimiter, idleLimiter };
+}

@@ -1,0 +1,369 @@
+/**
+ * Gmail's faults against the real app (issue 12 items 1, 2, 3, 5): a TCP proxy in front of the
+ * real Dovecot (test/support/imap-fault-proxy.ts) stalls, cuts and refuses connections, or plays
+ * a tiny scripted IMAP server answering LOGIN the way Gmail refuses it. What is asserted is what a
+ * user sees: the connect answer, the mailbox status, the account kept or expired, orders once.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import tls from "node:tls";
+import type { MailboxStatus, Order } from "../../src/contract/index.ts";
+import { MAIL_MESSAGE_MAX_BYTES } from "../../src/features/mailbox/ingest.service.ts";
+import { APP_PASSWORD_REFUSED } from "../../src/features/mailbox/mailbox.service.ts";
+import { REFUSAL_WAIT_MS, WEB_LOGIN_REQUIRED } from "../../src/mail/imap/client.ts";
+import { DEFAULT_TIMINGS } from "../../src/mail/imap/supervisor.ts";
+import {
+  createImapHarness,
+  type Dovecot,
+  type ImapHarness,
+  startDovecot,
+  waitFor,
+} from "../support/dovecot.ts";
+import { type FaultProxy, startFaultProxy } from "../support/imap-fault-proxy.ts";
+import type { ErrorBody } from "./helpers.ts";
+import { amazonMail } from "./mail-messages.ts";
+
+const USERS = ["ada", "bea", "cy", "dee", "ed", "fox", "guy"].map((n) => ({
+  user: `${n}@example.test`,
+  pass: `app-pass-${n}`,
+}));
+
+let dc: Dovecot;
+let proxy: FaultProxy;
+let h: ImapHarness | null = null;
+
+beforeAll(async () => {
+  dc = await startDovecot({ users: USERS });
+  proxy = await startFaultProxy({ host: dc.host, port: dc.port });
+}, 15_000);
+afterAll(async () => {
+  await proxy?.close();
+  await dc?.stop();
+}, 15_000);
+afterEach(async () => {
+  await h?.close();
+  h = null;
+  proxy.pass();
+}, 15_000);
+
+/** The app pointed at the proxy (Gmail's endpoint), with short supervisor timings. */
+function harness(timings: Record<string, number> = {}, env: Record<string, string> = {}) {
+  h = createImapHarness(dc, {
+    env: { GMAIL_IMAP_HOST: "127.0.0.1", GMAIL_IMAP_PORT: String(proxy.port), ...env },
+    mailbox: timings ? { timings: { ...TIMINGS, ...timings } } : {},
+  });
+  return h;
+}
+const TIMINGS = {
+  idleRestartMs: 60_000,
+  pollIntervalMs: 300,
+  backoffBaseMs: 100,
+  backoffMaxMs: 800,
+  stopGraceMs: 3_000,
+};
+
+let seq = 900;
+function vineOrder(name: string) {
+  const order = `112-${String(++seq).padStart(7, "0")}-${String(seq * 11).padStart(7, "0")}`;
+  return {
+    order,
+    messageId: `f-${order}@amazon.test`,
+    raw: amazonMail({
+      kind: "ordered",
+      order,
+      items: [{ name, asin: `B3${String(seq).padStart(8, "0")}`, price: "0.00" }],
+      total: "0.00",
+      messageId: `f-${order}@amazon.test`,
+    }),
+  };
+}
+
+async function status(hh: ImapHarness, token: string): Promise<MailboxStatus> {
+  const res = await hh.req("GET", "/api/imap/status", { token });
+  expect(res.status).toBe(200);
+  return (await res.json()) as MailboxStatus;
+}
+
+const ordersOf = (hh: ImapHarness, userId: number): Order[] =>
+  hh.services.orders.list(userId, { status: "all", q: "", sort: "oldest", limit: 500, offset: 0 })
+    .orders;
+
+async function connected(hh: ImapHarness, mailUser: string) {
+  const u = await hh.register();
+  const res = await hh.connect(u.token, mailUser);
+  expect(res.status).toBe(200);
+  await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE");
+  return u;
+}
+
+describe("a temporary refusal is not a wrong password (item 1)", () => {
+  const cases = [
+    {
+      reply: "NO [ALERT] Too many simultaneous connections. (Failure)",
+      says: "too many mail programs connected at once",
+      retryAfter: REFUSAL_WAIT_MS.tooManyConnections / 1000,
+    },
+    {
+      reply:
+        "NO [WEBALERT https://accounts.google.com/signin/continue?sarp=1&scc=1] Web login required.",
+      says: WEB_LOGIN_REQUIRED,
+      retryAfter: REFUSAL_WAIT_MS.webLogin / 1000,
+    },
+    {
+      reply: "NO [THROTTLED] Too many login attempts, slow down",
+      says: "throttled",
+      retryAfter: REFUSAL_WAIT_MS.throttled / 1000,
+    },
+    {
+      reply: "NO [ALERT] Account exceeded command or bandwidth limits. (Failure)",
+      says: "daily IMAP allowance",
+      retryAfter: REFUSAL_WAIT_MS.bandwidth / 1000,
+    },
+    {
+      reply: "NO [UNAVAILABLE] Temporary System Problem. Try again later (Failure)",
+      says: "temporarily unavailable",
+      retryAfter: null,
+    },
+  ];
+
+  test("connecting while Gmail refuses for now: 503 with the refusal in words, nothing stored", async () => {
+    const hh = harness();
+    const u = await hh.register();
+    for (const c of cases) {
+      proxy.script(c.reply);
+      const res = await hh.connect(u.token, "ada@example.test");
+      const body = (await res.json()) as ErrorBody;
+      expect({ reply: c.reply, status: res.status }).toEqual({ reply: c.reply, status: 503 });
+      expect(body.error).toContain(c.says);
+      expect(body.error).not.toBe(APP_PASSWORD_REFUSED);
+      expect(res.headers.get("retry-after")).toBe(c.retryAfter ? String(c.retryAfter) : null);
+      expect(hh.services.mailbox.emailSettings(u.userid)).toBeNull();
+    }
+    // A real credential rejection is still "check your password", 400.
+    proxy.script("NO [AUTHENTICATIONFAILED] Invalid credentials (Failure)");
+    const bad = await hh.connect(u.token, "ada@example.test");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as ErrorBody).error).toBe(APP_PASSWORD_REFUSED);
+    expect(proxy.logins()).toBeGreaterThanOrEqual(cases.length + 1);
+  }, 20_000);
+
+  test("a connected mailbox refused for hours keeps its credentials, says why and when it tries next, and comes back", async () => {
+    const hh = harness();
+    const u = await connected(hh, "bea@example.test");
+
+    proxy.script("NO [ALERT] Account exceeded command or bandwidth limits. (Failure)");
+    proxy.drop();
+    const s = await waitFor(async () => {
+      const st = await status(hh, u.token);
+      return st.lastError?.includes("daily IMAP allowance") ? st : null;
+    }, "the refusal on the status");
+    expect(s.status).toBe("disconnected");
+    expect(s.reconnecting).toBe(true);
+    // Hours, not seconds: the next try is about 3 hours away.
+    const wait = Date.parse(s.nextAttemptTime ?? "") - Date.now();
+    expect(wait).toBeGreaterThan(REFUSAL_WAIT_MS.bandwidth - 60_000);
+    expect(wait).toBeLessThanOrEqual(REFUSAL_WAIT_MS.bandwidth);
+    // Not expired: the account stays connected, no critical notification, no retry storm.
+    expect(hh.services.mailbox.emailSettings(u.userid)).toMatchObject({ isConnected: true });
+    expect(hh.services.notifications.list(u.userid).some((n) => n.level === "critical")).toBe(
+      false,
+    );
+    const logins = proxy.logins();
+    await Bun.sleep(300);
+    expect(proxy.logins()).toBe(logins);
+
+    // Gmail lets us in again; the user reconnects (or the next try comes): mail is read once.
+    const during = vineOrder("Refused Meanwhile");
+    await dc.append("bea@example.test", during.raw);
+    proxy.pass();
+    const res = await hh.req("POST", "/api/imap/reconnect/manual", { token: u.token });
+    expect(res.status).toBe(200);
+    await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE again");
+    await waitFor(() => ordersOf(hh, u.userid).length === 1, "the order");
+    const after = await status(hh, u.token);
+    expect(after).toMatchObject({ reconnecting: false, nextAttemptTime: null, lastError: null });
+    expect(hh.ingested.filter((i) => i.messageId === during.messageId).length).toBe(1);
+  }, 20_000);
+
+  test("a real credential rejection while connected still expires the mailbox", async () => {
+    const hh = harness();
+    const u = await connected(hh, "cy@example.test");
+    proxy.script("NO [AUTHENTICATIONFAILED] Invalid credentials (Failure)");
+    proxy.drop();
+    await waitFor(
+      () => hh.services.mailbox.emailSettings(u.userid)?.isConnected === false,
+      "expired",
+    );
+    const st = await status(hh, u.token);
+    expect(st).toMatchObject({
+      status: "disconnected",
+      reconnecting: false,
+      nextAttemptTime: null,
+    });
+    expect(hh.services.notifications.list(u.userid).some((n) => n.level === "critical")).toBe(true);
+  }, 20_000);
+});
+
+describe("a stalled connection is noticed (item 2)", () => {
+  test("the defaults notice a stall and reconnect within 2 minutes, and renew IDLE before Gmail's 29", () => {
+    // A stall is noticed after at most two command timeouts (the liveness NOOP, then its answer).
+    const worst = 2 * DEFAULT_TIMINGS.commandTimeoutMs + DEFAULT_TIMINGS.backoffBaseMs;
+    expect(worst).toBeLessThan(120_000);
+    expect(DEFAULT_TIMINGS.idleRestartMs).toBeLessThan(29 * 60_000);
+    expect(DEFAULT_TIMINGS.backoffMaxMs).toBeLessThanOrEqual(60_000);
+  });
+
+  test("the server stops answering mid-IDLE: status says reconnecting, a new connection reads the mail that came, once", async () => {
+    const hh = harness({ commandTimeoutMs: 400 });
+    const u = await connected(hh, "dee@example.test");
+    await dc.append("dee@example.test", vineOrder("Before The Stall").raw);
+    await waitFor(() => ordersOf(hh, u.userid).length === 1, "the first order");
+
+    // The open connection goes silent; new connections are refused for now.
+    proxy.refuse();
+    proxy.stall();
+    const stalledAt = Date.now();
+    const during = vineOrder("During The Stall");
+    await dc.append("dee@example.test", during.raw);
+    const s = await waitFor(async () => {
+      const st = await status(hh, u.token);
+      return st.reconnecting ? st : null;
+    }, "reconnecting");
+    expect(s.status).not.toBe("idle");
+    expect(s.lastError).toBeTruthy();
+    // Noticed after about two command timeouts, not the 30-minute socket timeout.
+    expect(Date.now() - stalledAt).toBeLessThan(10_000);
+
+    proxy.pass();
+    await waitFor(() => ordersOf(hh, u.userid).length === 2, "the order sent during the stall");
+    await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE again");
+    expect((await status(hh, u.token)).reconnecting).toBe(false);
+    await dc.append("dee@example.test", vineOrder("After The Stall").raw);
+    await waitFor(() => ordersOf(hh, u.userid).length === 3, "the order after the stall");
+    expect(hh.ingested.filter((i) => i.messageId === during.messageId).length).toBe(1);
+  }, 30_000);
+
+  test("a healthy idle connection is kept: the liveness check does not reconnect", async () => {
+    const hh = harness({ commandTimeoutMs: 300 });
+    const u = await connected(hh, "ed@example.test");
+    const before = proxy.connections();
+    // Several liveness rounds pass (IDLE silent → NOOP → IDLE again).
+    await Bun.sleep(1500);
+    expect(proxy.connections()).toBe(before);
+    const st = await status(hh, u.token);
+    expect(st).toMatchObject({ status: "idle", reconnecting: false });
+    await dc.append("ed@example.test", vineOrder("Still Watching").raw);
+    await waitFor(() => ordersOf(hh, u.userid).length === 1, "the order");
+  }, 15_000);
+});
+
+describe("connection errors in words, as server-side faults (item 5)", () => {
+  test("unknown host name: 502 'Could not find …'", async () => {
+    const hh = harness({}, { GMAIL_IMAP_HOST: "no-such-host.invalid" });
+    const u = await hh.register();
+    const res = await hh.connect(u.token, "fox@example.test");
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as ErrorBody).error).toBe(
+      "Could not find no-such-host.invalid: no such server name, or DNS is not answering.",
+    );
+  }, 20_000);
+
+  test("nothing listening: 502 'refused the connection'", async () => {
+    const closed = net.createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const hh = harness({}, { GMAIL_IMAP_PORT: String(port) });
+    const u = await hh.register();
+    const res = await hh.connect(u.token, "fox@example.test");
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as ErrorBody).error).toBe(
+      `127.0.0.1:${port} refused the connection: no mail server is listening there.`,
+    );
+  }, 20_000);
+
+  test("a certificate nobody vouches for: 502 in words, not OpenSSL's text", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gv-tls-"));
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-keyout",
+        path.join(dir, "key.pem"),
+        "-out",
+        path.join(dir, "cert.pem"),
+      ],
+      { stdio: "ignore" },
+    );
+    const server = tls.createServer(
+      {
+        key: fs.readFileSync(path.join(dir, "key.pem")),
+        cert: fs.readFileSync(path.join(dir, "cert.pem")),
+      },
+      (s) => {
+        s.on("error", () => {});
+        s.write("* OK ready\r\n");
+      },
+    );
+    server.on("tlsClientError", () => {});
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as net.AddressInfo).port;
+    try {
+      const hh = harness(
+        {},
+        {
+          GMAIL_IMAP_HOST: "localhost",
+          GMAIL_IMAP_PORT: String(port),
+          GMAIL_IMAP_TLS: "true",
+        },
+      );
+      const u = await hh.register();
+      const res = await hh.connect(u.token, "fox@example.test");
+      expect(res.status).toBe(502);
+      expect(((await res.json()) as ErrorBody).error).toBe(
+        "The server's certificate for localhost is not signed by a trusted authority.",
+      );
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
+});
+
+describe("one huge message cannot balloon memory (item 4)", () => {
+  test("a message over the cap is skipped by its RFC822.SIZE, never fetched; the mail around it is read", async () => {
+    const hh = harness({}, {});
+    const u = await connected(hh, "guy@example.test");
+    const before = vineOrder("Before The Big One");
+    const big = vineOrder("Huge Attachment");
+    const after = vineOrder("After The Big One");
+    const line = `${"QUJD".repeat(19)}\r\n`;
+    const bigRaw = `${big.raw}\r\n${line.repeat(Math.ceil((MAIL_MESSAGE_MAX_BYTES + 4096) / line.length))}`;
+    await dc.append("guy@example.test", before.raw);
+    await dc.append("guy@example.test", bigRaw);
+    await dc.append("guy@example.test", after.raw);
+    await waitFor(() => ordersOf(hh, u.userid).length === 2, "the two small orders");
+    expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual([
+      "Before The Big One",
+      "After The Big One",
+    ]);
+    expect(hh.ingested.some((i) => i.messageId === big.messageId)).toBe(false);
+    expect(hh.skippedUnread).toEqual(["too-large"]);
+    // Not tried again at the next pass: the folder position is past it.
+    await dc.append("guy@example.test", vineOrder("Later").raw);
+    await waitFor(() => ordersOf(hh, u.userid).length === 3, "the later order");
+    expect(hh.skippedUnread).toEqual(["too-large"]);
+  }, 30_000);
+});
