@@ -1,5 +1,4 @@
 /** The HTTP application: middleware, /api routes, error mapping, and the web app with SPA fallback. */
-import path from "node:path";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
