@@ -200,6 +200,8 @@ export function createServices(
     log: logger.log.child({ scope: "mailbox" }),
     // A fresh access token before every connect; invalid_grant → the Expired state.
     oauthAccessToken: (userId, account) => accessTokens.get(userId, account),
+    // A refused access token is forgotten; the login is retried once with a refreshed one.
+    oauthTokenRefused: (userId, token) => accessTokens.forget(userId, token),
     // At SIGTERM the batch in hand gets the same grace period as uploads (SHUTDOWN_GRACE_SECONDS).
     timings: { stopGraceMs: config.shutdownGraceSeconds * 1000 },
     ...overrides.mailbox,

@@ -78,6 +78,7 @@ afterEach(async () => {
     omitIdToken: false,
     expiresIn: 3599,
     refreshFailure: null,
+    refuseAllAccess: false,
   });
 }, 20_000);
 
@@ -658,6 +659,55 @@ describe("access tokens before every connect", () => {
     );
     // The supervisor has stopped: nothing can add a second notification.
     await waitFor(() => hh.services.mailbox.manager.size() === 0, "the supervisor to stop");
+    expect(criticals(hh, u.userid)).toHaveLength(1);
+  }, 20_000);
+
+  test("an access token Google ended early: one refresh, the login retried, still connected, no notification", async () => {
+    const hh = harness();
+    // The appender: it can also put mail in the box.
+    const gmail = APPENDER.user;
+    const u = await connectWithGoogle(hh, gmail);
+    const refreshesBefore = google.refreshCount();
+    // The cached access token dies before its expiry; the refresh token stays good.
+    google.revokeAccess(gmail);
+    const { active: activeBefore, inactive: inactiveBefore } = google.introspections();
+    reconnect(hh, u.userid);
+    await waitFor(
+      () => google.introspections().active > activeBefore,
+      "a login with a refreshed token",
+      8000,
+    );
+    await waitFor(async () => (await statusOf(hh, u.token)).body.status === "idle", "IDLE", 8000);
+    // Gmail refused the old token once; exactly one refresh made the new one.
+    expect(google.introspections().inactive).toBe(inactiveBefore + 1);
+    expect(google.refreshCount()).toBe(refreshesBefore + 1);
+    expect(accountRows(hh)[0]).toMatchObject({ auth_state: "ok", is_connected: 1 });
+    expect(await settingsOf(hh, u.token)).toMatchObject({ isConnected: true });
+    expect(criticals(hh, u.userid)).toHaveLength(0);
+    // Mail still becomes orders on the same connection.
+    const m = vineMail();
+    await dc.append(APPENDER.user, m.raw);
+    await waitFor(
+      () => ordersOf(hh, u.userid).some((o) => o.amazonordernumber === m.order),
+      "the order",
+    );
+  }, 30_000);
+
+  test("a freshly refreshed token refused too → Expired, once, after exactly one refresh", async () => {
+    const hh = harness();
+    const gmail = account();
+    const u = await connectWithGoogle(hh, gmail);
+    const refreshesBefore = google.refreshCount();
+    google.refuseAllAccess = true;
+    reconnect(hh, u.userid);
+    await waitFor(
+      async () => (await settingsOf(hh, u.token))?.isConnected === false,
+      "the Expired state",
+      8000,
+    );
+    await waitFor(() => hh.services.mailbox.manager.size() === 0, "the supervisor to stop");
+    expect(google.refreshCount()).toBe(refreshesBefore + 1);
+    expect(accountRows(hh)[0]).toMatchObject({ auth_state: "expired" });
     expect(criticals(hh, u.userid)).toHaveLength(1);
   }, 20_000);
 

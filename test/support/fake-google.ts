@@ -73,6 +73,10 @@ export type FakeGoogle = {
   issued: () => { codes: string[]; accessTokens: string[]; refreshTokens: string[] };
   /** Revokes every refresh and access token of the account (like removing app access). */
   revoke: (email: string) => void;
+  /** Ends the account's access tokens only (Google ending them early); refreshing still works. */
+  revokeAccess: (email: string) => void;
+  /** Introspection calls every access token inactive (Gmail refusing even fresh tokens). */
+  refuseAllAccess: boolean;
   stop: () => void;
 };
 
@@ -253,7 +257,7 @@ export function startFakeGoogle(opts: { account?: string } = {}): FakeGoogle {
           : json({ error: "invalid_request", error_description: "Invalid Credentials" }, 401);
       } else if (u.pathname === "/introspect" && req.method === "POST") {
         params = await readForm(req);
-        const a = live(params.token);
+        const a = fake.refuseAllAccess ? null : live(params.token);
         if (a) intro.active++;
         else intro.inactive++;
         // Dovecot compares active_value as a string.
@@ -292,6 +296,10 @@ export function startFakeGoogle(opts: { account?: string } = {}): FakeGoogle {
       for (const g of refresh.values()) if (g.email === email) g.revoked = true;
       for (const g of access.values()) if (g.email === email) g.revoked = true;
     },
+    revokeAccess(email) {
+      for (const g of access.values()) if (g.email === email) g.revoked = true;
+    },
+    refuseAllAccess: false,
     stop: () => server.stop(true),
   };
   return fake;

@@ -5,6 +5,11 @@
  * request (`withClient`), whose failures become answers a person can act on: 409 when the
  * credentials were refused (the mailbox expires), 503 for a temporary refusal, 502/504 when the
  * server cannot be reached. Never 400: the user typed nothing wrong.
+ *
+ * An OAuth access token Gmail refuses at login is not yet a credential rejection (Google may have
+ * ended it early; a cached one may be stale): it is forgotten and the login tried once more with a
+ * freshly refreshed token. Only a refusal of that fresh token, or `invalid_grant` from Google's
+ * token endpoint while refreshing, expires the mailbox.
  */
 import type { ImapFlow } from "imapflow";
 import type { MailboxAccountRow } from "../../db/schema.ts";
@@ -45,6 +50,8 @@ export function createMailboxConnections(deps: {
   log: Logger;
   timings: SupervisorTimings;
   oauthAccessToken?: (userId: number, account: MailboxAccountRow) => Promise<string>;
+  /** Gmail refused this access token at login: the next `oauthAccessToken` must refresh. */
+  oauthTokenRefused?: (userId: number, accessToken: string) => void;
   /** The server refused the stored credentials (the mailbox expires). */
   onAuthFailure: (userId: number, err: ImapError) => void;
 }) {
@@ -79,13 +86,32 @@ export function createMailboxConnections(deps: {
     if (!account?.isConnected || account.authState !== "ok") {
       throw new ImapError("other", NOT_CONNECTED);
     }
-    return connectImap({
-      endpoint: deps.endpoint,
-      auth: await credentials(account),
-      log: userLog(userId),
-      id: `u${userId}-${purpose}`,
-      socketTimeoutMs: timings.commandTimeoutMs,
-    });
+    const login = async (auth: ImapAuth) =>
+      connectImap({
+        endpoint: deps.endpoint,
+        auth,
+        log: userLog(userId),
+        id: `u${userId}-${purpose}`,
+        socketTimeoutMs: timings.commandTimeoutMs,
+      });
+    const auth = await credentials(account);
+    try {
+      return await login(auth);
+    } catch (err) {
+      if (!("accessToken" in auth) || classifyImapError(err, deps.endpoint).kind !== "auth") {
+        throw err;
+      }
+      // Refused access token: once more with a freshly refreshed one (invalid_grant while
+      // refreshing throws an "auth" ImapError from `credentials`, which expires the mailbox).
+      userLog(userId).warn(
+        { purpose },
+        "Gmail refused the OAuth access token: retrying once with a refreshed one",
+      );
+      deps.oauthTokenRefused?.(userId, auth.accessToken);
+      const fresh = await credentials(account);
+      if ("accessToken" in fresh && fresh.accessToken === auth.accessToken) throw err;
+      return login(fresh);
+    }
   }
 
   function settingsOf(userId: number): MailSettings | null {

@@ -93,6 +93,8 @@ export type MailboxServiceDeps = {
   now?: () => Date;
   /** OAuth: a fresh access token before every connect (added by the OAuth work). */
   oauthAccessToken?: (userId: number, account: MailboxAccountRow) => Promise<string>;
+  /** OAuth: Gmail refused this access token at login (forget it; the retry refreshes). */
+  oauthTokenRefused?: (userId: number, accessToken: string) => void;
   /** Test hook: replaces IDLE (resolve false to make it fail). */
   startIdle?: (userId: number, client: ImapFlow) => Promise<boolean | undefined>;
   /** The largest message read (RFC822.SIZE); default MAIL_MESSAGE_MAX_BYTES. */
@@ -126,6 +128,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     log,
     timings,
     oauthAccessToken: deps.oauthAccessToken,
+    oauthTokenRefused: deps.oauthTokenRefused,
     onAuthFailure: (userId, e) => authFailed(userId, e),
   });
   const { connectFor, settingsOf, withClient } = connections;

@@ -340,8 +340,9 @@ export function createAccessTokens(deps: {
     },
     /** Keeps the access token of a fresh code exchange (the first connect needs no refresh). */
     remember,
-    forget(userId: number) {
-      cache.drop(userId);
+    /** Forgets the user's cached access token (only `token`, when given: one Gmail refused). */
+    forget(userId: number, token?: string) {
+      cache.drop(userId, token);
     },
   };
 }
