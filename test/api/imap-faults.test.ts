@@ -23,6 +23,7 @@ import {
   startDovecot,
   waitFor,
 } from "../support/dovecot.ts";
+import { type FakeAlerts, startFakeAlerts } from "../support/fake-alerts.ts";
 import { type FaultProxy, startFaultProxy } from "../support/imap-fault-proxy.ts";
 import type { ErrorBody } from "./helpers.ts";
 import { amazonMail } from "./mail-messages.ts";
@@ -365,5 +366,90 @@ describe("one huge message cannot balloon memory (item 4)", () => {
     await dc.append("guy@example.test", vineOrder("Later").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 3, "the later order");
     expect(hh.skippedUnread).toEqual(["too-large"]);
+  }, 30_000);
+});
+
+describe("the admin hears of a mailbox supervisor failing for a long time (issue 18)", () => {
+  let fake: FakeAlerts;
+  beforeAll(() => {
+    fake = startFakeAlerts();
+  });
+  afterAll(() => fake.stop());
+
+  test("30 minutes of failed attempts: one critical notice and one alert to the admin; again only after it healed and failed again", async () => {
+    // The outage watch's clock is the test's; the supervisor's backoff runs in real time.
+    let clock = Date.parse("2026-03-10T12:00:00Z");
+    const hh = createImapHarness(dc, {
+      env: { GMAIL_IMAP_HOST: "127.0.0.1", GMAIL_IMAP_PORT: String(proxy.port) },
+      mailbox: { timings: TIMINGS, now: () => new Date(clock) },
+    });
+    h = hh;
+    const admin = await hh.register(); // user 1
+    const res = await hh.req("POST", "/api/user/alert-channels", {
+      token: admin.token,
+      body: {
+        type: "ntfy",
+        serverUrl: fake.url,
+        topic: "grapevine-admin",
+        events: ["mailbox_supervisor_failing"],
+      },
+    });
+    expect(res.status).toBe(201);
+    const u = await connected(hh, "guy@example.test");
+    const notices = () =>
+      hh.services.notifications
+        .list(admin.userid)
+        .filter((n) => n.message.includes("mailbox monitor of user"));
+    const failedAttempts = async (n: number) => {
+      const start = proxy.connections();
+      await waitFor(() => proxy.connections() >= start + n, `${n} failed attempts`);
+    };
+
+    // Gmail unreachable: attempt after attempt fails, but a short outage tells nobody.
+    proxy.refuse();
+    proxy.drop();
+    await waitFor(async () => (await status(hh, u.token)).reconnecting, "reconnecting");
+    await failedAttempts(2);
+    clock += 29 * 60_000;
+    await failedAttempts(2);
+    expect(notices()).toHaveLength(0);
+
+    // Past 30 minutes: the next failed attempt tells the admin, once.
+    clock += 2 * 60_000;
+    await waitFor(() => notices().length === 1, "the admin's notice");
+    await failedAttempts(3);
+    clock += 60 * 60_000;
+    await failedAttempts(2);
+    expect(notices()).toHaveLength(1);
+    const [n] = notices();
+    expect(n!.level).toBe("critical");
+    expect(n!.message).toContain("guy@example.test");
+    expect(n!.message).toContain("for 31 minutes");
+    // The user themselves is not told of a server problem.
+    expect(
+      hh.services.notifications.list(u.userid).filter((x) => x.message.includes("monitor")),
+    ).toHaveLength(0);
+    // It reached the admin's channel that chose the event (the sender runs as in main.ts).
+    hh.services.alerts.start();
+    await hh.services.alerts.idle();
+    await hh.services.alerts.stop();
+    const sent = fake.requests.filter((r) => r.path === "/");
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.json).toMatchObject({
+      topic: "grapevine-admin",
+      title: "Mailbox supervisor failing",
+    });
+
+    // Healed: back to IDLE. A new outage is a new count.
+    proxy.pass();
+    await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE again");
+    proxy.refuse();
+    proxy.drop();
+    await failedAttempts(2);
+    clock += 10 * 60_000;
+    await failedAttempts(2);
+    expect(notices()).toHaveLength(1);
+    clock += 25 * 60_000;
+    await waitFor(() => notices().length === 2, "a second notice for the second outage");
   }, 30_000);
 });

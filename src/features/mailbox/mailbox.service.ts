@@ -42,6 +42,7 @@ import {
   type FetchLimits,
   type SupervisorTimings,
 } from "../../mail/imap/supervisor.ts";
+import { ADMIN_USER_ID } from "../auth/auth.service.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import {
   INGEST_BATCH_MAX,
@@ -50,6 +51,11 @@ import {
 } from "./ingest.service.ts";
 import { createBackfillRunner, type MailboxIngest } from "./mailbox.backfill.ts";
 import { createMailboxConnections, unavailable } from "./mailbox.connection.ts";
+import {
+  createOutageWatch,
+  SUPERVISOR_FAILING_AFTER_MS,
+  supervisorFailingNotice,
+} from "./mailbox.outage.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 import {
   APP_PASSWORD_REFUSED,
@@ -99,6 +105,8 @@ export type MailboxServiceDeps = {
   startIdle?: (userId: number, client: ImapFlow) => Promise<boolean | undefined>;
   /** The largest message read (RFC822.SIZE); default MAIL_MESSAGE_MAX_BYTES. */
   messageMaxBytes?: number;
+  /** Failed connection attempts this long tell the admin (default SUPERVISOR_FAILING_AFTER_MS). */
+  supervisorFailingAfterMs?: number;
 };
 
 export function createMailboxService(deps: MailboxServiceDeps) {
@@ -161,6 +169,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     userLog(userId).warn({ err: err.message }, "mailbox credentials refused: marked expired");
     repo.markExpired(userId);
     void manager.stop(userId);
+    outages.forget(userId);
     backfill.cancel(userId);
     try {
       deps.notifications.notify(userId, "critical", expiredNotice(account.emailAddress), {
@@ -174,6 +183,34 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   }
 
   // Supervisors -----------------------------------------------------------------------------
+
+  /** A supervisor failing to connect for a long time: one notice to the admin per outage. */
+  const outages = createOutageWatch({
+    now,
+    failingAfterMs: deps.supervisorFailingAfterMs ?? SUPERVISOR_FAILING_AFTER_MS,
+    alert(userId, snap, failingForMs) {
+      const minutes = Math.floor(failingForMs / 60_000);
+      userLog(userId).error(
+        { minutes, lastError: snap.lastError },
+        "mailbox supervisor failing: the admin is notified",
+      );
+      try {
+        deps.notifications.notify(
+          ADMIN_USER_ID,
+          "critical",
+          supervisorFailingNotice({
+            userId,
+            emailAddress: repo.findAccount(userId)?.emailAddress ?? null,
+            minutes,
+            lastError: snap.lastError,
+          }),
+          { event: "mailbox_supervisor_failing" },
+        );
+      } catch (err) {
+        log.error({ err }, "could not notify the admin about a failing mailbox supervisor");
+      }
+    },
+  });
 
   const manager = createMailboxManager({
     log,
@@ -197,7 +234,10 @@ export function createMailboxService(deps: MailboxServiceDeps) {
           log: userLog(userId),
           now,
         }),
-        onChange: () => events.publish(userId, "IMAP", "STATUS"),
+        onChange: (snap) => {
+          events.publish(userId, "IMAP", "STATUS");
+          outages.observe(userId, snap);
+        },
         onAuthFailure: (err) => authFailed(userId, err),
         startIdle: deps.startIdle ? (c) => deps.startIdle!(userId, c) : undefined,
       }),
@@ -235,6 +275,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
   async function stopUser(userId: number) {
     backfill.cancel(userId);
     await Promise.all([manager.stop(userId), backfill.done(userId)]);
+    outages.forget(userId);
   }
 
   async function refreshFolders(userId: number): Promise<MailFolder[]> {

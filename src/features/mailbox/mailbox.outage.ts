@@ -1,0 +1,58 @@
+/**
+ * The admin's "Mailbox supervisor failing" alert (issue 18): a user's supervisor that has not
+ * managed to connect for `failingAfterMs` (default 30 minutes) of failed attempts. One notice per
+ * outage: it is sent at the first failed attempt past the threshold, and again only after a
+ * connection worked (the outage healed) and a new outage lasted that long. A single blip never
+ * reaches the admin. A stopped supervisor (Disconnect, expired credentials: the user is told
+ * themselves) ends its outage without a notice. In memory: a restart starts counting afresh.
+ */
+import type { SupervisorSnapshot } from "../../mail/imap/supervisor.ts";
+import { html, type SafeHtml } from "../notifications/html.ts";
+
+export const SUPERVISOR_FAILING_AFTER_MS = 30 * 60_000;
+
+export function supervisorFailingNotice(o: {
+  userId: number;
+  emailAddress: string | null;
+  minutes: number;
+  lastError: string | null;
+}): SafeHtml {
+  return html`The mailbox monitor of user ${o.userId}${o.emailAddress ? html` (<strong>${o.emailAddress}</strong>)` : ""} has not been able to connect to Gmail for ${o.minutes} minutes${o.lastError ? `: ${o.lastError}` : "."} Their Amazon mail is not being read meanwhile; it keeps trying by itself. Check the server's network and the log (Admin → Logs).`;
+}
+
+export function createOutageWatch(deps: {
+  now: () => Date;
+  failingAfterMs: number;
+  /** Tells the admin (one call per outage). Must not throw for the watch to re-arm correctly. */
+  alert: (userId: number, snap: SupervisorSnapshot, failingForMs: number) => void;
+}) {
+  /** Users whose supervisor is failing: since when, and whether the admin was told. */
+  const outages = new Map<number, { since: number; alerted: boolean }>();
+
+  return {
+    /** Every state change of a user's supervisor. */
+    observe(userId: number, snap: SupervisorSnapshot) {
+      const working =
+        snap.status === "connected" || snap.status === "idle" || snap.status === "polling";
+      if (working || !snap.running) {
+        outages.delete(userId);
+        return;
+      }
+      // Only a failed attempt counts (not "connecting", which comes before each try).
+      if (snap.status !== "disconnected" || !snap.reconnecting) return;
+      const t = deps.now().getTime();
+      let o = outages.get(userId);
+      if (!o) {
+        o = { since: t, alerted: false };
+        outages.set(userId, o);
+      }
+      if (o.alerted || t - o.since < deps.failingAfterMs) return;
+      o.alerted = true;
+      deps.alert(userId, snap, t - o.since);
+    },
+    /** The supervisor was stopped (Disconnect, account deleted). */
+    forget(userId: number) {
+      outages.delete(userId);
+    },
+  };
+}
