@@ -396,3 +396,21 @@ export const serverKeys = sqliteTable("server_keys", {
   value: text("value").notNull(),
   createdAt: text("created_at").notNull().default(now),
 });
+
+/**
+ * What the tracking checks know about trouble with an order's parcel (issue 18's "Tracking
+ * problem" alert): how many checks in a row the carrier did not know the number, and which
+ * problem the user was last told about (so each is told once). A row belongs to one tracking
+ * number; a new number starts afresh.
+ */
+export const trackingProblems = sqliteTable("tracking_problems", {
+  orderId: integer("order_id")
+    .primaryKey()
+    .references(() => orders.id, { onDelete: "cascade" }),
+  trackingNumber: text("tracking_number").notNull(),
+  notFoundChecks: integer("not_found_checks").notNull().default(0),
+  /** The TrackingProblem (or "not-found") the user was notified of; null: none now. */
+  notified: text("notified"),
+  updatedAt: text("updated_at").notNull().default(now),
+});
+export type TrackingProblemRow = typeof trackingProblems.$inferSelect;

@@ -13,6 +13,12 @@ export type TrackingEvent = {
   location: string | null;
 };
 
+/**
+ * Trouble the carrier reports with a parcel that is not delivered: an exception (damaged, address
+ * not found, held), a failed delivery attempt, or the parcel going back to the sender.
+ */
+export type TrackingProblem = "exception" | "failed-attempt" | "returned";
+
 /** What a carrier knows about one tracking number. */
 export type TrackingResult = {
   delivered: boolean;
@@ -24,6 +30,8 @@ export type TrackingResult = {
   status: string;
   /** Latest first, at most 10. */
   events: TrackingEvent[];
+  /** Set when the carrier reports trouble (never with `delivered`); `status` then says what. */
+  problem?: TrackingProblem | null;
 };
 
 /** Why a look-up gave no answer. None of these change the order; all are retried next run. */

@@ -45,7 +45,8 @@
  *   data: null}).
  *
  * Each tracking number gets a scenario (set(), or defaultScenario, "in-transit" unless told):
- *   in-transit, delivered, not-found, unauthorized (401 whatever the token), rate-limited (429 with
+ *   in-transit, delivered, exception (the latest event a delivery exception: UPS status type X,
+ *   FedEx DE, USPS category "Alert", Ship24 milestone "exception"), not-found, unauthorized (401 whatever the token), rate-limited (429 with
  *   Retry-After), server-error (500), slow (answers after slowMs, default 30 s, unless the client
  *   gives up first), malformed (a body cut off mid-JSON), unexpected (valid JSON of another shape).
  * A tracking call with a token it did not issue, or one that has expired (expireTokens()), is a
@@ -68,6 +69,7 @@ export type FakeCarrier = "UPS" | "FEDEX" | "USPS" | "SHIP24";
 export const SCENARIOS = [
   "in-transit",
   "delivered",
+  "exception",
   "not-found",
   "unauthorized",
   "rate-limited",
@@ -218,6 +220,15 @@ function story(number: string, spec: ScenarioSpec) {
       zip: "78701",
       kind: "D",
     });
+  } else if (spec.scenario === "exception") {
+    events.push({
+      at: ago(0),
+      text: spec.status ?? "Delivery exception: the address could not be found",
+      city: "AUSTIN",
+      state: "TX",
+      zip: "78701",
+      kind: "X",
+    });
   } else if (spec.status) {
     const last = events[events.length - 1] as Ev;
     last.text = spec.status;
@@ -321,7 +332,8 @@ const upsError = (code: string, message: string) => ({ response: { errors: [{ co
 // ---- FedEx (Track API v1) ----
 function fedexBody(s: Story) {
   const latest = s.events[0] as Ev;
-  const code = (e: Ev) => ({ D: "DL", O: "OD", P: "PU", M: "OC", I: "IT" })[e.kind] ?? "IT";
+  const code = (e: Ev) =>
+    ({ D: "DL", O: "OD", P: "PU", M: "OC", I: "IT", X: "DE" })[e.kind] ?? "IT";
   const loc = (e: Ev) => ({
     city: e.city,
     stateOrProvinceCode: e.state,
@@ -359,7 +371,11 @@ function fedexBody(s: Story) {
               latestStatusDetail: {
                 code: code(latest),
                 derivedCode: code(latest),
-                statusByLocale: s.delivered ? "Delivered" : "In transit",
+                statusByLocale: s.delivered
+                  ? "Delivered"
+                  : latest.kind === "X"
+                    ? "Delivery exception"
+                    : "In transit",
                 description: latest.text,
                 scanLocation: loc(latest),
               },
@@ -403,7 +419,7 @@ function uspsBody(s: Story) {
     destinationState: "TX",
     destinationZIP: "78701",
     expectedDeliveryTimeStamp: s.expectedDelivery ? `${s.expectedDelivery}T21:00:00Z` : null,
-    statusCategory: s.delivered ? "Delivered" : "In Transit",
+    statusCategory: s.delivered ? "Delivered" : latest.kind === "X" ? "Alert" : "In Transit",
     status: s.delivered ? latest.text : `${latest.text} - ${latest.city}, ${latest.state}`,
     statusSummary: s.delivered
       ? `Your item was delivered at ${localParts(s.deliveredAt as string).time} on ${localParts(s.deliveredAt as string).date} in AUSTIN, TX 78701.`
@@ -442,6 +458,7 @@ function ship24Body(s: Story | null, number: string) {
       M: "info_received",
       P: "in_transit",
       I: "in_transit",
+      X: "exception",
     })[e.kind] ?? "in_transit";
   const created = new Date().toISOString();
   const events = s

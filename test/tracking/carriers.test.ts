@@ -9,6 +9,7 @@ import pino from "pino";
 import { loadConfig } from "../../src/config.ts";
 import type { Carrier } from "../../src/contract/constants.ts";
 import { parseFedex } from "../../src/tracking/carriers/fedex.ts";
+import { parseShip24 } from "../../src/tracking/carriers/ship24.ts";
 import { parseUps } from "../../src/tracking/carriers/ups.ts";
 import { parseUsps } from "../../src/tracking/carriers/usps.ts";
 import { createCarrierLookup } from "../../src/tracking/lookup.ts";
@@ -497,5 +498,76 @@ describe("answers in other documented shapes", () => {
     );
     expect(r.expectedDelivery).toBe("2025-07-21");
     expect(r.delivered).toBe(false);
+  });
+});
+
+describe("trouble a carrier reports (the tracking_problem alert)", () => {
+  const ups = (type: string, description: string) =>
+    success(
+      parseUps({
+        trackResponse: {
+          shipment: [{ package: [{ currentStatus: { type, description }, activity: [] }] }],
+        },
+      }),
+    );
+  const fedex = (code: string, description: string) =>
+    success(
+      parseFedex({
+        output: {
+          completeTrackResults: [
+            { trackResults: [{ latestStatusDetail: { code, description }, scanEvents: [] }] },
+          ],
+        },
+      }),
+    );
+  const usps = (statusCategory: string, status: string) =>
+    success(parseUsps({ statusCategory, status, trackingEvents: [] }));
+  const ship24 = (statusMilestone: string, statusCode: string | null = null) =>
+    success(
+      parseShip24({
+        data: {
+          trackings: [
+            {
+              shipment: { statusMilestone, statusCode },
+              events: [{ status: "Update", statusMilestone, datetime: "2025-07-20T10:00:00Z" }],
+            },
+          ],
+        },
+      }),
+    );
+
+  test("UPS: status type X is an exception, RS a return; I is none", () => {
+    expect(ups("X", "THE ADDRESS COULD NOT BE FOUND")).toMatchObject({
+      problem: "exception",
+      status: "The address could not be found",
+    });
+    expect(ups("RS", "RETURNED TO SHIPPER").problem).toBe("returned");
+    expect(ups("I", "ARRIVED AT FACILITY").problem).toBeNull();
+  });
+
+  test("FedEx: DE and SE are exceptions, RS a return; IT is none", () => {
+    expect(fedex("DE", "Delivery exception").problem).toBe("exception");
+    expect(fedex("SE", "Shipment exception").problem).toBe("exception");
+    expect(fedex("RS", "Return to shipper").problem).toBe("returned");
+    expect(fedex("IT", "In transit").problem).toBeNull();
+  });
+
+  test("USPS: Alert, Delivery Attempt and Return to Sender; In Transit is none", () => {
+    expect(usps("Alert", "Held at Post Office").problem).toBe("exception");
+    expect(
+      usps("Delivery Attempt", "Notice Left (No Authorized Recipient Available)"),
+    ).toMatchObject({
+      problem: "failed-attempt",
+      status: "Notice Left (No Authorized Recipient Available)",
+    });
+    expect(usps("Alert", "Return to Sender").problem).toBe("returned");
+    expect(usps("In Transit", "Arrived at USPS Facility").problem).toBeNull();
+  });
+
+  test("Ship24: exception, failed_attempt, exception_return*; in_transit is none", () => {
+    expect(ship24("exception").problem).toBe("exception");
+    expect(ship24("failed_attempt").problem).toBe("failed-attempt");
+    expect(ship24("exception", "exception_returned").problem).toBe("returned");
+    expect(ship24("in_transit").problem).toBeNull();
   });
 });

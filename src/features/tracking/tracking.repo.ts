@@ -1,10 +1,19 @@
 /**
  * Carrier tracking queries: each user's preferences and daily-check bookkeeping (users columns of
- * migration 0006), and the Shipped orders a check looks at. Reads only on orders: every order
- * write goes through the orders repo (its cache and events), never through here.
+ * migration 0006), the Shipped orders a check looks at, and the parcels' trouble the checks saw
+ * (tracking_problems). Reads only on orders: every order write goes through the orders repo (its
+ * cache and events), never through here.
  */
 import type { Db } from "../../db/client.ts";
 import type { OrderRow } from "../../db/schema.ts";
+
+/** A parcel's trouble as the checks saw it (table tracking_problems). */
+export type ProblemState = {
+  orderId: number;
+  trackingNumber: string;
+  notFoundChecks: number;
+  notified: string | null;
+};
 
 /** What the scheduler needs to know about one user. */
 export type ScheduleRow = {
@@ -47,7 +56,31 @@ export function createTrackingRepo(db: Db) {
        AND trim(tracking_number) <> ''
      ORDER BY id`,
   );
+  const problems = sqlite.prepare<ProblemState, [number]>(
+    `SELECT p.order_id AS orderId, p.tracking_number AS trackingNumber,
+       p.not_found_checks AS notFoundChecks, p.notified
+     FROM tracking_problems p JOIN orders o ON o.id = p.order_id
+     WHERE o.user_id = ?1`,
+  );
+  const saveProblem = sqlite.prepare<unknown, [number, string, number, string | null, string]>(
+    `INSERT INTO tracking_problems (order_id, tracking_number, not_found_checks, notified, updated_at)
+     VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (order_id) DO UPDATE SET tracking_number = ?2, not_found_checks = ?3,
+       notified = ?4, updated_at = ?5`,
+  );
+  const clearProblem = sqlite.prepare<unknown, [number]>(
+    "DELETE FROM tracking_problems WHERE order_id = ?1",
+  );
   return {
+    /** The user's parcels with trouble seen by the checks, by order id. */
+    problemStates: (userId: number): Map<number, ProblemState> =>
+      new Map(problems.all(userId).map((p) => [p.orderId, p])),
+    saveProblemState: (p: ProblemState, nowIso: string): void => {
+      saveProblem.run(p.orderId, p.trackingNumber, p.notFoundChecks, p.notified, nowIso);
+    },
+    clearProblemState: (orderId: number): void => {
+      clearProblem.run(orderId);
+    },
     scheduleRow: (userId: number): ScheduleRow | undefined => one.get(userId) ?? undefined,
     scheduleRows: (): ScheduleRow[] => all.all(),
     /** Saves the zone and the daily time; false when the user does not exist. */

@@ -11,6 +11,12 @@
  *   the order is left exactly as it was; the failure is logged once per carrier and reason per run,
  *   counted in the summary, and the order is looked at again at the next run.
  *
+ * - Trouble (update-all: the daily check and "Update tracking"): a carrier reporting an exception,
+ *   a failed delivery attempt or a return, or not knowing the number at NOT_FOUND_CHECKS checks in
+ *   a row, gives the user one warning notification (alert event `tracking_problem`) per order and
+ *   problem; the same problem at later checks is not told again, a different one is, and an answer
+ *   without trouble clears it (table tracking_problems).
+ *
  * Every order write goes through the orders repo; an `order` event follows (one per run for
  * update-all). Two update-alls for one user never overlap: a second call while one runs waits for
  * it and gets the same summary.
@@ -39,13 +45,14 @@ import type {
   CarrierLookup,
   TrackingFailureReason,
   TrackingOutcome,
+  TrackingProblem,
   TrackingResult,
 } from "../../tracking/types.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import { DELIVERED_STATUSES, ORDER_NOT_FOUND, toOrder } from "../orders/order-model.ts";
 import type { OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
-import type { TrackedOrder, TrackingRepo } from "./tracking.repo.ts";
+import type { ProblemState, TrackedOrder, TrackingRepo } from "./tracking.repo.ts";
 
 export const CARRIER_UNKNOWN_WARNING =
   "The carrier could not be recognised from this tracking number; choose it by hand.";
@@ -102,6 +109,8 @@ const RUN_WIDTH = 4;
 const CONSECUTIVE_FAILURES_TO_STOP = 3;
 /** Names listed in a delivered notification before "and N more". */
 const NOTIFY_NAMES = 5;
+/** A number the carrier has not known at this many checks in a row is a tracking problem. */
+export const NOT_FOUND_CHECKS = 3;
 const DETAILS_MAX = 500;
 
 export type UpdateTrigger = "manual" | "schedule" | "start";
@@ -128,6 +137,29 @@ export type TrackingServiceDeps = {
 export const SAVE_LOOKUP_WAIT_MS = 5_000;
 
 const reviewLink = (orderId: number) => `/orders/${orderId}/edit?from=/&section=review`;
+const orderLink = (orderId: number) => `/orders/${orderId}/edit?from=/`;
+
+/** The user's notification about trouble with one parcel. */
+function problemNotice(
+  o: { id: number; name: string; number: string },
+  carrier: Carrier,
+  problem: TrackingProblem | "not-found",
+  status: string | null,
+): SafeHtml {
+  const name = CARRIER_NAMES[carrier];
+  const open = html` <a href="${orderLink(o.id)}">Open the order</a>`;
+  const said = status ? `: ${status}` : ".";
+  switch (problem) {
+    case "failed-attempt":
+      return html`${name} could not deliver <strong>${o.name}</strong>${said}${open}`;
+    case "returned":
+      return html`${name} is returning <strong>${o.name}</strong> to the sender${said}${open}`;
+    case "not-found":
+      return html`${name} still does not know tracking number ${o.number} of <strong>${o.name}</strong> after ${NOT_FOUND_CHECKS} checks: check the number on the order.${open}`;
+    default:
+      return html`${name} reports a problem with <strong>${o.name}</strong>${said}${open}`;
+  }
+}
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
 
@@ -315,6 +347,45 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       }
     }
 
+    /** Trouble seen at earlier checks; what this check sees is noted (and told once) below. */
+    const problems = deps.repo.problemStates(userId);
+    const noteProblem = (
+      o: TrackedOrder,
+      number: string,
+      carrier: Carrier,
+      seen: TrackingProblem | "not-found" | null,
+      status: string | null,
+    ) => {
+      const stored = problems.get(o.id);
+      if (seen === null) {
+        if (stored) deps.repo.clearProblemState(o.id);
+        return;
+      }
+      const prev = stored?.trackingNumber === number ? stored : null;
+      const next: ProblemState = {
+        orderId: o.id,
+        trackingNumber: number,
+        notFoundChecks: seen === "not-found" ? (prev?.notFoundChecks ?? 0) + 1 : 0,
+        notified: prev?.notified ?? null,
+      };
+      const problem =
+        seen !== "not-found" ? seen : next.notFoundChecks >= NOT_FOUND_CHECKS ? seen : null;
+      if (problem && problem !== next.notified) {
+        next.notified = problem;
+        try {
+          deps.notify(
+            userId,
+            "warning",
+            problemNotice({ id: o.id, name: o.productName, number }, carrier, problem, status),
+            { event: "tracking_problem", orderId: o.id },
+          );
+        } catch (err) {
+          log.error({ userId, orderId: o.id, err }, "could not notify about a tracking problem");
+        }
+      }
+      deps.repo.saveProblemState(next, clock().toISOString());
+    };
+
     let successful = 0;
     let anyChange = false;
     const delivered: { id: number; name: string; details: string | null }[] = [];
@@ -343,6 +414,9 @@ export function createTrackingService(deps: TrackingServiceDeps) {
             const outcome = await deps.lookup.track(carrier, o.trackingNumber);
             if (!outcome.ok) {
               fail(carrier, outcome.reason, outcome.message);
+              if (outcome.reason === "not-found") {
+                noteProblem(o, o.trackingNumber, carrier, "not-found", null);
+              }
               inARow =
                 outcome.reason === "timeout" || outcome.reason === "server-error" ? inARow + 1 : 0;
               // A spent quota, refused credentials or a carrier that keeps failing: leave the
@@ -362,6 +436,13 @@ export function createTrackingService(deps: TrackingServiceDeps) {
             const applied = apply(userId, o.id, o.trackingNumber, outcome.result);
             if (!applied) continue;
             anyChange = true;
+            noteProblem(
+              o,
+              o.trackingNumber,
+              carrier,
+              outcome.result.problem ?? null,
+              applied.row.deliveryDetails,
+            );
             if (applied.becameReceived) {
               delivered.push({
                 id: o.id,

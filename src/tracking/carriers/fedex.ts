@@ -72,12 +72,31 @@ export function parseFedex(body: unknown): TrackingOutcome {
     str(latestStatus.description) ?? str(latestStatus.statusByLocale) ?? "",
   );
   const where = loc(latestStatus.scanLocation) ?? events[0]?.location ?? null;
+  // Status codes: DE delivery exception (also a failed attempt), SE shipment exception, RS return
+  // to shipper.
+  const code = str(latestStatus.code) ?? str(latestStatus.derivedCode);
+  const problem = delivered
+    ? null
+    : code === "DE" || code === "SE"
+      ? "exception"
+      : code === "RS"
+        ? "returned"
+        : null;
   const status = delivered
     ? oneLine(text || "Delivered", where)
-    : oneLine(`In transit: ${text || "on the way"}`, where);
+    : problem
+      ? oneLine(text || "Exception", where)
+      : oneLine(`In transit: ${text || "on the way"}`, where);
   return {
     ok: true,
-    result: { delivered, deliveredAt, expectedDelivery: expected, status, events: latest(events) },
+    result: {
+      delivered,
+      deliveredAt,
+      expectedDelivery: expected,
+      status,
+      events: latest(events),
+      problem,
+    },
   };
 }
 

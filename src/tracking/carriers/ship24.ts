@@ -61,12 +61,31 @@ export function parseShip24(body: unknown): TrackingOutcome {
   const text =
     events[0]?.description ?? (milestone ? sentenceCase(milestone.replaceAll("_", " ")) : "");
   const where = events[0]?.location ?? null;
+  // Milestones "exception" and "failed_attempt"; status codes exception_return* for a return.
+  const problem = delivered
+    ? null
+    : /^exception_return/.test(str(shipment.statusCode) ?? "")
+      ? "returned"
+      : milestone === "exception"
+        ? "exception"
+        : milestone === "failed_attempt"
+          ? "failed-attempt"
+          : null;
   const status = delivered
     ? oneLine(text || "Delivered", where)
-    : oneLine(`In transit: ${text || "on the way"}`, where);
+    : problem
+      ? oneLine(text || "Exception", where)
+      : oneLine(`In transit: ${text || "on the way"}`, where);
   return {
     ok: true,
-    result: { delivered, deliveredAt, expectedDelivery: expected, status, events: latest(events) },
+    result: {
+      delivered,
+      deliveredAt,
+      expectedDelivery: expected,
+      status,
+      events: latest(events),
+      problem,
+    },
   };
 }
 

@@ -97,9 +97,14 @@ export function parseUps(body: unknown): TrackingOutcome {
       events[0]?.description ??
       "",
   );
+  // Status types (Tracking API): X exception (also a failed attempt), RS returned to shipper.
+  const type = str(current?.type) ?? str(obj(first?.status)?.type);
+  const problem = delivered ? null : type === "X" ? "exception" : type === "RS" ? "returned" : null;
   const status = delivered
     ? oneLine(text && /deliver/i.test(text) ? text : "Delivered", where)
-    : oneLine(`In transit: ${text || "on the way"}`, where);
+    : problem
+      ? oneLine(text || (problem === "returned" ? "Returned to sender" : "Exception"), where)
+      : oneLine(`In transit: ${text || "on the way"}`, where);
   return {
     ok: true,
     result: {
@@ -108,6 +113,7 @@ export function parseUps(body: unknown): TrackingOutcome {
       expectedDelivery: delivered ? null : expected,
       status,
       events: latest(events),
+      problem,
     },
   };
 }

@@ -81,14 +81,35 @@ export function parseUsps(body: unknown): TrackingOutcome {
   const text = sentenceCase(str(b.status) ?? events[0]?.description ?? category ?? "");
   const where = events[0]?.location ?? null;
   // USPS's status often names the place already ("Arrived at USPS Facility - AUSTIN, TX").
+  // Status categories: "Alert" (an exception), "Delivery Attempt", "Return to Sender".
+  const problem = delivered
+    ? null
+    : /return(?:ed)? to sender/i.test(`${category ?? ""} ${text}`)
+      ? "returned"
+      : /^alert$/i.test(category ?? "")
+        ? "exception"
+        : /^delivery attempt$/i.test(category ?? "")
+          ? "failed-attempt"
+          : null;
   const status = delivered
     ? oneLine(text || "Delivered", where)
-    : text.includes(" - ")
-      ? `In transit: ${text}`
-      : oneLine(`In transit: ${text || "on the way"}`, where);
+    : problem
+      ? text.includes(" - ")
+        ? text
+        : oneLine(text || category || "Alert", where)
+      : text.includes(" - ")
+        ? `In transit: ${text}`
+        : oneLine(`In transit: ${text || "on the way"}`, where);
   return {
     ok: true,
-    result: { delivered, deliveredAt, expectedDelivery: expected, status, events: latest(events) },
+    result: {
+      delivered,
+      deliveredAt,
+      expectedDelivery: expected,
+      status,
+      events: latest(events),
+      problem,
+    },
   };
 }
 
