@@ -17,7 +17,7 @@ export function supervisorFailingNotice(o: {
   minutes: number;
   lastError: string | null;
 }): SafeHtml {
-  return html`The mailbox monitor of user ${o.userId}${o.emailAddress ? html` (<strong>${o.emailAddress}</strong>)` : ""} has not been able to connect to Gmail for ${o.minutes} minutes${o.lastError ? `: ${o.lastError}` : "."} Their Amazon mail is not being read meanwhile; it keeps trying by itself. Check the server's network and the log (Admin → Logs).`;
+  return html`The mailbox monitor of user ${o.userId}${o.emailAddress ? html` (<strong>${o.emailAddress}</strong>)` : ""} has not been able to connect to Gmail for ${o.minutes} minutes${o.lastError ? `: ${o.lastError}` : "."} Their Amazon mail is not being read meanwhile; it keeps trying by itself. Check the server's network and the log (<a href="/admin/logs">Admin Logs</a>).`;
 }
 
 export function createOutageWatch(deps: {
