@@ -71,7 +71,12 @@ describe("tracking problems", () => {
       fake.set(o.number, { scenario: "exception", status: "Damaged - returning to sender soon" });
     }
 
-    expect((await updateAll(h, u.token)).status).toBe(200);
+    const first = await updateAll(h, u.token);
+    expect(first.status).toBe(200);
+    // The summary (the "Update tracking" toast) does not call them on the way.
+    expect(first.body.message).toBe(
+      "Checked 4 shipped orders: 0 delivered, 1 still on the way, 3 with a problem the carrier reported.",
+    );
     const notes = problemsOf(h, u.userid);
     expect(notes).toHaveLength(3);
     for (const o of [ups, fedex, usps]) {

@@ -387,6 +387,8 @@ export function createTrackingService(deps: TrackingServiceDeps) {
     };
 
     let successful = 0;
+    /** Answers reporting trouble (counted apart from "still on the way"). */
+    let troubled = 0;
     let anyChange = false;
     const delivered: { id: number; name: string; details: string | null }[] = [];
     const failures: FailureTally = new Map();
@@ -436,6 +438,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
             const applied = apply(userId, o.id, o.trackingNumber, outcome.result);
             if (!applied) continue;
             anyChange = true;
+            if (outcome.result.problem && !outcome.result.delivered) troubled++;
             noteProblem(
               o,
               o.trackingNumber,
@@ -478,6 +481,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       total: all.length,
       delivered: delivered.length,
       successful,
+      troubled,
       amazon,
       other,
       notConfigured,
@@ -679,14 +683,16 @@ function summary(s: {
   total: number;
   delivered: number;
   successful: number;
+  troubled: number;
   amazon: number;
   other: number;
   notConfigured: Map<Carrier, number>;
   failures: FailureTally;
 }): string {
   const parts: string[] = [];
-  const onTheWay = s.successful - s.delivered;
+  const onTheWay = s.successful - s.delivered - s.troubled;
   const checked = [`${s.delivered} delivered`, `${onTheWay} still on the way`];
+  if (s.troubled > 0) checked.push(`${s.troubled} with a problem the carrier reported`);
   parts.push(
     `Checked ${plural(s.total, "shipped order", "shipped orders")}: ${checked.join(", ")}.`,
   );
