@@ -138,7 +138,7 @@ export function useRefreshOrderTracking(orderid: number) {
   return useMutation({
     mutationFn: () => apiJson<{ order?: Order }>("POST", `/api/orders/${orderid}/tracking/update`),
     onSuccess: () => show(orderRefreshToast()),
-    onError: (err) => showError(err, orderRefreshErrorToast()),
+    onError: (err) => showError(err, updateOrderErrorToast(serverMessage(err))),
     onSettled: () => invalidateAfterOrderChange(queryClient),
   });
 }
