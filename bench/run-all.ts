@@ -16,6 +16,7 @@ const BENCHES = [
   "bench/backfill.bench.ts",
   "bench/media-upload.bench.ts",
   "bench/tracking-update-all.bench.ts",
+  "bench/first-screen.bench.ts",
 ];
 
 const failed: string[] = [];
