@@ -383,6 +383,38 @@ async function mockConnectedMailbox(page: Page, over: Partial<Mock> = {}): Promi
 }
 
 test.describe("Email Configuration with a connected mailbox (calls answered by the test)", () => {
+  test("after switching to All Amazon orders, the mail skipped under Vine orders only is offered for a re-scan", async ({
+    page,
+    signedInUser: _user,
+    shell,
+  }) => {
+    const mock = await mockConnectedMailbox(page);
+    const email = new EmailTab(page);
+    await email.goto();
+    const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toUTCString();
+    const raw = amazonMail({
+      kind: "ordered",
+      order: orderNumber(),
+      items: [{ name: "Paid Toaster", asin: "B0E2ERESCN", price: "59.99" }],
+      total: "59.99",
+      date: tenDaysAgo,
+    });
+    await email.importFiles([
+      { name: "paid.eml", mimeType: "message/rfc822", buffer: Buffer.from(raw) },
+    ]);
+    await expect(email.summaryValue("Orders created")).toHaveText("0");
+    await page.getByRole("radio", { name: /All Amazon orders/ }).check();
+    const offer = page.getByRole("region", { name: "Skipped mail" });
+    await expect(offer).toContainText(
+      "1 email read earlier was skipped because of “Vine orders only”. To import it now, import the same files again or re-scan the mail your mailbox already read.",
+    );
+    // The period reaching the oldest skipped message (10 days ago): the 14-day one.
+    await offer.getByRole("button", { name: "Re-scan the last 14 days" }).click();
+    await expect(shell.toast("Re-scan started")).toBeVisible();
+    expect(mock.processBodies).toEqual([{ daysBack: 14 }]);
+    await expect(offer.getByRole("button", { name: "Re-scan started" })).toBeDisabled();
+  });
+
   test("status box, folder settings (dirty tracking, '__none__', Saving...), Process Old Emails", async ({
     page,
     signedInUser: _user,
