@@ -32,10 +32,14 @@ if (!result.success) {
 }
 // The first screen's head start (web/preload.ts): a classic script, loaded async before the app,
 // that knows each lazy page's chunk so it can preload the one of the address being opened.
-const pageChunks: Record<string, string> = {};
+// With each page chunk go the shared chunks it imports, so none of them is a round trip later.
+const pageChunks: Record<string, string[]> = {};
 for (const o of result.outputs) {
   const m = /^([A-Z][A-Za-z]+Page)-[a-z0-9]+\.js$/.exec(path.basename(o.path));
-  if (m?.[1]) pageChunks[m[1]] = `/${path.basename(o.path)}`;
+  if (!m?.[1]) continue;
+  const code = fs.readFileSync(o.path, "utf8");
+  const imports = [...code.matchAll(/\bfrom\s*"(\/[^"]+\.js)"/g)].map((i) => i[1]!);
+  pageChunks[m[1]] = [`/${path.basename(o.path)}`, ...new Set(imports)];
 }
 const preload = await Bun.build({
   entrypoints: [path.join(root, "web/preload.ts")],

@@ -8,7 +8,8 @@
  */
 import { dashboardPreloadPaths, preloadRoute } from "./lib/preload-routes.ts";
 
-declare const __GV_PAGE_CHUNKS__: Record<string, string>;
+/** Each lazy page's chunk and the shared chunks it imports (set by scripts/build-web.ts). */
+declare const __GV_PAGE_CHUNKS__: Record<string, string[]>;
 
 const token = (() => {
   try {
@@ -30,8 +31,7 @@ if (token) {
   const route = preloadRoute(location.pathname, location.search);
   if (route) {
     for (const path of route.paths) get(path);
-    const chunk = route.page ? __GV_PAGE_CHUNKS__[route.page] : undefined;
-    if (chunk) {
+    for (const chunk of (route.page && __GV_PAGE_CHUNKS__[route.page]) || []) {
       const link = document.createElement("link");
       link.rel = "modulepreload";
       link.href = chunk;
