@@ -19,7 +19,7 @@ async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-type Scenario = "in-transit" | "delivered" | "not-found";
+type Scenario = "in-transit" | "delivered" | "not-found" | "unauthorized";
 
 /** Drives the fake carriers (POST {baseUrl}/__fake/scenario; the address is in e2e-carriers.json). */
 async function carrierSays(
@@ -269,5 +269,76 @@ test.describe("Shipment Tracking tab", () => {
     await expect(tab.timezone).toHaveValue("Asia/Tokyo");
     await expect(tab.updateTime).toHaveValue("14:30");
     expect(await tab.chosenLabel(tab.updateTime)).toBe("2:30 PM");
+  });
+});
+
+test.describe("tracking answers in words", () => {
+  test("Edit Order's Update Tracking shows the server's reason, not a fixed sentence", async ({
+    page,
+    request,
+    signedInUser: user,
+    editOrder,
+    shell,
+  }) => {
+    const tracking = new TrackingControls(page);
+    const number = upsNumber();
+    await carrierSays(request, number, "unauthorized");
+    const order = await createOrderApi(request, user.token, {
+      productname: "Oak Bookend",
+      asin: "B0BOOKEND1",
+      amazonordernumber: orderNumber(),
+      status: "Shipped",
+      trackingnumber: number,
+      carrier: "UPS",
+    });
+    await editOrder.goto(order.orderid, "/orders?status=all");
+    await editOrder.openTab("Shipping");
+    await tracking.editUpdateTracking.click();
+    const toast = shell.toast("Update failed");
+    await expect(toast).toContainText("UPS refused this server's credentials");
+    await expect(toast).not.toContainText("Failed to update tracking information.");
+  });
+
+  test("Update All Tracking counts only what it looked up, and names the shipped orders without a number", async ({
+    page,
+    request,
+    signedInUser: user,
+    ordersPage,
+    shell,
+  }) => {
+    const tracking = new TrackingControls(page);
+    const number = upsNumber();
+    await carrierSays(request, number, "in-transit");
+    await createOrderApi(request, user.token, {
+      productname: "Linen Napkins",
+      asin: "B0NAPKIN01",
+      amazonordernumber: orderNumber(),
+      status: "Shipped",
+      trackingnumber: number,
+      carrier: "UPS",
+    });
+    await createOrderApi(request, user.token, {
+      productname: "Amazon Parcel",
+      asin: "B0AMZLOG01",
+      amazonordernumber: orderNumber(),
+      status: "Shipped",
+      trackingnumber: "TBA123456789000",
+      carrier: "AMAZON",
+    });
+    await createOrderApi(request, user.token, {
+      productname: "Numberless Vase",
+      asin: "B0NONUMB01",
+      amazonordernumber: orderNumber(),
+      status: "Shipped",
+    });
+    await ordersPage.goto("status=Shipped");
+    await expect(ordersPage.cards).toHaveCount(3);
+    await tracking.updateAll.click();
+    const toast = shell.toast("Tracking Updated Successfully!");
+    await expect(toast).toContainText("Checked 1 shipped order: 0 delivered, 1 still on the way.");
+    await expect(toast).toContainText("Skipped 1 Amazon Logistics order");
+    await expect(toast).toContainText(
+      "1 shipped order has no tracking number: add one to have it checked.",
+    );
   });
 });

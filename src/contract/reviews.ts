@@ -95,4 +95,6 @@ export type PublicConfig = {
   aiAvailable: boolean;
   /** Carriers whose status can be looked up (own API keys, or through the aggregator). */
   trackingCarriers: Carrier[];
+  /** Gmail sign-in with Google (OAuth) is set up; else only the app-password way is offered. */
+  gmailOAuth: boolean;
 };

@@ -228,6 +228,13 @@ export const processedMessages = sqliteTable(
     ordersCreated: integer("orders_created").notNull().default(0),
     ordersUpdated: integer("orders_updated").notNull().default(0),
     processedAt: text("processed_at").notNull().default(now),
+    /**
+     * 1 when the import mode kept something of this message out ("vine" mode: a paid order, or
+     * a later mail "all" mode would create orders from): read again once the mode allows it.
+     */
+    modeLimited: integer("mode_limited").notNull().default(0),
+    /** The message's Date (ISO), kept for mode-limited messages: the period a re-scan covers. */
+    mailDate: text("mail_date"),
   },
   (t) => [primaryKey({ columns: [t.userId, t.messageKey] })],
 );

@@ -18,7 +18,6 @@ import { ApiError, apiJson, FIVE_MINUTES } from "../lib/api.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { toast, toastError } from "../lib/toast.tsx";
 import {
-  orderRefreshErrorToast,
   orderRefreshToast,
   preferencesErrorToast,
   preferencesSavedToast,
@@ -138,7 +137,7 @@ export function useRefreshOrderTracking(orderid: number) {
   return useMutation({
     mutationFn: () => apiJson<{ order?: Order }>("POST", `/api/orders/${orderid}/tracking/update`),
     onSuccess: () => show(orderRefreshToast()),
-    onError: (err) => showError(err, orderRefreshErrorToast()),
+    onError: (err) => showError(err, updateOrderErrorToast(serverMessage(err))),
     onSettled: () => invalidateAfterOrderChange(queryClient),
   });
 }

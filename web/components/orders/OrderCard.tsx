@@ -19,7 +19,7 @@ import {
   type StatusFilter,
 } from "../../lib/orders.ts";
 import { DeliveryDate } from "./DeliveryDate.tsx";
-import { PackageIcon } from "./PackageIcon.tsx";
+import { ProductImage } from "./ProductImage.tsx";
 import { JustDeliveredBadge, StatusBadge } from "./StatusBadge.tsx";
 import { StatusSelect } from "./StatusSelect.tsx";
 import { UpdateOrderTrackingButton } from "./TrackingButtons.tsx";
@@ -81,11 +81,7 @@ export function OrderCard(props: {
       onClick={onCardClick}
     >
       <div className="order-card-media" aria-hidden="true">
-        {order.productimage ? (
-          <img src={order.productimage} alt="" loading="lazy" />
-        ) : (
-          <PackageIcon />
-        )}
+        <ProductImage src={order.productimage} alt="" />
       </div>
       <div className="order-card-body">
         <div className="order-card-head">

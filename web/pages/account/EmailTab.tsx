@@ -54,7 +54,7 @@ export function EmailTab() {
       ) : (
         <ProviderChooser onGmail={() => setGmailOpen(true)} />
       )}
-      <ImportModeCard mode={user.importMode ?? "vine"} />
+      <ImportModeCard mode={user.importMode ?? "vine"} connected={connected} />
       <ImportCard />
       <PrivacyCard />
       <GmailConnectDialog open={gmailOpen} onClose={() => setGmailOpen(false)} oauth={oauth} />

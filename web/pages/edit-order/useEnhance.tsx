@@ -9,6 +9,7 @@
  *   improves it, or writes one when it is empty); Accept replaces the text and that subject.
  */
 import { lazy, type ReactNode, Suspense, useState } from "react";
+import { Link } from "wouter";
 import type { EnhanceRequestType } from "../../../src/contract/constants.ts";
 import type { EnhanceResponse } from "../../../src/contract/reviews.ts";
 import { usePublicConfig } from "../../hooks/usePublicConfig.ts";
@@ -29,8 +30,10 @@ export function useEnhance(props: FormProps & { orderId: number }) {
   const [request, setRequest] = useState<EnhanceRequest | null>(null);
 
   const option = settings?.aiEditingOption ?? "None";
-  const shown =
-    option !== "None" && (form.status === "Received" || form.status === "Review Rejected");
+  const writing = form.status === "Received" || form.status === "Review Rejected";
+  const shown = option !== "None" && writing;
+  // AI help is off for this user (and the settings loaded): say it exists and where to turn it on.
+  const offered = settings !== undefined && option === "None" && writing;
   const requestType: EnhanceRequestType = option === "Grammar & Spelling" ? "grammar" : "improve";
   const unavailable = aiAvailable === false;
   const noteId = `enhance-unavailable-${props.orderId}`;
@@ -88,6 +91,13 @@ export function useEnhance(props: FormProps & { orderId: number }) {
       {shown && unavailable && (
         <small id={noteId} className="enhance-unavailable">
           {AI_UNAVAILABLE_NOTE}
+        </small>
+      )}
+      {offered && (
+        <small className="enhance-offer">
+          AI help can fix the spelling of your review or improve it: turn it on under{" "}
+          <Link href="/account?tab=reviews">Account → Review Settings</Link> (AI editing
+          assistance).
         </small>
       )}
       {request && (
