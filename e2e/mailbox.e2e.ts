@@ -22,7 +22,7 @@ import { expect, test } from "./support/fixtures.ts";
 import { orderNumber } from "./support/orders.ts";
 
 test.describe("Email Configuration without a mailbox", () => {
-  test("the tab comes last, after Profile, Reviews and Tracking; the provider chooser offers Gmail and four 'Soon' providers", async ({
+  test("the tab comes after Profile, Reviews and Tracking (Alerts, beyond the spec, last); the provider chooser offers Gmail and four 'Soon' providers", async ({
     page,
     signedInUser: _user,
     shell,
@@ -30,13 +30,15 @@ test.describe("Email Configuration without a mailbox", () => {
     const email = new EmailTab(page);
     await page.goto("/account");
     const tabs = page.getByRole("tablist", { name: "Account sections" }).getByRole("tab");
-    // Spec §2: Profile Information (default), Review Settings, Shipment Tracking, Email Configuration.
-    await expect(tabs).toHaveCount(4);
+    // Spec §2: Profile Information (default), Review Settings, Shipment Tracking, Email
+    // Configuration; then Alerts (issue 18).
+    await expect(tabs).toHaveCount(5);
     await expect(tabs.nth(0)).toHaveAccessibleName(/Profile/);
     await expect(tabs.nth(0)).toHaveAttribute("aria-selected", "true");
     await expect(tabs.nth(1)).toHaveText("Review SettingsReviews");
     await expect(tabs.nth(2)).toHaveText("Shipment TrackingTracking");
     await expect(tabs.nth(3)).toHaveText("Email ConfigurationEmail");
+    await expect(tabs.nth(4)).toHaveText("AlertsAlerts");
     await email.tab.click();
     await email.expectSelected();
 
