@@ -41,7 +41,7 @@ for (const scheme of ["light", "dark"] as const) {
       await expectNoSeriousViolations(page, "not found");
     });
 
-    test("signed-in screens: dashboard, orders, add, edit (every tab), account (every tab), admin logs", async ({
+    test("signed-in screens: dashboard, orders, add, edit (every tab), account (every tab), Vine, admin logs", async ({
       page,
       request,
       admin,
@@ -83,12 +83,17 @@ for (const scheme of ["light", "dark"] as const) {
       }
 
       await page.goto("/account");
-      for (const name of [/Profile/, /Review/, /Tracking/, /Email/]) {
+      for (const name of [/Profile/, /Review/, /Tracking/, /Email/, /Alerts/]) {
         await main.getByRole("tablist").getByRole("tab", { name }).click();
         await expect(main.getByRole("tabpanel").locator("article").first()).toBeVisible();
         await expect(main.getByRole("tabpanel").locator("[aria-busy=true]")).toHaveCount(0);
         await expectNoSeriousViolations(page, `account, ${name.source}`);
       }
+
+      await page.goto("/vine");
+      await expect(main.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(main.locator("[aria-busy=true]")).toHaveCount(0);
+      await expectNoSeriousViolations(page, "vine");
 
       await page.goto("/admin/logs");
       await expect(main.getByRole("table")).toBeVisible();

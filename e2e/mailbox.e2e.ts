@@ -30,7 +30,7 @@ test.describe("Email Configuration without a mailbox", () => {
     const email = new EmailTab(page);
     await page.goto("/account");
     const tabs = page.getByRole("tablist", { name: "Account sections" }).getByRole("tab");
-    // Spec §2: Profile Information (default), Review Settings, Shipment Tracking, Email
+    // docs/screens.md: Profile Information (default), Review Settings, Shipment Tracking, Email
     // Configuration; then Alerts (issue 18).
     await expect(tabs).toHaveCount(5);
     await expect(tabs.nth(0)).toHaveAccessibleName(/Profile/);

@@ -2,7 +2,7 @@
  * Carrier tracking in the browser, against the fake UPS that e2e/support/server.ts starts beside
  * the app: a number saved on a dashboard card ships the order; the carrier then says delivered and
  * the dashboard's Shipped refresh, the list's Update All Tracking, a card's Update Tracking and
- * Edit Order's Update Tracking each make it Received, with the exact toasts of spec §8. And the
+ * Edit Order's Update Tracking each make it Received, with the exact toasts of docs/messages.md. And the
  * Shipment Tracking tab: zone, daily time, Save Preferences, kept after a reload.
  *
  * Every test uses its own tracking numbers: the fake's scenarios are per number, for the whole run.
@@ -204,7 +204,7 @@ test.describe("carrier tracking", () => {
     await expect(shell.toast("Tracking updated successfully")).toContainText(
       "Order marked as shipped with tracking information updated.",
     );
-    // The server's warning follows one second later (spec §8).
+    // The server's warning follows one second later (docs/messages.md).
     await expect(shell.toast("Tracking information incomplete")).toContainText(
       "Could not get tracking information from UPS",
     );
@@ -237,7 +237,7 @@ test.describe("Shipment Tracking tab", () => {
   }) => {
     const tab = new TrackingTab(page);
     await tab.goto();
-    // Spec §2 order: …, Shipment Tracking, Email Configuration; short label 'Tracking'.
+    // docs/screens.md order: …, Shipment Tracking, Email Configuration; short label 'Tracking'.
     const names = await page
       .getByRole("tablist", { name: "Account sections" })
       .getByRole("tab")

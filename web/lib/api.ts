@@ -1,5 +1,5 @@
 /**
- * The shared request helper and query defaults (spec §7) with the generic error handling of §8.
+ * The shared request helper and query defaults (docs/api.md) with the generic error handling of docs/messages.md.
  * Every call to /api carries the stored token as a Bearer header and includes credentials.
  */
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";

@@ -25,5 +25,6 @@ export function preloadRoute(
   if (pathname === "/orders/new") return { page: "AddOrderPage", paths: [] };
   if (pathname === "/account") return { page: "AccountPage", paths: [] };
   if (pathname === "/admin/logs") return { page: "AdminLogsPage", paths: [] };
+  if (pathname === "/vine") return { page: "VinePage", paths: ["/api/vine/standing"] };
   return null;
 }

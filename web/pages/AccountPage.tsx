@@ -1,8 +1,8 @@
 /**
- * Account settings (spec §2): Profile Information, Review Settings, Shipment Tracking and Email
+ * Account settings (docs/screens.md): Profile Information, Review Settings, Shipment Tracking and Email
  * Configuration (the Reviews and Tracking tabs load on demand). `?tab=<id>` opens a tab; a return
  * from Gmail's authorization (`?oauth=success|error`) opens the Email tab, shows its toast and is
- * then removed from the address (spec §2).
+ * then removed from the address (docs/screens.md).
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";

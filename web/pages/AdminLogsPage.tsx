@@ -1,4 +1,4 @@
-/** Admin log files (spec §2): list, view (tail, search, refresh, auto-scroll), download, delete. */
+/** Admin log files (docs/screens.md): list, view (tail, search, refresh, auto-scroll), download, delete. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ConfirmDialog } from "../components/Dialog.tsx";

@@ -1,5 +1,5 @@
 /**
- * The dashboard (spec §2): last live update, All Orders / Add Order, six status cards, Recent
+ * The dashboard (docs/screens.md): last live update, All Orders / Add Order, six status cards, Recent
  * Orders with inline tracking edit (one card at a time), and the stat cards.
  */
 import { lazy, Suspense, useState } from "react";

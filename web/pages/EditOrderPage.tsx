@@ -1,5 +1,5 @@
 /**
- * Edit Order (/orders/:id/edit?from=&section=review; spec §2, §4, §5, §7, §8): skeleton while
+ * Edit Order (/orders/:id/edit?from=&section=review; docs/screens.md, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/api.md, docs/messages.md): skeleton while
  * loading, 'Order Not Found', three tabs, and Cancel / Save / Save & Close. When only the tracking
  * number or carrier changed, the save goes through the tracking call.
  */

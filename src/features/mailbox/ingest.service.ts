@@ -31,7 +31,7 @@
  * - Bad mail never throws: unparseable or unreadable → skipped "unreadable" (and recorded, so it
  *   is not retried forever); a value the orders service refuses rolls the message back and
  *   records it as "unreadable". Infrastructure errors (the database) do throw, and nothing is
- *   recorded: the caller must not mark, move or count the message (DESIGN.md §5).
+ *   recorded: the caller must not mark, move or count the message (docs/behaviour.md#mail).
  * - Sender: the From address must pass isAmazonSender (read both by the parser and from the raw
  *   header, one From header only), else "not-amazon". Forwarded mail (From not
  *   Amazon, subject starting Fwd:/Fw:/WG:/I:, body quoting an Amazon address) is "forwarded":

@@ -1,5 +1,5 @@
 /**
- * Carrier tracking (spec §4, §5, §7, §8; issue 5): preferences, look-ups on demand and the daily
+ * Carrier tracking (docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/api.md, docs/messages.md; issue 5): preferences, look-ups on demand and the daily
  * check's work. What a carrier answer does to an order:
  *
  * - Delivered: a Shipped (or Ordered) order becomes Received with datedelivered (the carrier's time,
@@ -594,7 +594,7 @@ function noDateWarning(carrier: Carrier, r: TrackingResult): string | null {
   return `${CARRIER_NAMES[carrier]} has not given an expected delivery date for this parcel yet.`;
 }
 
-/** The update-all summary for people (spec §8 shows it in the "Tracking Update Completed" toast). */
+/** The update-all summary for people (docs/messages.md shows it in the "Tracking Update Completed" toast). */
 function summary(s: {
   noNumber: number;
   delivered: number;

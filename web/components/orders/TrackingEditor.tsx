@@ -1,5 +1,5 @@
 /**
- * Inline tracking edit on an order card (spec §4): number and carrier. When focus leaves the editor
+ * Inline tracking edit on an order card (docs/behaviour.md#states-and-transitions): number and carrier. When focus leaves the editor
  * it waits 200 ms (focus may just be moving between its two fields), then saves through
  * PUT /api/orders/{id}/tracking only if the number or carrier changed, otherwise it just closes.
  * An empty number clears the carrier. Enter or Save saves at once; Escape or Cancel closes

@@ -1,5 +1,5 @@
 /**
- * Account Settings → Email Configuration (spec §2): connected box or provider chooser, the expired
+ * Account Settings → Email Configuration (docs/screens.md): connected box or provider chooser, the expired
  * warning, Process Old Emails and folder settings (connected only), file import and privacy.
  */
 import { useState } from "react";

@@ -1,7 +1,7 @@
 /**
  * Review Information: the status line with urgency, star rating, subject, text with its word
  * counter, copy buttons, the lifecycle buttons (Mark Review Submitted / Mark Approved / Mark
- * Rejected) and the review reference with its 'View on Amazon' link (spec §2, §4, §5).
+ * Rejected) and the review reference with its 'View on Amazon' link (docs/screens.md, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation).
  */
 import type { Order } from "../../../src/contract/orders.ts";
 import { StarRating } from "../../components/orders/StarRating.tsx";

@@ -1,5 +1,5 @@
 /**
- * The Enhance buttons of the review section and their dialog (spec §4): shown only when the
+ * The Enhance buttons of the review section and their dialog (docs/behaviour.md#states-and-transitions): shown only when the
  * user's AI editing option is not None and the status is Received or Review Rejected; disabled
  * on an empty field; when this server has no AI configured (GET /api/config) they stay disabled
  * and say so. The dialog is loaded only when first opened.
@@ -60,7 +60,7 @@ export function useEnhance(props: FormProps & { orderId: number }) {
     setRequest(null);
   };
 
-  /** The Enhance button beside a field (nothing when §4 does not allow it). */
+  /** The Enhance button beside a field (nothing when docs/behaviour.md#states-and-transitions does not allow it). */
   const button = (field: "subject" | "text"): ReactNode => {
     if (!shown) return null;
     const empty = !(field === "subject" ? form.reviewsubject : form.reviewtext).trim();

@@ -1,5 +1,5 @@
 /**
- * Connecting Gmail (spec §2 explainer dialog, §4 Email connection): the explainer with its
+ * Connecting Gmail (docs/screens.md explainer dialog, docs/behaviour.md#states-and-transitions Email connection): the explainer with its
  * Accessed / Never accessed lists, 'Continue to Gmail' (OAuth in a popup) and the second way, an
  * app password proven by an IMAP login on the server. When the server has no Google client
  * (`gmailOAuth: false` in GET /api/config), only the app-password way is offered, and the
@@ -49,7 +49,7 @@ export function toastOAuthResult(result: OAuthResult) {
 }
 
 /**
- * The OAuth way: GET /api/auth/google, then the popup of spec §4. When the popup closes, user data
+ * The OAuth way: GET /api/auth/google, then the popup of docs/behaviour.md#states-and-transitions. When the popup closes, user data
  * is refetched and the scan initialised 1 s later; a result the popup announces does the same.
  */
 export function useGmailOAuth() {
@@ -177,7 +177,7 @@ export function GmailConnectDialog(props: {
   );
 }
 
-/** The explanation of Google's broad permission and what Grapevine does with it (spec §2). */
+/** The explanation of Google's broad permission and what Grapevine does with it (docs/screens.md). */
 export function GmailExplainer() {
   return (
     <div className="gmail-explainer">

@@ -40,7 +40,7 @@ const folders = [
 ];
 
 describe("periods", () => {
-  test("the options of spec §9 with 30 days by default", () => {
+  test("the options of docs/behaviour.md#constants-and-limits with 30 days by default", () => {
     expect(PERIOD_OPTIONS.map((o) => o.value)).toEqual([1, 7, 14, 30, 60, 90, 120, 150, 180]);
     expect(PERIOD_OPTIONS.map((o) => o.label)).toEqual([
       "1 day",
@@ -57,7 +57,7 @@ describe("periods", () => {
     expect(periodLabel(1)).toBe("1 day");
   });
 
-  test("the confirmation text of spec §5", () => {
+  test("the confirmation text of docs/behaviour.md#validation", () => {
     expect(processConfirmText(30)).toBe(
       "Are you sure you want to process emails from the last 30 day(s)?",
     );
@@ -144,7 +144,7 @@ describe("folder form", () => {
   });
 });
 
-describe("automatic folder refresh (spec §9)", () => {
+describe("automatic folder refresh (docs/behaviour.md#constants-and-limits)", () => {
   const now = Date.parse("2026-03-01T12:00:00Z");
   const ago = (ms: number) => new Date(now - ms).toISOString();
   test("connected, empty list, never refreshed or over 24 h ago", () => {

@@ -1,5 +1,5 @@
 /**
- * Pure rules of the Email Configuration tab (spec §2, §5, §9): periods, the folder form (dirty
+ * Pure rules of the Email Configuration tab (docs/screens.md, docs/behaviour.md#validation, docs/behaviour.md#constants-and-limits): periods, the folder form (dirty
  * tracking, '__none__'), the automatic folder refresh, the expired state and the import summary.
  */
 
@@ -25,7 +25,7 @@ export const PERIOD_OPTIONS: readonly { value: number; label: string }[] = OLD_E
   (d) => ({ value: d, label: periodLabel(d) }),
 );
 
-/** The confirmation of spec §5, word for word. */
+/** The confirmation of docs/behaviour.md#validation, word for word. */
 export function processConfirmText(days: number): string {
   return `Are you sure you want to process emails from the last ${days} day(s)?`;
 }
@@ -119,7 +119,7 @@ export function withMonitoredFolder(form: FolderForm, selectedFolder: string): F
   };
 }
 
-/** Spec §9: connected, the list is empty and the last refresh is older than 24 h or never happened. */
+/** docs/behaviour.md#constants-and-limits: connected, the list is empty and the last refresh is older than 24 h or never happened. */
 export function shouldAutoRefreshFolders(opts: {
   connected: boolean;
   folderCount: number;
