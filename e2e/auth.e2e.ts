@@ -132,7 +132,7 @@ test.describe("Revoked session", () => {
     accountPage,
     shell,
   }) => {
-    // Spec §8: once the token is found invalid the browser goes to /login and processing stops,
+    // docs/messages.md: once the token is found invalid the browser goes to /login and processing stops,
     // so the failed save must not leave a 'Failed to update profile' toast behind.
     await signInWithToken(page, user.token, "/account");
     await accountPage.expectLoaded();

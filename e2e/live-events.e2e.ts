@@ -1,5 +1,5 @@
 /**
- * Live events (spec §4, §7): an open page learns of changes made elsewhere without a reload.
+ * Live events (docs/behaviour.md#states-and-transitions, docs/api.md): an open page learns of changes made elsewhere without a reload.
  * The browser keeps one EventSource to /api/events/stream?token=… and refetches per table.
  */
 import type { Page, Request } from "@playwright/test";

@@ -1,5 +1,5 @@
 /**
- * The notifications bell and popover (spec §2): badge and '99+', tabs with counts, empty states,
+ * The notifications bell and popover (docs/screens.md): badge and '99+', tabs with counts, empty states,
  * per-item and bulk actions, level styling, sanitised HTML, closing, and failure toasts.
  * Notifications are stored behind the server's back (e2e/support/notifications.ts), so each test
  * opens the page after storing them.

@@ -14,6 +14,7 @@ test("the login screen fits a phone", async ({ loginPage, shell }) => {
 });
 
 test("the account page fits a phone and its tab shows the short label", async ({
+  page,
   signedInUser,
   accountPage,
   shell,
@@ -22,6 +23,16 @@ test("the account page fits a phone and its tab shows the short label", async ({
   await expect(accountPage.email).toHaveValue(signedInUser.email);
   await shell.expectNoHorizontalScroll();
   await expect(accountPage.profileTab).toHaveText("Profile", { useInnerText: true });
+  // All five tabs in view, each label on one line (none broken mid-word, no sideways strip).
+  const strip = await page.getByRole("tablist", { name: "Account sections" }).evaluate((el) => ({
+    overflow: el.scrollWidth - el.clientWidth,
+    // An inline label broken over two lines has two client rects.
+    lines: [...el.querySelectorAll('[role="tab"] .label-short')].map(
+      (t) => t.getClientRects().length,
+    ),
+  }));
+  expect(strip.overflow).toBeLessThanOrEqual(0);
+  expect(strip.lines).toEqual([1, 1, 1, 1, 1]);
 });
 
 test("on a phone the tab's accessible name is its short label", async ({

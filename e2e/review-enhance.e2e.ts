@@ -1,5 +1,5 @@
 /**
- * AI help with a review (spec §4, §8) in the browser, against the app's real enhancement endpoint
+ * AI help with a review (docs/behaviour.md#states-and-transitions, docs/messages.md) in the browser, against the app's real enhancement endpoint
  * and the fake OpenAI-compatible server that e2e/support/server.ts starts beside it. The fake's
  * answer is picked by [fake:...] markers in the text typed (test/support/fake-openai.ts).
  */

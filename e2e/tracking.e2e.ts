@@ -2,7 +2,7 @@
  * Carrier tracking in the browser, against the fake UPS that e2e/support/server.ts starts beside
  * the app: a number saved on a dashboard card ships the order; the carrier then says delivered and
  * the dashboard's Shipped refresh, the list's Update All Tracking, a card's Update Tracking and
- * Edit Order's Update Tracking each make it Received, with the exact toasts of spec §8. And the
+ * Edit Order's Update Tracking each make it Received, with the exact toasts of docs/messages.md. And the
  * Shipment Tracking tab: zone, daily time, Save Preferences, kept after a reload.
  *
  * Every test uses its own tracking numbers: the fake's scenarios are per number, for the whole run.
@@ -19,7 +19,7 @@ async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-type Scenario = "in-transit" | "delivered" | "not-found";
+type Scenario = "in-transit" | "delivered" | "not-found" | "unauthorized";
 
 /** Drives the fake carriers (POST {baseUrl}/__fake/scenario; the address is in e2e-carriers.json). */
 async function carrierSays(
@@ -204,7 +204,7 @@ test.describe("carrier tracking", () => {
     await expect(shell.toast("Tracking updated successfully")).toContainText(
       "Order marked as shipped with tracking information updated.",
     );
-    // The server's warning follows one second later (spec §8).
+    // The server's warning follows one second later (docs/messages.md).
     await expect(shell.toast("Tracking information incomplete")).toContainText(
       "Could not get tracking information from UPS",
     );
@@ -237,7 +237,7 @@ test.describe("Shipment Tracking tab", () => {
   }) => {
     const tab = new TrackingTab(page);
     await tab.goto();
-    // Spec §2 order: …, Shipment Tracking, Email Configuration; short label 'Tracking'.
+    // docs/screens.md order: …, Shipment Tracking, Email Configuration; short label 'Tracking'.
     const names = await page
       .getByRole("tablist", { name: "Account sections" })
       .getByRole("tab")
@@ -269,5 +269,76 @@ test.describe("Shipment Tracking tab", () => {
     await expect(tab.timezone).toHaveValue("Asia/Tokyo");
     await expect(tab.updateTime).toHaveValue("14:30");
     expect(await tab.chosenLabel(tab.updateTime)).toBe("2:30 PM");
+  });
+});
+
+test.describe("tracking answers in words", () => {
+  test("Edit Order's Update Tracking shows the server's reason, not a fixed sentence", async ({
+    page,
+    request,
+    signedInUser: user,
+    editOrder,
+    shell,
+  }) => {
+    const tracking = new TrackingControls(page);
+    const number = upsNumber();
+    await carrierSays(request, number, "unauthorized");
+    const order = await createOrderApi(request, user.token, {
+      productname: "Oak Bookend",
+      asin: "B0BOOKEND1",
+      amazonordernumber: orderNumber(),
+      status: "Shipped",
+      trackingnumber: number,
+      carrier: "UPS",
+    });
+    await editOrder.goto(order.orderid, "/orders?status=all");
+    await editOrder.openTab("Shipping");
+    await tracking.editUpdateTracking.click();
+    const toast = shell.toast("Update failed");
+    await expect(toast).toContainText("UPS refused this server's credentials");
+    await expect(toast).not.toContainText("Failed to update tracking information.");
+  });
+
+  test("Update All Tracking counts only what it looked up, and names the shipped orders without a number", async ({
+    page,
+    request,
+    signedInUser: user,
+    ordersPage,
+    shell,
+  }) => {
+    const tracking = new TrackingControls(page);
+    const number = upsNumber();
+    await carrierSays(request, number, "in-transit");
+    await createOrderApi(request, user.token, {
+      productname: "Linen Napkins",
+      asin: "B0NAPKIN01",
+      amazonordernumber: orderNumber(),
+      status: "Shipped",
+      trackingnumber: number,
+      carrier: "UPS",
+    });
+    await createOrderApi(request, user.token, {
+      productname: "Amazon Parcel",
+      asin: "B0AMZLOG01",
+      amazonordernumber: orderNumber(),
+      status: "Shipped",
+      trackingnumber: "TBA123456789000",
+      carrier: "AMAZON",
+    });
+    await createOrderApi(request, user.token, {
+      productname: "Numberless Vase",
+      asin: "B0NONUMB01",
+      amazonordernumber: orderNumber(),
+      status: "Shipped",
+    });
+    await ordersPage.goto("status=Shipped");
+    await expect(ordersPage.cards).toHaveCount(3);
+    await tracking.updateAll.click();
+    const toast = shell.toast("Tracking Updated Successfully!");
+    await expect(toast).toContainText("Checked 1 shipped order: 0 delivered, 1 still on the way.");
+    await expect(toast).toContainText("Skipped 1 Amazon Logistics order");
+    await expect(toast).toContainText(
+      "1 shipped order has no tracking number: add one to have it checked.",
+    );
   });
 });

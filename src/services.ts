@@ -244,6 +244,7 @@ export function createServices(
     publicConfig: {
       aiAvailable: aiClient !== null,
       trackingCarriers: carrierLookup.supported(),
+      gmailOAuth: google !== null,
     } satisfies PublicConfig,
     /** Open live-event streams (GET /api/events/stream); closed first at shutdown. */
     sse,

@@ -1,4 +1,4 @@
-/** Providers and routes (spec §2). Signed-in routes sit behind the guard. */
+/** Providers and routes (docs/screens.md). Signed-in routes sit behind the guard. */
 import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, type ReactNode, Suspense } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";

@@ -39,9 +39,9 @@ export class DashboardPage {
     await expect(this.heading).toBeVisible();
   }
 
-  /** The header line under the title: "Last update: …" or "Waiting for updates". */
+  /** The header line under the title: "Last update: … · live updates on" or "Loading your orders…". */
   get lastUpdate(): Locator {
-    return this.main.getByText(/^(Last update: .+|Waiting for updates)$/);
+    return this.main.getByText(/^(Last update: .+|Loading your orders…)/);
   }
 
   /** The status card link; its accessible name is "<status>: <count>, <subtitle>[, n ordered today]". */

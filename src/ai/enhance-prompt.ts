@@ -1,5 +1,5 @@
 /**
- * The enhancement prompt (spec §4) and the reading of the model's reply. Pure: no I/O.
+ * The enhancement prompt (docs/behaviour.md#states-and-transitions) and the reading of the model's reply. Pure: no I/O.
  *
  * What goes to the AI server is exactly what is built here: the product name (context only), the
  * review subject and/or text, and instructions derived from the user's review settings (target
@@ -61,7 +61,7 @@ export function toneMix(alloc: ToneAllocation): { tone: Tone; percent: number }[
     .sort((a, b) => b.percent - a.percent);
 }
 
-/** The parts to ask for (spec §4): the text when sent; a subject when sent or auto-generated. */
+/** The parts to ask for (docs/behaviour.md#states-and-transitions): the text when sent; a subject when sent or auto-generated. */
 export function enhanceWants(input: Pick<EnhanceInput, "text" | "subject" | "settings">) {
   const text = Boolean(input.text);
   const subject = Boolean(input.subject) || (text && input.settings.autoGenerateSubject);

@@ -1,8 +1,8 @@
 /**
  * The AI server: any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, LM Studio...)
- * through the openai SDK (DESIGN.md §7). One call, no retries of its own (the SDK would otherwise
+ * through the openai SDK (docs/behaviour.md#ai-server). One call, no retries of its own (the SDK would otherwise
  * retry 429s and 5xx behind our back), a hard timeout, and every failure turned into an AiFailure
- * with a kind the enhancement service maps to the statuses the client expects (spec §8).
+ * with a kind the enhancement service maps to the statuses the client expects (docs/messages.md).
  */
 import type OpenAI from "openai";
 import type { Config } from "../config.ts";

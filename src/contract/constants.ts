@@ -65,7 +65,7 @@ export const CARRIER_LABELS = Object.fromEntries(
   CARRIERS.map((c) => [c, CARRIER_NAMES[c] ?? c]),
 ) as Record<Carrier, string>;
 
-/** Sort choices of the orders list (spec §2), as sent in ?sort=. */
+/** Sort choices of the orders list (docs/screens.md), as sent in ?sort=. */
 export const ORDER_SORTS = [
   "newest",
   "oldest",
@@ -106,11 +106,11 @@ export const MAILBOX_STATES = [
   "connecting",
 ] as const;
 export type MailboxState = (typeof MAILBOX_STATES)[number];
-/** "Process Old Emails" periods in days (spec §9); 30 is the default. */
+/** "Process Old Emails" periods in days (docs/behaviour.md#constants-and-limits); 30 is the default. */
 export const OLD_EMAIL_PERIODS = [1, 7, 14, 30, 60, 90, 120, 150, 180] as const;
 export const DEFAULT_OLD_EMAIL_PERIOD = 30;
 
-/* ---- Carrier tracking (spec §5, §9) ---- */
+/* ---- Carrier tracking (docs/behaviour.md#validation, docs/behaviour.md#constants-and-limits) ---- */
 /** Time zones offered on the Shipment Tracking tab, in the spec's order. */
 export const TRACKING_TIMEZONES = [
   "America/New_York",
@@ -131,12 +131,12 @@ export const TRACKING_TIMEZONES = [
 export const TRACKING_FALLBACK_TIMEZONE = "America/Chicago";
 /** The daily check's local time when the user has not chosen one. */
 export const DEFAULT_TRACKING_UPDATE_TIME = "09:00";
-/** A daily update time: 24-hour "HH:MM" (spec §5). */
+/** A daily update time: 24-hour "HH:MM" (docs/behaviour.md#validation). */
 export const TRACKING_TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 /** The update-time choices: every 30 minutes across the day. */
 export const TRACKING_TIME_STEP_MINUTES = 30;
 
-/* ---- Reviews (spec §3, §4, §5, §9) ---- */
+/* ---- Reviews (docs/behaviour.md#data, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/behaviour.md#constants-and-limits) ---- */
 export const AI_EDITING_OPTIONS = ["None", "Grammar & Spelling", "Improve Writing"] as const;
 export type AiEditingOption = (typeof AI_EDITING_OPTIONS)[number];
 export const TONES = [
@@ -160,7 +160,7 @@ export type ReviewSettings = {
   autoGenerateSubject: boolean;
 };
 /**
- * Defaults (spec §3). AI editing starts at None: nothing is sent to an AI server until the
+ * Defaults (docs/behaviour.md#data). AI editing starts at None: nothing is sent to an AI server until the
  * reviewer chooses to.
  */
 export const DEFAULT_REVIEW_SETTINGS: ReviewSettings = {
@@ -183,14 +183,14 @@ export const ENHANCE_MAX_RETRIES = 3;
 export const ENHANCE_DEFAULT_RETRY_SECONDS = 60;
 export const REVIEW_SUBJECT_MAX = 500;
 
-/* ---- Review media (spec §5, §9) ---- */
+/* ---- Review media (docs/behaviour.md#validation, docs/behaviour.md#constants-and-limits) ---- */
 export const MEDIA_MAX_FILES = 10;
 export const MEDIA_MAX_VIDEOS = 1;
 export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const VIDEO_MAX_BYTES = 100 * 1024 * 1024;
 export const MEDIA_IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
 export const MEDIA_VIDEO_TYPES = ["video/mp4"] as const;
-/** The refusals of spec §5, word for word (the media area checks first; the server again). */
+/** The refusals of docs/behaviour.md#validation, word for word (the media area checks first; the server again). */
 export const MEDIA_MESSAGES = {
   notMedia: "Only image and video files are allowed",
   unsupported: "Only JPEG, PNG, GIF, WebP images and MP4 videos are supported",

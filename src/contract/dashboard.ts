@@ -1,4 +1,4 @@
-/** GET /api/dashboard/counts|recent|stats (spec §3). */
+/** GET /api/dashboard/counts|recent|stats (docs/behaviour.md#data). */
 import type { Order } from "./orders.ts";
 
 export type DashboardCounts = {

@@ -1,4 +1,4 @@
-/** Live events (spec §7): GET /api/events/stream?token=… sends `data: {table, operation, timestamp}`. */
+/** Live events (docs/api.md): GET /api/events/stream?token=… sends `data: {table, operation, timestamp}`. */
 import type { EventTable } from "./constants.ts";
 
 export type EventOperation = "INSERT" | "UPDATE" | "DELETE" | "STATUS";

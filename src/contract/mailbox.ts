@@ -1,4 +1,4 @@
-/** Mailbox (spec §3 Mailbox status, Mail folder; §7 Mailbox). */
+/** Mailbox (docs/behaviour.md#data Mailbox status, Mail folder; docs/api.md Mailbox). */
 import { z } from "zod";
 import { type MailboxState, OLD_EMAIL_PERIODS } from "./constants.ts";
 

@@ -1,4 +1,4 @@
-/** Notifications (spec §3, §7). */
+/** Notifications (docs/behaviour.md#data, docs/api.md). */
 import type { NotificationLevel } from "./constants.ts";
 
 export type Notification = {

@@ -1,4 +1,4 @@
-/** Orders (spec §3, §5, §7). Field names are the spec's; the server keeps createdate/updatedate. */
+/** Orders (docs/behaviour.md#data, docs/behaviour.md#validation, docs/api.md). Field names are the spec's; the server keeps createdate/updatedate. */
 import { z } from "zod";
 import {
   CARRIERS,
@@ -57,7 +57,7 @@ export type Order = {
 
 /**
  * GET /api/orders query. `status` is a stage title or "all"; without `sort`, the Received,
- * Shipped and review filters use their own ordering (spec §9), otherwise the chosen sort.
+ * Shipped and review filters use their own ordering (docs/behaviour.md#constants-and-limits), otherwise the chosen sort.
  * The total matching count comes back in the X-Total-Count header.
  */
 export type OrderListQuery = {

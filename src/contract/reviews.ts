@@ -1,4 +1,4 @@
-/** Reviews (spec §3, §4, §5, §7): settings, AI enhancement and media. */
+/** Reviews (docs/behaviour.md#data, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/api.md): settings, AI enhancement and media. */
 import { z } from "zod";
 import {
   AI_EDITING_OPTIONS,
@@ -63,7 +63,7 @@ export const reviewSettingsBody = z.object({
   autoGenerateSubject: z.boolean({ error: () => "autoGenerateSubject must be true or false" }),
 });
 
-/** POST /api/orders/{id}/review/enhance. Messages match what the client maps (spec §8). */
+/** POST /api/orders/{id}/review/enhance. Messages match what the client maps (docs/messages.md). */
 export const enhanceBody = z.object({
   requestType: z.enum(ENHANCE_REQUEST_TYPES, {
     error: () => "Invalid request type: use grammar or improve",
@@ -95,4 +95,6 @@ export type PublicConfig = {
   aiAvailable: boolean;
   /** Carriers whose status can be looked up (own API keys, or through the aggregator). */
   trackingCarriers: Carrier[];
+  /** Gmail sign-in with Google (OAuth) is set up; else only the app-password way is offered. */
+  gmailOAuth: boolean;
 };

@@ -1,4 +1,4 @@
-/** Carrier tracking (spec §3, §5, §7): preferences and the update calls. */
+/** Carrier tracking (docs/behaviour.md#data, docs/behaviour.md#validation, docs/api.md): preferences and the update calls. */
 import { z } from "zod";
 import { TRACKING_TIME_RE } from "./constants.ts";
 import type { Order } from "./orders.ts";
@@ -19,7 +19,7 @@ export type TrackingPreferencesBody = z.infer<typeof trackingPreferencesBody>;
 
 /**
  * GET /api/tracking/preferences. timezone is null until the user (or their browser) saved one;
- * the tab then offers the browser's zone when listed, else TRACKING_FALLBACK_TIMEZONE (spec §9).
+ * the tab then offers the browser's zone when listed, else TRACKING_FALLBACK_TIMEZONE (docs/behaviour.md#constants-and-limits).
  * trackingUpdateTime is DEFAULT_TRACKING_UPDATE_TIME until chosen.
  */
 export type TrackingPreferences = { timezone: string | null; trackingUpdateTime: string };

@@ -45,7 +45,7 @@ export type EmailSettings = {
   accessToken: string | null;
 };
 
-/** GET /api/user/data (spec §3). emailSettings is null until a mailbox has been set up. */
+/** GET /api/user/data (docs/behaviour.md#data). emailSettings is null until a mailbox has been set up. */
 export type UserData = {
   userid: number;
   email: string;

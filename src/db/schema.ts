@@ -42,7 +42,7 @@ export const sessions = sqliteTable(
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 
-/** One item a reviewer ordered (spec §3). Dates are ISO strings; expected_delivery_date is YYYY-MM-DD. */
+/** One item a reviewer ordered (docs/behaviour.md#data). Dates are ISO strings; expected_delivery_date is YYYY-MM-DD. */
 export const orders = sqliteTable(
   "orders",
   {
@@ -108,7 +108,7 @@ export const orders = sqliteTable(
     // The dashboard's "ordered in this day/month" counts read only this index (covering): both
     // its ranges, by date_ordered and by created_at where date_ordered is null (migration 0005).
     index("orders_user_ordered_idx").on(t.userId, t.dateOrdered, t.createdAt, t.status),
-    // The per-filter orderings of spec §9 (nulls last where ascending).
+    // The per-filter orderings of docs/behaviour.md#constants-and-limits (nulls last where ascending).
     index("orders_user_status_delivered_idx").on(
       t.userId,
       t.status,
@@ -228,6 +228,13 @@ export const processedMessages = sqliteTable(
     ordersCreated: integer("orders_created").notNull().default(0),
     ordersUpdated: integer("orders_updated").notNull().default(0),
     processedAt: text("processed_at").notNull().default(now),
+    /**
+     * 1 when the import mode kept something of this message out ("vine" mode: a paid order, or
+     * a later mail "all" mode would create orders from): read again once the mode allows it.
+     */
+    modeLimited: integer("mode_limited").notNull().default(0),
+    /** The message's Date (ISO), kept for mode-limited messages: the period a re-scan covers. */
+    mailDate: text("mail_date"),
   },
   (t) => [primaryKey({ columns: [t.userId, t.messageKey] })],
 );
@@ -288,7 +295,7 @@ export const oauthStates = sqliteTable("oauth_states", {
 
 export type MailboxAccountRow = typeof mailboxAccounts.$inferSelect;
 
-/** Review settings (spec §3); no row means the defaults (DEFAULT_REVIEW_SETTINGS). */
+/** Review settings (docs/behaviour.md#data); no row means the defaults (DEFAULT_REVIEW_SETTINGS). */
 export const reviewSettings = sqliteTable("review_settings", {
   userId: integer("user_id")
     .primaryKey()

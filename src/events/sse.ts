@@ -12,7 +12,7 @@
 import { SSE_HEARTBEAT_MS } from "../contract/index.ts";
 import type { EventBus } from "./bus.ts";
 
-/** Sent as `retry:`: the browser's first reconnect delay (spec §9: 1 s, then the client backs off). */
+/** Sent as `retry:`: the browser's first reconnect delay (docs/behaviour.md#constants-and-limits: 1 s, then the client backs off). */
 export const SSE_RETRY_MS = 1000;
 /** Tabs per user; opening one more ends that user's oldest stream. */
 export const SSE_MAX_STREAMS_PER_USER = 20;

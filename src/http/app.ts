@@ -131,7 +131,7 @@ export function createApp(deps: {
   app.use(IMPORT_PATH, auth);
   app.route(IMPORT_PATH, mailImportRoutes({ imports: services.mailImport }));
 
-  // The mailbox (spec §7); the import above has its own auth.
+  // The mailbox (docs/api.md); the import above has its own auth.
   const imapAuth: MiddlewareHandler<AppEnv> = (c, next) =>
     c.req.path === IMPORT_PATH ? next() : auth(c, next);
   app.use("/api/imap/*", imapAuth);

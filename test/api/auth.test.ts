@@ -1,4 +1,4 @@
-/** Registration, sign-in, sign-in throttling and bearer tokens (spec §5, §6, §8). */
+/** Registration, sign-in, sign-in throttling and bearer tokens (docs/behaviour.md#validation, docs/behaviour.md#who-may-do-what, docs/messages.md). */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { hashToken } from "../../src/features/auth/auth.service.ts";
 import { createHarness, type Harness } from "../harness.ts";

@@ -1,5 +1,5 @@
 /**
- * Dashboard (spec §2, §3): GET /api/dashboard/counts|recent|stats on seeded sets, with the user's
+ * Dashboard (docs/screens.md, docs/behaviour.md#data): GET /api/dashboard/counts|recent|stats on seeded sets, with the user's
  * time zone deciding "today" and "this month". The definitions tested are the ones documented in
  * src/contract/dashboard.ts.
  */

@@ -1,4 +1,4 @@
-/** Live events (spec §4, §7, §9): GET /api/events/stream?token=… as server-sent events. */
+/** Live events (docs/behaviour.md#states-and-transitions, docs/api.md, docs/behaviour.md#constants-and-limits): GET /api/events/stream?token=… as server-sent events. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import type { LiveEvent } from "../../src/contract/index.ts";

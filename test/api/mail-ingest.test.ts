@@ -331,6 +331,62 @@ describe("later mail", () => {
     });
   });
 
+  test("the same shipping mail, skipped in vine mode, creates its order once the mode is all; read again, never counted twice", async () => {
+    const u = await h.register();
+    const shipped = amazonMail({
+      kind: "shipped",
+      order: "115-8888888-8888888",
+      items: [EARBUDS],
+      tracking: "TBA123456789099",
+      messageId: "again@amazon.com",
+    });
+    const noItems = amazonMail({
+      kind: "delivered",
+      order: "115-8888888-0000000",
+      items: [],
+      messageId: "noitems@amazon.com",
+    });
+    expect(await mail.ingest(u.userid, shipped)).toMatchObject({ reason: "no-matching-order" });
+    expect(await mail.ingest(u.userid, noItems)).toMatchObject({ reason: "no-matching-order" });
+    // In vine mode it is read again and skipped again (it may match an order imported since).
+    expect(await mail.ingest(u.userid, shipped)).toMatchObject({
+      reason: "no-matching-order",
+      alreadyProcessed: false,
+    });
+    expect(mail.setImportMode(u.userid, "all").messages).toBe(1);
+    const again = await mail.ingest(u.userid, shipped);
+    expect(again).toMatchObject({ outcome: "created", alreadyProcessed: false });
+    expect(orders(u.userid)).toHaveLength(1);
+    expect(await mail.ingest(u.userid, shipped)).toMatchObject({
+      outcome: "created",
+      alreadyProcessed: true,
+    });
+    // A delivery about an order we do not have is read again each time it comes (its order may
+    // have arrived since), never counted twice.
+    expect(await mail.ingest(u.userid, noItems)).toMatchObject({
+      reason: "no-matching-order",
+      alreadyProcessed: false,
+    });
+    expect(orders(u.userid)).toHaveLength(1);
+    expect(mail.stats(u.userid).emailsscanned).toBe(2);
+  });
+
+  test("an update that found no order applies once its order confirmation was imported", async () => {
+    const u = await h.register();
+    const delivered = amazonMail({
+      kind: "delivered",
+      order: ORDER,
+      items: [],
+      messageId: "early-delivery@amazon.com",
+    });
+    expect(await mail.ingest(u.userid, delivered)).toMatchObject({ reason: "no-matching-order" });
+    await mail.ingest(u.userid, ordered({ messageId: "late-confirmation@amazon.com" }));
+    expect(orders(u.userid)[0]?.status).toBe("Ordered");
+    expect(await mail.ingest(u.userid, delivered)).toMatchObject({ outcome: "updated" });
+    expect(orders(u.userid)[0]?.status).toBe("Received");
+    expect((await mail.ingest(u.userid, delivered)).alreadyProcessed).toBe(true);
+  });
+
   test("another user's order with the same number is never touched", async () => {
     const a = await h.register();
     const b = await h.register();

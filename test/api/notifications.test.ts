@@ -1,4 +1,4 @@
-/** Notifications API (spec §2, §3, §7): list, read, delete, mark-all-read, delete-all, ownership. */
+/** Notifications API (docs/screens.md, docs/behaviour.md#data, docs/api.md): list, read, delete, mark-all-read, delete-all, ownership. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { LiveEvent, Notification, NotificationLevel } from "../../src/contract/index.ts";
 import { html } from "../../src/features/notifications/html.ts";

@@ -241,6 +241,25 @@ describe("configuration and logs", () => {
   });
 });
 
+describe("GET /api/config: whether Gmail sign-in with Google is offered", () => {
+  test("true with a Google client and PUBLIC_URL; false without, so only app passwords are shown", async () => {
+    const on = harness();
+    const yes = await call<{ gmailOAuth: boolean }>(on, "GET", "/api/config", {
+      token: (await on.register()).token,
+    });
+    expect(yes.body.gmailOAuth).toBe(true);
+    const off = createImapHarness(dc, { env: { PUBLIC_URL } });
+    try {
+      const no = await call<{ gmailOAuth: boolean }>(off, "GET", "/api/config", {
+        token: (await off.register()).token,
+      });
+      expect(no.body.gmailOAuth).toBe(false);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
 describe("GET /api/auth/google", () => {
   test("needs a token; the accounts routes under /api/auth keep working", async () => {
     const hh = harness();

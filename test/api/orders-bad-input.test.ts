@@ -1,5 +1,5 @@
 /**
- * Bad input to the orders endpoints (spec §5): a 4xx with the spec's message, and nothing changed
+ * Bad input to the orders endpoints (docs/behaviour.md#validation): a 4xx with the spec's message, and nothing changed
  * in the database: no order created, none edited, no event published.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";

@@ -1,5 +1,5 @@
 /**
- * Orders API (spec §2, §3, §4, §7, §9): create/read/update/delete, ownership, the lifecycle's
+ * Orders API (docs/screens.md, docs/behaviour.md#data, docs/behaviour.md#states-and-transitions, docs/api.md, docs/behaviour.md#constants-and-limits): create/read/update/delete, ownership, the lifecycle's
  * automatic changes, the tracking call, carrier detection, and the list's filter, search, sorts,
  * per-filter orderings and paging, all against a real SQLite file.
  */
@@ -854,7 +854,7 @@ describe("GET /api/orders: sorts", () => {
   });
 });
 
-describe("GET /api/orders: the per-filter orderings of spec §9", () => {
+describe("GET /api/orders: the per-filter orderings of docs/behaviour.md#constants-and-limits", () => {
   test("Received: oldest delivery first, no date last", async () => {
     const u = await h.register();
     const [a, b, c, d] = seed(u.userid, [

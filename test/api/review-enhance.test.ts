@@ -1,5 +1,5 @@
 /**
- * AI enhancement (spec §4, §7, §8): POST /api/orders/{id}/review/enhance through the real openai
+ * AI enhancement (docs/behaviour.md#states-and-transitions, docs/api.md, docs/messages.md): POST /api/orders/{id}/review/enhance through the real openai
  * SDK against a local fake OpenAI-compatible server (test/support/fake-openai.ts). The prompt
  * follows the user's saved review settings; only the product name, subject and text leave the
  * server; every failure is a status the client maps (400 / 403 / 404 / 408 / 429 / 502 / 503).
@@ -278,7 +278,7 @@ describe("refusals before anything is sent", () => {
     expect(ai.requests).toHaveLength(0);
   });
 
-  test("400s carry the phrases the client maps (§8)", async () => {
+  test("400s carry the phrases the client maps (docs/messages.md)", async () => {
     const h = harness();
     const u = await setup(h);
     const cases: [unknown, string][] = [

@@ -1,5 +1,5 @@
 /**
- * Review media API (spec §5, §7): upload by bytes not names, the limits and their messages,
+ * Review media API (docs/behaviour.md#validation, docs/api.md): upload by bytes not names, the limits and their messages,
  * nothing kept from a refused request, GPS stripped (photos and video), ownership, traversal, reorder, delete,
  * serving with Range, order deletion, and the export archive.
  */

@@ -1,4 +1,4 @@
-/** GET/PUT /api/user/review-settings (spec §3, §5, §7): defaults, validation, isolation, events. */
+/** GET/PUT /api/user/review-settings (docs/behaviour.md#data, docs/behaviour.md#validation, docs/api.md): defaults, validation, isolation, events. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { DEFAULT_REVIEW_SETTINGS, type ReviewSettings } from "../../src/contract/constants.ts";
 import type { LiveEvent } from "../../src/contract/events.ts";

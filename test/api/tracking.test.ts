@@ -1,5 +1,5 @@
 /**
- * Carrier tracking API (spec §5, §7, §8; issue 5): preferences, update-all, the single-order
+ * Carrier tracking API (docs/behaviour.md#validation, docs/api.md, docs/messages.md; issue 5): preferences, update-all, the single-order
  * look-ups and PUT /api/orders/{id}/tracking with the carrier, on the real harness (SQLite, the
  * real services and carrier lookup) against the local fake carrier APIs (test/support/fake-carriers.ts).
  * Faults are in tracking-faults.test.ts.
@@ -226,7 +226,9 @@ describe("POST /api/tracking/update-all", () => {
       totalProcessed: 6,
       successfulUpdates: 3,
       message:
-        "Checked 6 shipped orders: 1 delivered, 2 still on the way. Skipped 1 Amazon Logistics order (they update from Amazon's delivery emails). Skipped 2 orders whose carrier cannot be looked up (only UPS, FedEx and USPS can).",
+        // Only the three looked up are "checked"; the skipped ones and the one without a
+        // number are said as such, with what makes the last checkable.
+        "Checked 3 shipped orders: 1 delivered, 2 still on the way. Skipped 1 Amazon Logistics order (they update from Amazon's delivery emails). Skipped 2 orders whose carrier cannot be looked up (only UPS, FedEx and USPS can). 1 shipped order has no tracking number: add one to have it checked.",
     });
     expect(untouched.map((id) => JSON.stringify(orderRow(id)))).toEqual(before);
     const calls = fake.stats().calls;
@@ -311,7 +313,7 @@ describe("POST /api/tracking/update-all", () => {
     const { body } = await updateAll(u.token);
     expect(body).toMatchObject({ totalProcessed: 2, successfulUpdates: 1, deliveredOrders: 0 });
     expect(body.message).toBe(
-      "Checked 2 shipped orders: 0 delivered, 1 still on the way. Skipped 1 USPS order: USPS tracking is not set up on this server.",
+      "Checked 1 shipped order: 0 delivered, 1 still on the way. Skipped 1 USPS order: USPS tracking is not set up on this server.",
     );
     expect(JSON.stringify(orderRow(usps))).toBe(before);
     expect(fake.stats().calls.USPS).toBe(0);

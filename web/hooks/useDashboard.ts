@@ -1,4 +1,4 @@
-/** Dashboard data (spec §3, §7): query keys and hooks. */
+/** Dashboard data (docs/behaviour.md#data, docs/api.md): query keys and hooks. */
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import type {
   DashboardCounts,

@@ -1,5 +1,5 @@
 /**
- * The mailbox (spec §3, §7 Mailbox): query keys, the status and folder queries, and the calls.
+ * The mailbox (docs/behaviour.md#data, docs/api.md Mailbox): query keys, the status and folder queries, and the calls.
  * Live IMAP / MANUAL_RECONNECT events refetch the status (web/lib/live-events.ts).
  */
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -36,7 +36,7 @@ export function useDismissInterruptedImports() {
   });
 }
 
-/** GET /api/imap/status, only while the mailbox is connected (spec §7). */
+/** GET /api/imap/status, only while the mailbox is connected (docs/api.md). */
 export function useMailboxStatus(connected: boolean) {
   return useQuery<MailboxStatus>({ queryKey: mailboxKeys.status(), enabled: connected });
 }
@@ -56,7 +56,7 @@ function applySettings(queryClient: QueryClient, settings: EmailSettings | null 
   void queryClient.invalidateQueries({ queryKey: userKeys.data() });
 }
 
-/** POST /api/imap/initialize: starts scanning. Failures are only logged (spec §8). */
+/** POST /api/imap/initialize: starts scanning. Failures are only logged (docs/messages.md). */
 export async function initializeMailbox(): Promise<void> {
   try {
     await apiRequest("POST", "/api/imap/initialize");
@@ -65,7 +65,7 @@ export async function initializeMailbox(): Promise<void> {
   }
 }
 
-/** Spec §4: user data refetched now, the scan initialised 1 s later. */
+/** docs/behaviour.md#states-and-transitions: user data refetched now, the scan initialised 1 s later. */
 export const INITIALIZE_DELAY_MS = 1000;
 export function afterConnect(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: userKeys.data() });
@@ -138,7 +138,7 @@ export function useSaveFolders() {
   });
 }
 
-/** Manual reconnect / retry real-time: failures are only logged (spec §8). */
+/** Manual reconnect / retry real-time: failures are only logged (docs/messages.md). */
 function useMailboxAction(path: string, what: string) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -152,7 +152,7 @@ export const useManualReconnect = () =>
   useMailboxAction("/api/imap/reconnect/manual", "manual reconnect");
 export const useRetryIdle = () => useMailboxAction("/api/imap/retry-idle", "retry real-time");
 
-/** Friendly words for each state of the mailbox (spec §4 Mailbox status). */
+/** Friendly words for each state of the mailbox (docs/behaviour.md#states-and-transitions Mailbox status). */
 export const MAILBOX_STATE_LABELS: Record<MailboxState, string> = {
   idle: "Real-time monitoring",
   connected: "Connected",

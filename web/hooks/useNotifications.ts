@@ -1,5 +1,5 @@
 /**
- * Notifications (spec §7): the list query and the four actions. Each action updates the cached list
+ * Notifications (docs/api.md): the list query and the four actions. Each action updates the cached list
  * at once (rolled back on failure) and then refetches it.
  */
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";

@@ -1,5 +1,5 @@
 /**
- * Orders: query keys, queries and mutations (spec §7). Keys are request paths, so the default
+ * Orders: query keys, queries and mutations (docs/api.md). Keys are request paths, so the default
  * query function can GET them; every order change invalidates the orders, the order's detail and
  * the dashboard (the list reads X-Total-Count, so it has a query function of its own).
  */
@@ -47,7 +47,7 @@ export function invalidateOrders(queryClient: QueryClient) {
   return queryClient.invalidateQueries({ predicate: (q) => isOrdersKey(q.queryKey) });
 }
 
-/** After any order mutation: orders, order details and the dashboard (spec §7). */
+/** After any order mutation: orders, order details and the dashboard (docs/api.md). */
 export function invalidateAfterOrderChange(queryClient: QueryClient) {
   return Promise.all([invalidateOrders(queryClient), invalidateDashboard(queryClient)]);
 }
@@ -68,7 +68,7 @@ export function useOrderList(view: ListView) {
   });
 }
 
-/** One order, always fetched fresh (spec §7). A missing order is not retried. */
+/** One order, always fetched fresh (docs/api.md). A missing order is not retried. */
 export function useOrder(id: number) {
   return useQuery<Order>({
     queryKey: orderKeys.detail(id),
@@ -94,7 +94,7 @@ export function trackingErrorText(err: unknown): string {
   return trackingErrorDescription(message, errorDetails(err));
 }
 
-/** The success toast of a tracking save, then its warning one second later (spec §8). */
+/** The success toast of a tracking save, then its warning one second later (docs/messages.md). */
 export function toastTrackingSaved(res: TrackingUpdateResponse, timeZone?: string) {
   toast({
     title: TRACKING_SAVED_TITLE,
@@ -153,7 +153,7 @@ export function useSetOrderStatus() {
 }
 
 /**
- * Carrier detection for a tracking number being typed (spec §4, §5): after a 500 ms pause, from
+ * Carrier detection for a tracking number being typed (docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation): after a 500 ms pause, from
  * 8 trimmed characters. `onResult` gets the carrier (null when it cannot be told) for the number
  * that was asked about, and only while that number is still the one typed.
  */

@@ -1,5 +1,5 @@
 /**
- * Review media (spec §7): the media token for <img>/<video> URLs, upload, delete and reorder.
+ * Review media (docs/api.md): the media token for <img>/<video> URLs, upload, delete and reorder.
  * Each change writes the server's list into the order's cached detail and then invalidates the
  * orders and dashboard like every order change.
  */

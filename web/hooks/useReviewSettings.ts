@@ -1,5 +1,5 @@
 /**
- * Review settings (spec §3, §7): query key, the query and the save mutation. The Account tab edits
+ * Review settings (docs/behaviour.md#data, docs/api.md): query key, the query and the save mutation. The Account tab edits
  * them; Edit Order reads the target word count and the AI option. A save elsewhere (another tab)
  * arrives as a "user" live event, which refetches this key.
  */
@@ -25,7 +25,7 @@ export function useReviewSettings(opts: { enabled?: boolean } = {}) {
   });
 }
 
-/** PUT /api/user/review-settings; toasts as spec §8 says, and caches what the server stored. */
+/** PUT /api/user/review-settings; toasts as docs/messages.md says, and caches what the server stored. */
 export function useSaveReviewSettings() {
   const queryClient = useQueryClient();
   return useMutation({

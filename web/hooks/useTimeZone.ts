@@ -1,5 +1,5 @@
 /**
- * The zone every date is shown in (spec §4): signed out, the browser's (UTC if unknown); signed in,
+ * The zone every date is shown in (docs/behaviour.md#states-and-transitions): signed out, the browser's (UTC if unknown); signed in,
  * the saved zone, else the browser's, which is then saved once (a failure is only a warning).
  */
 import { useQueryClient } from "@tanstack/react-query";

@@ -1,5 +1,5 @@
 /**
- * Carrier tracking (spec §7): the preferences query and the update calls, with the toasts of §8.
+ * Carrier tracking (docs/api.md): the preferences query and the update calls, with the toasts of docs/messages.md.
  * Keys are request paths, so the default query function GETs them.
  *
  * The dashboard and the order cards are in the first-load bundle: they import this module with
@@ -18,7 +18,6 @@ import { ApiError, apiJson, FIVE_MINUTES } from "../lib/api.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { toast, toastError } from "../lib/toast.tsx";
 import {
-  orderRefreshErrorToast,
   orderRefreshToast,
   preferencesErrorToast,
   preferencesSavedToast,
@@ -42,7 +41,7 @@ const serverMessage = (err: unknown) => (err instanceof ApiError ? err.serverMes
 
 /* ---- Preferences ---- */
 
-/** GET /api/tracking/preferences: only when signed in; cached 5 minutes; one retry (spec §7). */
+/** GET /api/tracking/preferences: only when signed in; cached 5 minutes; one retry (docs/api.md). */
 export function useTrackingPreferences() {
   const { user } = useAuth();
   return useQuery<TrackingPreferences>({
@@ -54,7 +53,7 @@ export function useTrackingPreferences() {
 }
 
 /**
- * POST /api/tracking/preferences. The zone is also the one every date is shown in (spec §4), so
+ * POST /api/tracking/preferences. The zone is also the one every date is shown in (docs/behaviour.md#states-and-transitions), so
  * the user's data is refetched too.
  */
 export function useSaveTrackingPreferences() {
@@ -138,7 +137,7 @@ export function useRefreshOrderTracking(orderid: number) {
   return useMutation({
     mutationFn: () => apiJson<{ order?: Order }>("POST", `/api/orders/${orderid}/tracking/update`),
     onSuccess: () => show(orderRefreshToast()),
-    onError: (err) => showError(err, orderRefreshErrorToast()),
+    onError: (err) => showError(err, updateOrderErrorToast(serverMessage(err))),
     onSettled: () => invalidateAfterOrderChange(queryClient),
   });
 }

@@ -12,7 +12,7 @@ import {
 const json = (status: number, body: unknown, statusText = "") =>
   new Response(JSON.stringify(body), { status, statusText });
 
-describe("isAuthFailure (spec §8)", () => {
+describe("isAuthFailure (docs/messages.md)", () => {
   test("401/403 whose JSON error is one of the two phrases", () => {
     expect(isAuthFailure(401, '{"error":"Invalid token"}')).toBe(true);
     expect(isAuthFailure(403, '{"error":"Access token required"}')).toBe(true);

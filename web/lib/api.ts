@@ -1,5 +1,5 @@
 /**
- * The shared request helper and query defaults (spec §7) with the generic error handling of §8.
+ * The shared request helper and query defaults (docs/api.md) with the generic error handling of docs/messages.md.
  * Every call to /api carries the stored token as a Bearer header and includes credentials.
  */
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";
@@ -83,6 +83,22 @@ export function authHeaders(path: string): Record<string, string> {
   return path.startsWith("/api/") && token ? { Authorization: `Bearer ${token}` } : {};
 }
 
+/**
+ * A GET that web/preload.ts started before the app ran, taken once (later calls fetch again);
+ * null when there is none, or it was made with another token than the stored one.
+ */
+export function takePreloaded(path: string): Promise<Response> | null {
+  const pre = (
+    globalThis as unknown as {
+      __gvPreload?: { token: string; started: Record<string, Promise<Response> | undefined> };
+    }
+  ).__gvPreload;
+  const started = pre?.started[path];
+  if (!pre || !started || pre.token !== getToken()) return null;
+  delete pre.started[path];
+  return started;
+}
+
 /** The shared helper: method, path and an optional JSON body. Resolves to the ok Response. */
 export async function apiRequest(
   method: string,
@@ -90,6 +106,14 @@ export async function apiRequest(
   body?: unknown,
   opts: { authRedirect?: boolean } = {},
 ): Promise<Response> {
+  const early = method === "GET" && body === undefined ? takePreloaded(path) : null;
+  if (early) {
+    const res = await early.catch(() => null);
+    if (res) {
+      await throwIfNotOk(res, opts);
+      return res;
+    }
+  }
   const headers: Record<string, string> = { ...authHeaders(path) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const res = await fetch(path, {
@@ -125,7 +149,9 @@ export function serverFaultMessage(err: unknown): string | null {
 /** Default query function: GET the first element of the query key. */
 export const defaultQueryFn: QueryFunction = async ({ queryKey, signal }) => {
   const path = String(queryKey[0]);
-  const res = await fetch(path, { headers: authHeaders(path), credentials: "include", signal });
+  const early = await takePreloaded(path)?.catch(() => null);
+  const res =
+    early ?? (await fetch(path, { headers: authHeaders(path), credentials: "include", signal }));
   await throwIfNotOk(res);
   return res.json();
 };

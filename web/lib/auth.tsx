@@ -1,5 +1,5 @@
 /**
- * Auth state (spec §3, §4): user, token and a loading flag. The token lives in localStorage under
+ * Auth state (docs/behaviour.md#data, docs/behaviour.md#states-and-transitions): user, token and a loading flag. The token lives in localStorage under
  * "auth-token"; on start the user data is fetched when a token exists.
  */
 import { useQueryClient } from "@tanstack/react-query";

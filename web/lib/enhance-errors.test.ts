@@ -1,4 +1,4 @@
-/** The enhancement dialog's error texts are exactly those of spec §8. */
+/** The enhancement dialog's error texts are exactly those of docs/messages.md. */
 import { describe, expect, test } from "bun:test";
 import {
   ENHANCE_MESSAGES,

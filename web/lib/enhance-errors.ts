@@ -1,5 +1,5 @@
 /**
- * What the AI enhancement dialog says when a call fails (spec §8 "Enhancement"), from the status,
+ * What the AI enhancement dialog says when a call fails (docs/messages.md "Enhancement"), from the status,
  * the body text and the Retry-After header. Pure: unit-tested in enhance-errors.test.ts.
  */
 import { ENHANCE_DEFAULT_RETRY_SECONDS } from "../../src/contract/constants.ts";
@@ -33,7 +33,7 @@ export function retryWaitSeconds(retryAfter: string | null | undefined, now = Da
   return Math.max(1, Math.ceil((at - now) / 1000));
 }
 
-/** The §8 message for a failed enhancement (status 0: no answer at all, e.g. offline). */
+/** The docs/messages.md message for a failed enhancement (status 0: no answer at all, e.g. offline). */
 export function enhanceErrorMessage(
   status: number,
   body: string,

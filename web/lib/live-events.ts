@@ -1,5 +1,5 @@
 /**
- * The live-event stream (spec §4, §7, §9), framework-free so it can be tested with a fake
+ * The live-event stream (docs/behaviour.md#states-and-transitions, docs/api.md, docs/behaviour.md#constants-and-limits), framework-free so it can be tested with a fake
  * EventSource and fake timers. One shared EventSource to /api/events/stream?token=… exists while
  * there is a token and at least one subscriber. On an error the source is closed and reopened with
  * backoff: min(1000 · 2^attempt, 30000) ms plus 0–1000 ms of jitter, at most 15 attempts, then the
@@ -242,7 +242,7 @@ export function createLiveEvents(deps: LiveEventsDeps) {
 }
 export type LiveEvents = ReturnType<typeof createLiveEvents>;
 
-// ---- Query invalidation per table (spec §7) ----
+// ---- Query invalidation per table (docs/api.md) ----
 
 /** Key prefixes (first element of a query key) each table's events make stale. */
 export const INVALIDATION_PREFIXES: Readonly<Record<string, readonly string[]>> = {

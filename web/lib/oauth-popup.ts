@@ -1,5 +1,5 @@
 /**
- * The Gmail authorization window (spec §4 Email connection): a 500x600 popup centred on the
+ * The Gmail authorization window (docs/behaviour.md#states-and-transitions Email connection): a 500x600 popup centred on the
  * screen, polled every second until it closes. When the browser blocks the popup, the current page
  * navigates to the authorization address instead (the callback brings the user back to
  * /account?oauth=success|error).

@@ -425,7 +425,7 @@ describe("the list's address", () => {
 
 describe("the edit form", () => {
   const valid = (): OrderForm => ({ ...emptyOrderForm(), productname: "Lamp", asin: "B0X" });
-  test("required fields and URLs (spec §5 messages)", () => {
+  test("required fields and URLs (docs/behaviour.md#validation messages)", () => {
     expect(validateOrderForm(emptyOrderForm())).toEqual({
       productname: "Product name is required",
       asin: "ASIN is required",

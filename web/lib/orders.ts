@@ -1,5 +1,5 @@
 /**
- * Pure order helpers for the dashboard, the orders list and the edit form (spec §2, §4, §5, §8, §9):
+ * Pure order helpers for the dashboard, the orders list and the edit form (docs/screens.md, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/messages.md, docs/behaviour.md#constants-and-limits):
  * carrier tracking links, delivery-date colours, "Just Delivered", word counts, pagination, the
  * review status line, the list's address state, the edit form's values, rules and changes, and the
  * tracking toasts' wording. No React and no I/O here, so everything is unit tested.
@@ -31,7 +31,7 @@ import { detectBrowserTimeZone, safeTimeZone } from "./timezone.ts";
 const HOUR_MS = 3_600_000;
 
 /* ------------------------------------------------------------------------------------------------
- * Constants of spec §9
+ * Constants of docs/behaviour.md#constants-and-limits
  * --------------------------------------------------------------------------------------------- */
 
 export const CARRIER_DETECT_MIN_LENGTH = 8;
@@ -48,7 +48,7 @@ export const JUST_DELIVERED_MS = 24 * HOUR_MS;
 
 export { CARRIER_LABELS } from "../../src/contract/constants.ts";
 
-/** Subtitles of the dashboard's status cards (spec §2). */
+/** Subtitles of the dashboard's status cards (docs/screens.md). */
 export const STATUS_SUBTITLES: Partial<Record<OrderStatus, string>> = {
   Ordered: "Not Shipped",
   Shipped: "In Transit",
@@ -95,19 +95,19 @@ export function displayDay(value: DateInput, timeZone?: string): string {
 }
 
 /* ------------------------------------------------------------------------------------------------
- * Tracking links (spec §2)
+ * Tracking links (docs/screens.md)
  * --------------------------------------------------------------------------------------------- */
 
 /* trackingUrl lives in tracking-links.ts: only Edit Order (a lazy screen) needs the table. */
 
-/** The retailer's page of a published review (spec §2 'View on'). */
+/** The retailer's page of a published review (docs/screens.md 'View on'). */
 export function reviewUrl(reference: string | null | undefined): string | null {
   const r = (reference ?? "").trim();
   return r ? `https://www.amazon.com/review/${encodeURIComponent(r)}` : null;
 }
 
 /* ------------------------------------------------------------------------------------------------
- * Delivery date colours and Just Delivered (spec §2, §9)
+ * Delivery date colours and Just Delivered (docs/screens.md, docs/behaviour.md#constants-and-limits)
  * --------------------------------------------------------------------------------------------- */
 
 /** today green, tomorrow blue, future purple, estimated text only orange, none (also past days). */
@@ -169,7 +169,7 @@ export function deliveryAge(
 }
 
 /* ------------------------------------------------------------------------------------------------
- * Review text (spec §5, §9)
+ * Review text (docs/behaviour.md#validation, docs/behaviour.md#constants-and-limits)
  * --------------------------------------------------------------------------------------------- */
 
 export function wordCount(text: string | null | undefined): number {
@@ -189,7 +189,7 @@ export function wordBand(count: number, target: number = DEFAULT_TARGET_WORDS): 
 }
 
 /* ------------------------------------------------------------------------------------------------
- * Pagination (spec §2)
+ * Pagination (docs/screens.md)
  * --------------------------------------------------------------------------------------------- */
 
 export type PageItem = number | "start-ellipsis" | "end-ellipsis";
@@ -227,7 +227,7 @@ export function showingText(page: number, size: number, total: number): string {
 }
 
 /* ------------------------------------------------------------------------------------------------
- * Review status line (spec §2)
+ * Review status line (docs/screens.md)
  * --------------------------------------------------------------------------------------------- */
 
 export type ReviewStatusLine = {
@@ -298,7 +298,7 @@ export function reviewDateText(order: Order, timeZone?: string): string | null {
 }
 
 /* ------------------------------------------------------------------------------------------------
- * Tracking toasts (spec §8)
+ * Tracking toasts (docs/messages.md)
  * --------------------------------------------------------------------------------------------- */
 
 export const TRACKING_SAVED_TITLE = "Tracking updated successfully";
@@ -353,7 +353,7 @@ export const DEFAULT_VIEW: ListView = {
   size: DEFAULT_PAGE_SIZE,
 };
 
-/** The filters whose orders come in their own order unless a sort is chosen (spec §9). */
+/** The filters whose orders come in their own order unless a sort is chosen (docs/behaviour.md#constants-and-limits). */
 export const FILTER_ORDER_LABELS: Partial<Record<OrderStatus, string>> = {
   Shipped: "Arriving Soonest",
   Received: "Oldest Delivery First",
@@ -432,7 +432,7 @@ export function editOrderPath(orderid: number, from: string, section?: "review")
 }
 
 /* ------------------------------------------------------------------------------------------------
- * The edit and add forms (spec §5)
+ * The edit and add forms (docs/behaviour.md#validation)
  * --------------------------------------------------------------------------------------------- */
 
 export const TEXT_FIELDS = [
@@ -570,7 +570,7 @@ function isHttpUrl(v: string): boolean {
 
 const MONEY_RE = /^\$?\s*\d{1,3}(,?\d{3})*(\.\d{1,2})?$|^\$?\s*\d+(\.\d{1,2})?$/;
 
-/** The client rules of spec §5 (and the server's amount rule), message per field. */
+/** The client rules of docs/behaviour.md#validation (and the server's amount rule), message per field. */
 export function validateOrderForm(form: OrderForm): FormErrors {
   const errors: FormErrors = {};
   if (!form.productname.trim()) errors.productname = "Product name is required";
@@ -624,7 +624,7 @@ export const FIELD_TABS: Record<FormField, EditTab> = {
 };
 
 /**
- * The automatic changes of spec §4 when the tracking number is typed: clearing it empties the
+ * The automatic changes of docs/behaviour.md#states-and-transitions when the tracking number is typed: clearing it empties the
  * carrier and takes Shipped back to Ordered. (Detection moves Ordered → Shipped: see
  * withDetectedCarrier.)
  */
@@ -652,7 +652,7 @@ export function withDetectedCarrier(form: OrderForm, carrier: Carrier | null): O
   };
 }
 
-/** Detection is asked for only from 8 trimmed characters (spec §5). */
+/** Detection is asked for only from 8 trimmed characters (docs/behaviour.md#validation). */
 export function shouldDetectCarrier(trackingnumber: string): boolean {
   return trackingnumber.trim().length >= CARRIER_DETECT_MIN_LENGTH;
 }

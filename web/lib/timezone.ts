@@ -10,7 +10,7 @@
 import { TRACKING_FALLBACK_TIMEZONE, TRACKING_TIMEZONES } from "../../src/contract/constants.ts";
 import { isValidTimeZone } from "../../src/shared/time-zone.ts";
 
-/** The zones the preference picker offers (spec §9); decided in the contract. */
+/** The zones the preference picker offers (docs/behaviour.md#constants-and-limits); decided in the contract. */
 export const TIMEZONES = TRACKING_TIMEZONES;
 
 export type PreferenceTimeZone = (typeof TIMEZONES)[number];

@@ -1,5 +1,5 @@
 /**
- * Toasts (spec §9): one visible at a time; a new toast replaces the current one. A toast closes by
+ * Toasts (docs/behaviour.md#constants-and-limits): one visible at a time; a new toast replaces the current one. A toast closes by
  * itself after 5 s or with its close button, and a dismissed toast is removed after 1,000,000 ms.
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
@@ -45,7 +45,7 @@ export function toast(input: { title: string; description?: string; variant?: To
 
 /**
  * A failure toast. Silent when the call failed because the session ended: the browser is already
- * on its way to /login and processing stops there (spec §8).
+ * on its way to /login and processing stops there (docs/messages.md).
  */
 export function toastError(err: unknown, title: string, description?: string) {
   if (err instanceof SignedOutError) return;

@@ -1,5 +1,5 @@
 /**
- * Tone allocation (spec §4): the six tones always add up to 100. Setting one tone to a value
+ * Tone allocation (docs/behaviour.md#states-and-transitions): the six tones always add up to 100. Setting one tone to a value
  * takes the difference from the other tones that are above 0, least recently changed first; a
  * lowered tone's points go to another tone above 0 (the least recently changed), so the total
  * stays 100. If no other tone is above 0, there is nowhere for points to come from or go to, so
@@ -64,7 +64,7 @@ export function setTone(state: ToneState, tone: Tone, value: number): ToneState 
   };
 }
 
-/** True when every tone is a whole number from 0 to 100 and they add up to 100 (spec §5). */
+/** True when every tone is a whole number from 0 to 100 and they add up to 100 (docs/behaviour.md#validation). */
 export function isValidAllocation(allocation: ToneAllocation): boolean {
   return (
     TONES.every((t) => Number.isInteger(allocation[t]) && allocation[t] >= 0) &&

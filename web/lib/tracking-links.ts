@@ -1,5 +1,5 @@
 /**
- * Tracking links (spec §2): the carrier's public page for a tracking number. Its own module so the
+ * Tracking links (docs/screens.md): the carrier's public page for a tracking number. Its own module so the
  * carriers' page table loads with Edit Order, not with the first screen.
  */
 import type { Carrier } from "../../src/contract/constants.ts";

@@ -21,7 +21,7 @@ const summary = (over: Partial<UpdateAllTrackingResponse>): UpdateAllTrackingRes
   ...over,
 });
 
-describe("update all (spec §8)", () => {
+describe("update all (docs/messages.md)", () => {
   test("deliveries: 'Tracking Updated!' with the delivered, processed and successful counts", () => {
     expect(
       updateAllToast(
@@ -82,7 +82,7 @@ describe("update all (spec §8)", () => {
   });
 });
 
-describe("one order (spec §8)", () => {
+describe("one order (docs/messages.md)", () => {
   const order = {} as Order;
   test("delivered: 'Order delivered!' / Order status updated to 'Received'.", () => {
     expect(updateOrderToast({ delivered: true, order })).toEqual({
@@ -129,7 +129,7 @@ describe("one order (spec §8)", () => {
   });
 });
 
-describe("preferences (spec §5, §8)", () => {
+describe("preferences (docs/behaviour.md#validation, docs/messages.md)", () => {
   test("saved: 'Preferences Updated'; failed: the server's message or the fallback", () => {
     expect(preferencesSavedToast()).toEqual({ title: "Preferences Updated", variant: "success" });
     expect(preferencesErrorToast("Please select a timezone").title).toBe(

@@ -1,5 +1,5 @@
 /**
- * The carrier-tracking toasts of spec §8 as pure functions: an API answer (or a failed call's
+ * The carrier-tracking toasts of docs/messages.md as pure functions: an API answer (or a failed call's
  * message) in, the toast's title, description and variant out. No React and no I/O, so every
  * wording is unit tested (tracking-toasts.test.ts). The tracking SAVE toasts (PUT …/tracking,
  * including the delayed 'Tracking information incomplete') live with the orders helpers in
@@ -125,7 +125,7 @@ export function preferencesErrorToast(serverMessage: string | null | undefined):
   };
 }
 
-/* ---- The Shipment Tracking form (spec §5) ---- */
+/* ---- The Shipment Tracking form (docs/behaviour.md#validation) ---- */
 
 /** The client rules of the preferences form: the message to show, or null when valid. */
 export function preferencesProblem(timezone: string, updateTime: string): string | null {

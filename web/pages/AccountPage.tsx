@@ -1,11 +1,12 @@
 /**
- * Account settings (spec §2): Profile Information, Review Settings, Shipment Tracking and Email
+ * Account settings (docs/screens.md): Profile Information, Review Settings, Shipment Tracking and Email
  * Configuration (the Reviews and Tracking tabs load on demand). `?tab=<id>` opens a tab; a return
  * from Gmail's authorization (`?oauth=success|error`) opens the Email tab, shows its toast and is
- * then removed from the address (spec §2).
+ * then removed from the address (docs/screens.md).
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { Tabs } from "../components/Tabs.tsx";
 import { afterConnect } from "../hooks/useMailbox.ts";
 import {
   announceOAuthResult,
@@ -106,26 +107,9 @@ export function AccountPage() {
         <h1>Account Settings</h1>
         <p>Your profile, review and tracking settings, email connection and data.</p>
       </hgroup>
-      <div role="tablist" className="tabs" aria-label="Account sections">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            id={`tab-${t.id}`}
-            aria-selected={t.id === tab.id}
-            aria-controls={`panel-${t.id}`}
-            className={t.id === tab.id ? "tab active" : "tab"}
-            onClick={() => selectTab(t.id)}
-          >
-            <span className="label-long">{t.label}</span>
-            <span className="label-short">{t.short}</span>
-          </button>
-        ))}
-      </div>
-      <section role="tabpanel" id={`panel-${tab.id}`} aria-labelledby={`tab-${tab.id}`}>
+      <Tabs tabs={TABS} active={tab.id} onSelect={selectTab} label="Account sections">
         {tab.render()}
-      </section>
+      </Tabs>
     </main>
   );
 }

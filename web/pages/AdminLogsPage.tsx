@@ -1,4 +1,4 @@
-/** Admin log files (spec §2): list, view (tail, search, refresh, auto-scroll), download, delete. */
+/** Admin log files (docs/screens.md): list, view (tail, search, refresh, auto-scroll), download, delete. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ConfirmDialog } from "../components/Dialog.tsx";
@@ -65,7 +65,7 @@ export function AdminLogsPage() {
         </article>
       ) : (
         <div className="table-scroll">
-          <table className="striped">
+          <table className="striped log-table">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -80,8 +80,8 @@ export function AdminLogsPage() {
                   <td>
                     <code>{f.name}</code>
                   </td>
-                  <td>{formatBytes(f.size)}</td>
-                  <td>{formatDate(f.modified, timeZone)}</td>
+                  <td data-label="Size">{formatBytes(f.size)}</td>
+                  <td data-label="Modified">{formatDate(f.modified, timeZone)}</td>
                   <td className="actions">
                     <button
                       type="button"

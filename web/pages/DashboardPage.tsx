@@ -1,5 +1,5 @@
 /**
- * The dashboard (spec §2): last live update, All Orders / Add Order, six status cards, Recent
+ * The dashboard (docs/screens.md): last live update, All Orders / Add Order, six status cards, Recent
  * Orders with inline tracking edit (one card at a time), and the stat cards.
  */
 import { lazy, Suspense, useState } from "react";
@@ -15,7 +15,7 @@ import {
   useDashboardRecent,
   useDashboardStats,
 } from "../hooks/useDashboard.ts";
-import { useLastLiveUpdate } from "../hooks/useLiveEvents.ts";
+import { useLastLiveUpdate, useLiveConnectionState } from "../hooks/useLiveEvents.ts";
 import { useMailboxStatus } from "../hooks/useMailbox.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUserData } from "../hooks/useUser.ts";
@@ -39,10 +39,48 @@ const CARD_STATUSES: Exclude<keyof DashboardCounts, "OrderedToday">[] = [
   "Review Approved",
 ];
 
+/**
+ * When the dashboard's data was last refreshed: the later of the last live event and the last
+ * successful load of its figures (so it never reads as stuck while the stream is quiet); null
+ * before the first load.
+ */
+function useLastRefresh(): Date | null {
+  const live = useLastLiveUpdate();
+  const loaded = Math.max(
+    useDashboardCounts().dataUpdatedAt,
+    useDashboardRecent().dataUpdatedAt,
+    useDashboardStats().dataUpdatedAt,
+  );
+  const at = Math.max(live?.getTime() ?? 0, loaded);
+  return at > 0 ? new Date(at) : null;
+}
+
+/** "Last update: Just now", and whether live updates are on (words, not only a colour). */
+function LastUpdate({ timeZone }: { timeZone: string }) {
+  const now = useNow(15_000);
+  const lastUpdate = useLastRefresh();
+  const live = useLiveConnectionState();
+  const liveText =
+    live === "connected"
+      ? "live updates on"
+      : live === "reconnecting"
+        ? "reconnecting live updates"
+        : live === "stopped"
+          ? "live updates stopped"
+          : null;
+  return (
+    <p className="last-update" aria-live="off">
+      {lastUpdate
+        ? `Last update: ${formatRelativeTime(lastUpdate, now, timeZone)}`
+        : "Loading your orders…"}
+      {liveText && <span className="live-state"> · {liveText}</span>}
+    </p>
+  );
+}
+
 export function DashboardPage() {
   const timeZone = useTimeZone();
   const now = useNow();
-  const lastUpdate = useLastLiveUpdate();
   const { user } = useAuth();
   const { data } = useUserData();
 
@@ -52,11 +90,7 @@ export function DashboardPage() {
         <hgroup>
           <h1>Dashboard</h1>
           <p>Welcome, {data?.displayname ?? user?.displayname}.</p>
-          <p className="last-update">
-            {lastUpdate
-              ? `Last update: ${formatRelativeTime(lastUpdate, now, timeZone)}`
-              : "Waiting for updates"}
-          </p>
+          <LastUpdate timeZone={timeZone} />
         </hgroup>
         <div className="button-row">
           <Link href="/orders?status=all" className="button-link outline-primary">

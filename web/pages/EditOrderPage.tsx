@@ -1,5 +1,5 @@
 /**
- * Edit Order (/orders/:id/edit?from=&section=review; spec §2, §4, §5, §7, §8): skeleton while
+ * Edit Order (/orders/:id/edit?from=&section=review; docs/screens.md, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/api.md, docs/messages.md): skeleton while
  * loading, 'Order Not Found', three tabs, and Cancel / Save / Save & Close. When only the tracking
  * number or carrier changed, the save goes through the tracking call.
  */
@@ -9,6 +9,7 @@ import { Link, useLocation, useParams, useSearch } from "wouter";
 import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts";
 import { ConfirmDialog } from "../components/Dialog.tsx";
 import { useNow } from "../components/orders/useNow.ts";
+import { Tabs } from "../components/Tabs.tsx";
 import {
   invalidateAfterOrderChange,
   isNotFound,
@@ -254,25 +255,13 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
         <p>{order.amazonordernumber ? `Order #${order.amazonordernumber}` : order.productname}</p>
       </hgroup>
 
-      <div role="tablist" className="tabs" aria-label="Order sections">
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            id={`tab-${t.id}`}
-            aria-selected={t.id === tab}
-            aria-controls={`panel-${t.id}`}
-            className={`tab${t.id === tab ? " active" : ""}${tabErrors(t.id) ? " has-error" : ""}`}
-            onClick={() => setTab(t.id)}
-          >
-            <span className="label-long">{t.label}</span>
-            <span className="label-short">{t.short}</span>
-          </button>
-        ))}
-      </div>
-
-      <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+      <Tabs
+        tabs={TABS}
+        active={tab}
+        onSelect={setTab}
+        label="Order sections"
+        tabClass={(t) => (tabErrors(t) ? "has-error" : undefined)}
+      >
         {tab === "product" && (
           <ProductFields form={form} errors={errors} set={set} onDelete={() => setDeleting(true)} />
         )}
@@ -306,7 +295,7 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
             onMarkStatus={(status) => submit({ overrides: { status } })}
           />
         )}
-      </section>
+      </Tabs>
 
       <footer className="edit-footer">
         <Link href={from} className="button-link">

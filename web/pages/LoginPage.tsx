@@ -1,4 +1,4 @@
-/** Sign in and create account on one screen (spec §2, §5). */
+/** Sign in and create account on one screen (docs/screens.md, docs/behaviour.md#validation). */
 import { type FormEvent, useState } from "react";
 import { Redirect, useSearch } from "wouter";
 import { GrapeIcon } from "../components/GrapeIcon.tsx";

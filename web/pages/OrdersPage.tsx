@@ -1,5 +1,5 @@
 /**
- * The orders list (spec §2, §9). Status filter, search, sort, page and page size live in the
+ * The orders list (docs/screens.md, docs/behaviour.md#constants-and-limits). Status filter, search, sort, page and page size live in the
  * address (?status=&q=&sort=&page=&size=), so the edit screen's `from` returns to the same view.
  * Filtering, search, sorting and paging happen on the server (GET /api/orders + X-Total-Count).
  */
@@ -189,7 +189,7 @@ export function OrdersPage() {
   );
 }
 
-/** Spec §2: only under the Shipped filter when it has results. */
+/** docs/screens.md: only under the Shipped filter when it has results. */
 function UpdateAllTracking() {
   const update = useUpdateAllTracking();
   return (

@@ -1,4 +1,4 @@
-/** The public privacy policy (spec §2). Keep it true to what the code does. */
+/** The public privacy policy (docs/screens.md). Keep it true to what the code does. */
 export function PrivacyPolicyPage() {
   return (
     <main className="container narrow privacy">

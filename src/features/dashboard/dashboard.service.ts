@@ -1,5 +1,5 @@
 /**
- * The dashboard (spec §2, §3): status counts with today's orders, the newest orders, and the
+ * The dashboard (docs/screens.md, docs/behaviour.md#data): status counts with today's orders, the newest orders, and the
  * stats whose definitions are in src/contract/dashboard.ts. "Today" and "this month" are the
  * user's, in their saved time zone (UTC when none is saved).
  */

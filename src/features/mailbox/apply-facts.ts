@@ -63,6 +63,12 @@ export type Plan = {
   unchanged: number;
   /** Why nothing at all happens; null when something is created, updated or unchanged. */
   skip: SkipReason | null;
+  /**
+   * True when the import mode kept something out: a paid order in "vine" mode, or a later mail
+   * about orders we do not have that "all" mode would create. Such a message is read again once
+   * the mode is "all" (the ledger remembers it).
+   */
+  modeLimited: boolean;
 };
 
 export type FactsContext = {
@@ -313,7 +319,7 @@ function laterChange(
  * --------------------------------------------------------------------------------------------- */
 
 export function planFacts(facts: MailFacts, ctx: FactsContext): Plan {
-  const plan: Plan = { creates: [], updates: [], unchanged: 0, skip: null };
+  const plan: Plan = { creates: [], updates: [], unchanged: 0, skip: null, modeLimited: false };
   if (facts.kind === "other") return { ...plan, skip: "not-an-order-mail" };
   if (facts.orders.length === 0) return { ...plan, skip: "unreadable" };
 
@@ -333,6 +339,7 @@ export function planFacts(facts: MailFacts, ctx: FactsContext): Plan {
     if (facts.kind === "ordered") {
       if (ctx.mode === "vine" && !isVineOrder(o)) {
         notVine++;
+        plan.modeLimited = true;
         continue;
       }
       if (o.items.length === 0) continue; // an order mail that names no item: unreadable
@@ -382,15 +389,15 @@ export function planFacts(facts: MailFacts, ctx: FactsContext): Plan {
       }
     }
     if (targets.length === 0) {
-      const canCreate =
-        ctx.mode === "all" &&
+      const creatable =
         existing.length === 0 &&
         candidates.length === 0 &&
         o.items.length > 0 &&
         (facts.kind === "shipped" ||
           facts.kind === "out-for-delivery" ||
           facts.kind === "delivered");
-      if (canCreate) {
+      if (creatable && ctx.mode !== "all") plan.modeLimited = true;
+      if (creatable && ctx.mode === "all") {
         for (const item of o.items) {
           const created = newOrderBody(item, o, ctx, facts.kind, facts.marketplace);
           if (created) plan.creates.push(created);

@@ -1,5 +1,5 @@
 /**
- * The spoof check (DESIGN.md §4): anyone can send a message that claims to come from Amazon, so we
+ * The spoof check (docs/behaviour.md#security): anyone can send a message that claims to come from Amazon, so we
  * believe the From domain only when the receiving mailbox provider says it was authenticated.
  *
  * Which header: the TOP `Authentication-Results` (the first in header order). Receiving servers

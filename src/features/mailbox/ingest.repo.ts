@@ -39,12 +39,21 @@ export function createIngestRepo(db: Db) {
       created: number;
       updated: number;
       at: string;
+      limited: number;
+      mailDate: string | null;
     }
   >(
     `INSERT INTO processed_messages (user_id, message_key, outcome, reason, kind, orders_created,
-       orders_updated, processed_at)
-     VALUES ($user, $key, $outcome, $reason, $kind, $created, $updated, $at)
+       orders_updated, processed_at, mode_limited, mail_date)
+     VALUES ($user, $key, $outcome, $reason, $kind, $created, $updated, $at, $limited, $mailDate)
      ON CONFLICT (user_id, message_key) DO NOTHING`,
+  );
+  const forgetLedger = db.$client.query<unknown, { user: number; key: string }>(
+    "DELETE FROM processed_messages WHERE user_id = $user AND message_key = $key",
+  );
+  const limitedStmt = db.$client.query<{ n: number; oldest: string | null }, { user: number }>(
+    `SELECT count(*) AS n, min(mail_date) AS oldest FROM processed_messages
+     WHERE user_id = $user AND mode_limited = 1`,
   );
   const bumpStmt = db.$client.query<unknown, { user: number; now: string }>(
     `INSERT INTO mail_stats (user_id, emails_scanned, last_processed_time) VALUES ($user, 1, $now)
@@ -91,7 +100,19 @@ export function createIngestRepo(db: Db) {
         created: row.ordersCreated ?? 0,
         updated: row.ordersUpdated ?? 0,
         at: row.processedAt,
+        limited: row.modeLimited ? 1 : 0,
+        mailDate: row.mailDate ?? null,
       }).changes > 0,
+
+    /** Removes a ledger entry (a message about to be read again); false when there was none. */
+    forgetProcessed: (userId: number, messageKey: string): boolean =>
+      forgetLedger.run({ user: userId, key: messageKey }).changes > 0,
+
+    /** How many messages the import mode kept out, and the oldest one's date (ISO) if known. */
+    modeLimited: (userId: number): { messages: number; oldestMailDate: string | null } => {
+      const row = limitedStmt.get({ user: userId });
+      return { messages: row?.n ?? 0, oldestMailDate: row?.oldest ?? null };
+    },
 
     /** emails_scanned + 1 and last_processed_time = now, creating the row on first use. */
     countScanned: (userId: number, nowIso: string): void => {

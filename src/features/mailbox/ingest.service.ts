@@ -11,6 +11,14 @@
  * - Message key: the Message-ID (without <>), else "sha256:<hex of the raw bytes>".
  * - Idempotent: a key in the ledger returns the first outcome with alreadyProcessed: true and
  *   changes nothing (not even the counters), across restarts, folders and UIDVALIDITY changes.
+ *   One exception, so that nothing a user asked for is lost to an earlier setting: a message the
+ *   import mode kept out ("vine" mode: a paid order, or a later mail "all" mode would create
+ *   orders from; `modeLimited` in the ledger) is read again, as new, once the mode is "all"
+ *   (files imported again, a mailbox re-scan). It is not counted in emailsscanned twice, and
+ *   orders it created before are matched, not created again. `setImportMode` answers how many
+ *   such messages there are and the period a mailbox re-scan must cover to reach them. Likewise
+ *   a message skipped "no-matching-order" (an update about an order we did not have) is read
+ *   again whenever it comes again: once its order confirmation was imported, it applies.
  * - One transaction per message: the orders, the ledger entry and emailsscanned/lastprocessedtime
  *   commit together or not at all (the orders service is synchronous and shares the connection,
  *   so nothing else interleaves). `ingestMany` (a fetch batch of the mailbox) reads all its
@@ -23,7 +31,7 @@
  * - Bad mail never throws: unparseable or unreadable → skipped "unreadable" (and recorded, so it
  *   is not retried forever); a value the orders service refuses rolls the message back and
  *   records it as "unreadable". Infrastructure errors (the database) do throw, and nothing is
- *   recorded: the caller must not mark, move or count the message (DESIGN.md §5).
+ *   recorded: the caller must not mark, move or count the message (docs/behaviour.md#mail).
  * - Sender: the From address must pass isAmazonSender (read both by the parser and from the raw
  *   header, one From header only), else "not-amazon". Forwarded mail (From not
  *   Amazon, subject starting Fwd:/Fw:/WG:/I:, body quoting an Amazon address) is "forwarded":
@@ -43,6 +51,7 @@
  */
 
 import type { AlertEvent } from "../../contract/alerts.ts";
+import { OLD_EMAIL_PERIODS } from "../../contract/constants.ts";
 import type {
   CreateOrderBody,
   IngestSummary,
@@ -196,6 +205,14 @@ const encoder = new TextEncoder();
  * The service
  * --------------------------------------------------------------------------------------------- */
 
+/** What switching the import mode makes readable again (PUT /api/imap/import-mode). */
+export type RereadOffer = {
+  /** Messages read before that the old mode kept out and the new one imports. */
+  messages: number;
+  /** The smallest "Process Old Emails" period reaching the oldest of them; null when unknown. */
+  daysBack: number | null;
+};
+
 type Decision =
   | { type: "skip"; reason: SkipReason; kind?: MailKind; marketplace?: Marketplace }
   | { type: "apply"; facts: MailFacts; mailDate: Date | null };
@@ -253,6 +270,14 @@ export function createMailIngestService(deps: IngestDeps) {
     }
     if (r.authentication === "absent") scan.unverified++;
   }
+
+  /**
+   * True when the ledger entry is read again (see the header): kept out by the import mode that
+   * now allows it, or an update that found no order (it may find it now).
+   */
+  const rereadable = (userId: number, row: LedgerRow): boolean =>
+    row.reason === "no-matching-order" ||
+    (row.modeLimited === 1 && repo.stats(userId).importMode === "all");
 
   const fromLedger = (row: LedgerRow): IngestResult => ({
     messageKey: row.messageKey,
@@ -361,7 +386,8 @@ export function createMailIngestService(deps: IngestDeps) {
       alreadyProcessed: false,
       ...(auth ? { authentication: auth } : {}),
     };
-    const record = (r: IngestResult) => {
+    let reread = false;
+    const record = (r: IngestResult, limited?: { mailDate: Date | null }) => {
       repo.recordProcessed({
         userId,
         messageKey: key,
@@ -371,8 +397,19 @@ export function createMailIngestService(deps: IngestDeps) {
         ordersCreated: r.ordersCreated,
         ordersUpdated: r.ordersUpdated,
         processedAt: nowIso,
+        modeLimited: limited ? 1 : 0,
+        mailDate: limited?.mailDate?.toISOString() ?? null,
       });
-      repo.countScanned(userId, nowIso);
+      // A message read again (see the header) was counted the first time.
+      if (!reread) repo.countScanned(userId, nowIso);
+    };
+    /** The ledger entry of this message, unless it is to be read again (then it is removed). */
+    const priorEntry = (): LedgerRow | undefined => {
+      const prior = repo.findProcessed(userId, key);
+      if (!prior || !rereadable(userId, prior)) return prior;
+      repo.forgetProcessed(userId, key);
+      reread = true;
+      return undefined;
     };
     const skipped = (reason: SkipReason, kind?: MailKind): IngestResult => ({
       ...base,
@@ -386,7 +423,7 @@ export function createMailIngestService(deps: IngestDeps) {
     const names: string[] = [];
     const changes = emptyChanges();
     const apply = (): IngestResult => {
-      const prior = repo.findProcessed(userId, key);
+      const prior = priorEntry();
       if (prior) return fromLedger(prior);
       if (decision.type === "skip") {
         const r = skipped(decision.reason, decision.kind);
@@ -405,6 +442,7 @@ export function createMailIngestService(deps: IngestDeps) {
         unnumberedByAsin: (a) => repo.unnumberedByAsin(userId, a).map(toOrder),
       });
       let r: IngestResult;
+      const limited = plan.modeLimited ? { mailDate } : undefined;
       if (plan.skip) r = skipped(plan.skip, facts.kind);
       else {
         for (const c of plan.creates) {
@@ -426,7 +464,7 @@ export function createMailIngestService(deps: IngestDeps) {
           ordersUpdated: updated,
         };
       }
-      record(r);
+      record(r, limited);
       return r;
     };
 
@@ -438,7 +476,8 @@ export function createMailIngestService(deps: IngestDeps) {
       log.warn({ userId, messageKey: key, err: err.message }, "mail: order change refused");
       const kind = decision.type === "apply" ? decision.facts.kind : undefined;
       const result = repo.transaction(() => {
-        const prior = repo.findProcessed(userId, key);
+        reread = false;
+        const prior = priorEntry();
         if (prior) return fromLedger(prior);
         const r = skipped("unreadable", kind);
         record(r);
@@ -480,7 +519,7 @@ export function createMailIngestService(deps: IngestDeps) {
     const id = messageIdOf(headers);
     const key = id ?? `sha256:${sha256Hex(bytes)}`;
     const prior = repo.findProcessed(userId, key);
-    if (prior) return { key, prior };
+    if (prior && !rereadable(userId, prior)) return { key, prior };
     const ctx: { userId: number; key: string; auth?: "pass" | "absent" } = { userId, key };
     const decision = await decide(bytes, headers, ctx);
     return { key, prior: null, decision, auth: ctx.auth };
@@ -663,12 +702,26 @@ export function createMailIngestService(deps: IngestDeps) {
       };
     },
 
-    setImportMode(userId: number, mode: ImportMode): void {
+    /** Saves the mode; answers what it makes readable again (nothing when it is "vine"). */
+    setImportMode(userId: number, mode: ImportMode): RereadOffer {
       if (mode !== "vine" && mode !== "all") {
         throw new TypeError(`Unknown import mode "${String(mode)}": use "vine" or "all"`);
       }
       repo.setImportMode(userId, mode);
       deps.events.publish(userId, "user", "UPDATE");
+      return service.rereadOffer(userId);
+    },
+
+    /** Messages the current mode would import that an earlier mode kept out (see the header). */
+    rereadOffer(userId: number): RereadOffer {
+      if (repo.stats(userId).importMode !== "all") return { messages: 0, daysBack: null };
+      const { messages, oldestMailDate } = repo.modeLimited(userId);
+      if (messages === 0 || !oldestMailDate) return { messages, daysBack: null };
+      const days = Math.ceil((clock().getTime() - Date.parse(oldestMailDate)) / 86_400_000) + 1;
+      const daysBack =
+        OLD_EMAIL_PERIODS.find((p) => p >= days) ??
+        OLD_EMAIL_PERIODS[OLD_EMAIL_PERIODS.length - 1]!;
+      return { messages, daysBack };
     },
 
     /** The export's `mail` section: counters, the import setting and the ledger by outcome. */

@@ -131,7 +131,7 @@ export function createMailboxRepo(db: Db) {
       });
     },
 
-    /** The server refused the credentials: "Email Authorization Expired" (spec §2, §4). */
+    /** The server refused the credentials: "Email Authorization Expired" (docs/screens.md, docs/behaviour.md#states-and-transitions). */
     markExpired(userId: number) {
       db.update(mailboxAccounts)
         .set({ isConnected: false, authState: "expired", secretEnc: null, updatedAt: nowSql })

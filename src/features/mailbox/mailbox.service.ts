@@ -1,6 +1,6 @@
 /**
  * The user's mailbox: connecting Gmail (app password now; OAuth reuses `connectFor`), the status
- * of its supervisor, folders, "Process Old Emails" backfills and Disconnect (spec §4, §7, §8).
+ * of its supervisor, folders, "Process Old Emails" backfills and Disconnect (docs/behaviour.md#states-and-transitions, docs/api.md, docs/messages.md).
  *
  * Reading mail goes through the ingestion service (`ingest`): everything a message changes is
  * committed when `ingest` resolves, and only then is the message marked read or moved.
@@ -413,7 +413,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
       return { success: true as const, message: "Retrying real-time monitoring" };
     },
 
-    /** The cached list; refreshed when connected, empty and older than 24 h (spec §9). */
+    /** The cached list; refreshed when connected, empty and older than 24 h (docs/behaviour.md#constants-and-limits). */
     async folders(userId: number): Promise<MailFolder[]> {
       const a = requireConnected(userId);
       const list = repo.folders(a);

@@ -1,5 +1,5 @@
 /**
- * Expected delivery from free text (spec §3, §9), and the calendar helpers for "today in the
+ * Expected delivery from free text (docs/behaviour.md#data, docs/behaviour.md#constants-and-limits), and the calendar helpers for "today in the
  * user's time zone" that the orders and dashboard services share. Pure functions: no I/O, no clock.
  *
  * parseExpectedDelivery understands, case-insensitively:

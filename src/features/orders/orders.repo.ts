@@ -28,7 +28,7 @@ export type OrderListFilter = {
   status?: OrderStatus;
   /** Already trimmed; empty means no search. */
   q?: string;
-  /** undefined: the status filter's own ordering (spec §9), else newest first. */
+  /** undefined: the status filter's own ordering (docs/behaviour.md#constants-and-limits), else newest first. */
   sort?: OrderSort;
   limit: number;
   offset: number;
@@ -113,7 +113,7 @@ const SORT_ORDER: Record<OrderSort, string> = {
 };
 
 /**
- * The per-filter ordering of spec §9 when no sort is chosen; each walks its
+ * The per-filter ordering of docs/behaviour.md#constants-and-limits when no sort is chosen; each walks its
  * (user_id, status, ...) index. Statuses without one use newest first.
  */
 const FILTER_ORDER: Partial<Record<OrderStatus, string>> = {

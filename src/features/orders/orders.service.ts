@@ -1,5 +1,5 @@
 /**
- * Orders: ownership, the lifecycle rules of spec §4 and the server-kept fields.
+ * Orders: ownership, the lifecycle rules of docs/behaviour.md#states-and-transitions and the server-kept fields.
  *
  * - createdate/updatedate are the server's; value_cents follows estimatedretailvalue, which is
  *   stored normalised ("$1,234.5" → "1234.50").

@@ -1,5 +1,5 @@
 /**
- * AI enhancement of a review (spec §4, §7, §8): POST /api/orders/{id}/review/enhance.
+ * AI enhancement of a review (docs/behaviour.md#states-and-transitions, docs/api.md, docs/messages.md): POST /api/orders/{id}/review/enhance.
  *
  * Rules, in the order they are checked:
  * - the order must be the caller's (404 "Order not found");

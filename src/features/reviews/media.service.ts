@@ -1,5 +1,5 @@
 /**
- * Review media (spec §2, §5, §7, §9): upload, delete, reorder, reading and export.
+ * Review media (docs/screens.md, docs/behaviour.md#validation, docs/api.md, docs/behaviour.md#constants-and-limits): upload, delete, reorder, reading and export.
  *
  * - The type is decided by the file's first bytes (media/sniff.ts), never its name or declared
  *   type; each refusal uses the spec's words (MEDIA_MESSAGES). Size limits are applied while the
@@ -45,7 +45,7 @@ import type { ExportSection } from "../users/users.service.ts";
 
 export const ORDER_NOT_FOUND = "Order not found";
 export const MEDIA_NOT_FOUND = "Image not found";
-/** Field name of the files (spec §7: repeated `images` fields). */
+/** Field name of the files (docs/api.md: repeated `images` fields). */
 export const UPLOAD_FIELD = "images";
 /** The largest legitimate upload: one video and the other files as images, plus multipart framing. */
 export const MEDIA_BODY_LIMIT =
@@ -113,7 +113,7 @@ export function createMediaService(deps: {
     deps.events.publish(userId, "order", "UPDATE");
   }
 
-  /** The count rules of spec §5 for a list plus new files. */
+  /** The count rules of docs/behaviour.md#validation for a list plus new files. */
   function checkCounts(current: string[], incoming: { isVideo: boolean }[]) {
     if (current.length + incoming.length > MEDIA_MAX_FILES) {
       throw badRequest(MEDIA_MESSAGES.tooManyFiles);

@@ -1,5 +1,5 @@
 /**
- * Review settings (spec §3, §4, §7): target length, AI editing option, tone mix and subject
+ * Review settings (docs/behaviour.md#data, docs/behaviour.md#states-and-transitions, docs/api.md): target length, AI editing option, tone mix and subject
  * generation, per user. A user without a row has the defaults (AI editing None: nothing goes to an
  * AI server until the reviewer opts in). The AI enhancement service reads them through `get`.
  */

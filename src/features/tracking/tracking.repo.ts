@@ -56,6 +56,10 @@ export function createTrackingRepo(db: Db) {
        AND trim(tracking_number) <> ''
      ORDER BY id`,
   );
+  const shippedNoNumber = sqlite.prepare<{ n: number }, [number]>(
+    `SELECT count(*) AS n FROM orders
+     WHERE user_id = ?1 AND status = 'Shipped' AND (tracking_number IS NULL OR trim(tracking_number) = '')`,
+  );
   const problems = sqlite.prepare<ProblemState, [number]>(
     `SELECT p.order_id AS orderId, p.tracking_number AS trackingNumber,
        p.not_found_checks AS notFoundChecks, p.notified
@@ -91,6 +95,8 @@ export function createTrackingRepo(db: Db) {
     },
     /** The user's Shipped orders that have a tracking number, oldest first. */
     shippedWithTracking: (userId: number): TrackedOrder[] => shipped.all(userId),
+    /** How many of the user's Shipped orders have no tracking number (nothing to look up). */
+    shippedWithoutTracking: (userId: number): number => shippedNoNumber.get(userId)?.n ?? 0,
   };
 }
 export type TrackingRepo = ReturnType<typeof createTrackingRepo>;

@@ -1,5 +1,5 @@
 /**
- * Carrier tracking (spec §4, §5, §7, §8; issue 5): preferences, look-ups on demand and the daily
+ * Carrier tracking (docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/api.md, docs/messages.md; issue 5): preferences, look-ups on demand and the daily
  * check's work. What a carrier answer does to an order:
  *
  * - Delivered: a Shipped (or Ordered) order becomes Received with datedelivered (the carrier's time,
@@ -321,12 +321,13 @@ export function createTrackingService(deps: TrackingServiceDeps) {
   ): Promise<UpdateAllTrackingResponse> {
     const t0 = performance.now();
     const all = deps.repo.shippedWithTracking(userId);
+    const noNumber = deps.repo.shippedWithoutTracking(userId);
     if (all.length === 0) {
       return {
         deliveredOrders: 0,
         totalProcessed: 0,
         successfulUpdates: 0,
-        message: NO_SHIPPED_ORDERS,
+        message: [NO_SHIPPED_ORDERS, noNumberText(noNumber)].filter(Boolean).join(" "),
       };
     }
     const supported = new Set(deps.lookup.supported());
@@ -478,7 +479,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
     }
 
     const message = summary({
-      total: all.length,
+      noNumber,
       delivered: delivered.length,
       successful,
       troubled,
@@ -678,9 +679,9 @@ function noDateWarning(carrier: Carrier, r: TrackingResult): string | null {
   return `${CARRIER_NAMES[carrier]} has not given an expected delivery date for this parcel yet.`;
 }
 
-/** The update-all summary for people (spec §8 shows it in the "Tracking Update Completed" toast). */
+/** The update-all summary for people (docs/messages.md shows it in the "Tracking Update Completed" toast). */
 function summary(s: {
-  total: number;
+  noNumber: number;
   delivered: number;
   successful: number;
   troubled: number;
@@ -691,11 +692,18 @@ function summary(s: {
 }): string {
   const parts: string[] = [];
   const onTheWay = s.successful - s.delivered - s.troubled;
-  const checked = [`${s.delivered} delivered`, `${onTheWay} still on the way`];
-  if (s.troubled > 0) checked.push(`${s.troubled} with a problem the carrier reported`);
-  parts.push(
-    `Checked ${plural(s.total, "shipped order", "shipped orders")}: ${checked.join(", ")}.`,
-  );
+  let failedTotal = 0;
+  for (const byReason of s.failures.values())
+    for (const f of byReason.values()) failedTotal += f.count;
+  // Only the orders a carrier was asked about are "checked"; the skipped ones are said below.
+  const looked = s.successful + failedTotal;
+  if (looked > 0) {
+    const checked = [`${s.delivered} delivered`, `${onTheWay} still on the way`];
+    if (s.troubled > 0) checked.push(`${s.troubled} with a problem the carrier reported`);
+    parts.push(
+      `Checked ${plural(looked, "shipped order", "shipped orders")}: ${checked.join(", ")}.`,
+    );
+  } else parts.push("No shipped order could be checked with a carrier.");
   if (s.amazon > 0) {
     parts.push(
       `Skipped ${plural(s.amazon, "Amazon Logistics order", "Amazon Logistics orders")} (they update from Amazon's delivery emails).`,
@@ -723,5 +731,15 @@ function summary(s: {
     );
   }
   if (failed > 0) parts.push("They will be tried again at the next update.");
+  const none = noNumberText(s.noNumber);
+  if (none) parts.push(none);
   return parts.join(" ");
+}
+
+/** The Shipped orders update-all cannot look at, and what makes them checkable. */
+function noNumberText(n: number): string | null {
+  if (n === 0) return null;
+  return n === 1
+    ? "1 shipped order has no tracking number: add one to have it checked."
+    : `${n} shipped orders have no tracking number: add one to have them checked.`;
 }

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AuthService } from "../../features/auth/auth.service.ts";
 import type { AppEnv } from "../types.ts";
 
-/** The exact phrases the web client recognises (spec §8). */
+/** The exact phrases the web client recognises (docs/messages.md). */
 export const TOKEN_REQUIRED = "Access token required";
 export const TOKEN_INVALID = "Invalid token";
 

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { DashboardService } from "../../features/dashboard/dashboard.service.ts";
 import type { AppEnv } from "../types.ts";
 
-/** Mounted behind requireAuth at /api/dashboard; always fresh (the browser caches per spec §7). */
+/** Mounted behind requireAuth at /api/dashboard; always fresh (the browser caches per docs/api.md). */
 export function dashboardRoutes(dashboard: DashboardService) {
   return new Hono<AppEnv>()
     .get("/counts", (c) => {

@@ -5,7 +5,7 @@ import { bearerToken, TOKEN_INVALID, TOKEN_REQUIRED } from "../middleware/auth.t
 import type { AppEnv } from "../types.ts";
 
 /**
- * GET /api/events/stream?token=… : the live event stream (spec §7). EventSource cannot send
+ * GET /api/events/stream?token=… : the live event stream (docs/api.md). EventSource cannot send
  * headers, so the token comes in the query (the request log redacts it); an Authorization header
  * works too for other clients. Each user receives only their own events.
  */

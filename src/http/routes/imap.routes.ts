@@ -6,7 +6,7 @@ import type { AppEnv } from "../types.ts";
 import { readBody } from "../validate.ts";
 
 /**
- * Mounted behind requireAuth at /api/imap (spec §7 Mailbox). Every handler acts on the signed-in
+ * Mounted behind requireAuth at /api/imap (docs/api.md Mailbox). Every handler acts on the signed-in
  * user's own mailbox. POST /api/imap/import belongs to the ingestion routes.
  */
 export function imapRoutes(mailbox: MailboxService, imports: MailImportService) {

@@ -47,11 +47,14 @@ export function mailImportRoutes(deps: {
   });
 }
 
-/** PUT /api/imap/import-mode {importMode}: Vine orders only, or every Amazon order. */
+/**
+ * PUT /api/imap/import-mode {importMode}: Vine orders only, or every Amazon order. `reread`: the
+ * messages read before that the new mode imports when read again (files, a mailbox re-scan).
+ */
 export function importModeRoutes(ingest: MailIngestService) {
   return new Hono<AppEnv>().put("/", async (c) => {
     const { importMode } = await readBody(c, importModeBody);
-    ingest.setImportMode(c.get("user").id, importMode);
-    return c.json({ success: true, importMode });
+    const reread = ingest.setImportMode(c.get("user").id, importMode);
+    return c.json({ success: true, importMode, reread });
   });
 }

@@ -10,7 +10,7 @@ import { CALLBACK_PATH, NOT_CONFIGURED } from "../../mail/oauth/google.ts";
 import type { AppEnv } from "../types.ts";
 
 /**
- * Gmail with Google OAuth, mounted at /api/auth/google (spec §4, §7).
+ * Gmail with Google OAuth, mounted at /api/auth/google (docs/behaviour.md#states-and-transitions, docs/api.md).
  *
  * - `GET /api/auth/google` (signed in): `{authUrl}` for the popup; 503 with what the admin must set
  *   when OAuth is not configured. Also sets a short-lived HttpOnly cookie holding the state, so the

@@ -56,7 +56,7 @@ export function ordersRoutes(orders: OrdersService, tracking: TrackingService) {
       return c.json(await orders.updateTracking(c.get("user").id, id, body));
     })
     .post("/:id/tracking/update", async (c) => {
-      // The order's carrier look-up (spec §7), as POST /api/tracking/update-order/{id};
+      // The order's carrier look-up (docs/api.md), as POST /api/tracking/update-order/{id};
       // failures are 4xx/502/503/504 and change nothing (tracking.service.ts).
       const id = intParam(c, "id");
       return c.json(await tracking.updateOrder(c.get("user").id, id));

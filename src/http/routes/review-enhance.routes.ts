@@ -5,7 +5,7 @@ import type { AppEnv } from "../types.ts";
 import { intParam, readBody } from "../validate.ts";
 
 /**
- * POST /api/orders/{id}/review/enhance (spec §7), mounted behind requireAuth at /api/orders.
+ * POST /api/orders/{id}/review/enhance (docs/api.md), mounted behind requireAuth at /api/orders.
  * The rules and status codes are in enhance.service.ts. If the browser goes away, the request's
  * signal aborts the call to the AI server.
  */

@@ -1,5 +1,5 @@
 /**
- * Review media over HTTP (spec §7):
+ * Review media over HTTP (docs/api.md):
  *
  * - POST   /api/orders/{id}/review/images              multipart, repeated `images` → { urls }
  * - DELETE /api/orders/{id}/review/images/{encodedUrl} → { success }

@@ -5,7 +5,7 @@ import type { AppEnv } from "../types.ts";
 import { intParam, readBody } from "../validate.ts";
 
 /**
- * Mounted behind requireAuth at /api/tracking (spec §7). Status codes of a failed single-order
+ * Mounted behind requireAuth at /api/tracking (docs/api.md). Status codes of a failed single-order
  * look-up are listed in tracking.service.ts; none of them changes the order.
  */
 export function trackingRoutes(tracking: TrackingService) {

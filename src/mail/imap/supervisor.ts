@@ -1,7 +1,7 @@
 /**
  * The mailbox supervisor: one per connected user, watching the selected folder.
  *
- * States (spec §3/§4 Mailbox status):
+ * States (docs/behaviour.md#data, docs/behaviour.md#states-and-transitions Mailbox status):
  *   connecting  → a connection attempt is under way
  *   connected   → logged in, folder open, catching up on mail that came while we were away
  *   idle        → real-time monitoring with IMAP IDLE (restarted every `idleRestartMs`, ~20 min)
@@ -395,7 +395,7 @@ export function createMailSync<S>(deps: {
 // The supervisor.
 
 export type SupervisorTimings = {
-  /** IDLE is broken and restarted this often (DESIGN §5: 10–25 minutes; Gmail ends it at ~29). */
+  /** IDLE is broken and restarted this often (docs/behaviour.md#mail: 10–25 minutes; Gmail ends it at ~29). */
   idleRestartMs: number;
   /**
    * The connection's inactivity timeout (imapflow's socketTimeout): a command unanswered this
@@ -405,7 +405,7 @@ export type SupervisorTimings = {
    * new connection is made at once.
    */
   commandTimeoutMs: number;
-  /** The polling fallback's interval (spec §9: 5 minutes). */
+  /** The polling fallback's interval (docs/behaviour.md#constants-and-limits: 5 minutes). */
   pollIntervalMs: number;
   /**
    * Automatic reconnect (src/lib/backoff.ts): base delay, doubled per failed attempt, capped

@@ -1,5 +1,5 @@
 /**
- * Gmail with Google OAuth (spec §4, DESIGN.md §5).
+ * Gmail with Google OAuth (docs/behaviour.md#states-and-transitions, docs/behaviour.md#mail).
  *
  * Google's side of Gmail OAuth, no database (the connect flow with its stored states is the
  * feature's: src/features/mailbox/gmail-oauth.service.ts). Two layers, each usable alone:

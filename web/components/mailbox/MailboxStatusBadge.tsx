@@ -1,4 +1,4 @@
-/** The mailbox state as a small coloured badge with friendly words (spec §4 Mailbox status). */
+/** The mailbox state as a small coloured badge with friendly words (docs/behaviour.md#states-and-transitions Mailbox status). */
 import type { MailboxState } from "../../../src/contract/constants.ts";
 import { MAILBOX_STATE_LABELS } from "../../hooks/useMailbox.ts";
 

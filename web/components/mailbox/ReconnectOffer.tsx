@@ -1,5 +1,5 @@
 /**
- * The offers of spec §2/§4: a manual reconnect while the mailbox is disconnected, a retry to
+ * The offers of docs/screens.md, docs/behaviour.md#states-and-transitions: a manual reconnect while the mailbox is disconnected, a retry to
  * real-time monitoring while it is polling. Both are rate limited by the server, whose words
  * (remaining attempts, when the next attempt is allowed) are shown. Failures are only logged.
  */

@@ -1,5 +1,5 @@
 /**
- * The header's notifications bell (spec §2): unread badge ('99+' above 99) that pulses for 6 s when
+ * The header's notifications bell (docs/screens.md): unread badge ('99+' above 99) that pulses for 6 s when
  * the unread count rises, and the popover, loaded on demand so DOMPurify stays out of the first load.
  */
 import "../../styles/notifications.css";

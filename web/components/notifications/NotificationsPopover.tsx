@@ -1,7 +1,7 @@
 /**
- * The notifications popover (spec §2): tabs 'Unread (n)' and 'All (n)', empty states, per-item
+ * The notifications popover (docs/screens.md): tabs 'Unread (n)' and 'All (n)', empty states, per-item
  * 'Mark as read' and 'Delete notification', and 'Mark all as read' / 'Delete all notifications' /
- * 'Close' in its header. Messages are HTML built by the server; they are sanitised here (DESIGN §4)
+ * 'Close' in its header. Messages are HTML built by the server; they are sanitised here (docs/behaviour.md#security)
  * to simple formatting and links. Loaded on demand by the bell: DOMPurify lives in this chunk.
  */
 import DOMPurify from "dompurify";

@@ -1,4 +1,4 @@
-/** Expected delivery, coloured by how close it is (spec §2): today, tomorrow, future, estimated. */
+/** Expected delivery, coloured by how close it is (docs/screens.md): today, tomorrow, future, estimated. */
 import type { Order } from "../../../src/contract/orders.ts";
 import { deliveryInfo } from "../../lib/orders.ts";
 import "../../styles/orders.css";

@@ -1,7 +1,7 @@
 /**
  * One order as a card (dashboard and orders list). The product name links to the edit screen and a
  * click anywhere else on the card does the same. A card can open one inline editor (tracking on the
- * dashboard, status on the list); while any card edits, the others are blocked (spec §2).
+ * dashboard, status on the list); while any card edits, the others are blocked (docs/screens.md).
  */
 import type { MouseEvent } from "react";
 import { Link, useLocation } from "wouter";
@@ -19,7 +19,7 @@ import {
   type StatusFilter,
 } from "../../lib/orders.ts";
 import { DeliveryDate } from "./DeliveryDate.tsx";
-import { PackageIcon } from "./PackageIcon.tsx";
+import { ProductImage } from "./ProductImage.tsx";
 import { JustDeliveredBadge, StatusBadge } from "./StatusBadge.tsx";
 import { StatusSelect } from "./StatusSelect.tsx";
 import { UpdateOrderTrackingButton } from "./TrackingButtons.tsx";
@@ -64,7 +64,7 @@ export function OrderCard(props: {
       ? reviewDateText(order, timeZone)
       : null;
   const canEditReview = order.status === "Received" || order.status === "Review Rejected";
-  // A Shipped order with a number can be asked about now (spec §2 'Update Tracking').
+  // A Shipped order with a number can be asked about now (docs/screens.md 'Update Tracking').
   const canUpdateTracking = order.status === "Shipped" && Boolean(order.trackingnumber);
 
   return (
@@ -81,11 +81,7 @@ export function OrderCard(props: {
       onClick={onCardClick}
     >
       <div className="order-card-media" aria-hidden="true">
-        {order.productimage ? (
-          <img src={order.productimage} alt="" loading="lazy" />
-        ) : (
-          <PackageIcon />
-        )}
+        <ProductImage src={order.productimage} alt="" />
       </div>
       <div className="order-card-body">
         <div className="order-card-head">
@@ -178,7 +174,7 @@ function TrackingLine(props: {
     return <TrackingEditor order={order} timeZone={props.timeZone} onDone={props.onDone} />;
   }
   const number = order.trackingnumber;
-  // Tracking is added and corrected while an order travels (spec §4); later it is only shown.
+  // Tracking is added and corrected while an order travels (docs/behaviour.md#states-and-transitions); later it is only shown.
   const editable = order.status === "Ordered" || order.status === "Shipped";
   if (!editable && !number) return null;
   return (

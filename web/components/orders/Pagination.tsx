@@ -1,6 +1,6 @@
 /**
  * 'Showing X to Y of Z results', the 'Show' page-size selector, previous/next and page numbers with
- * ellipses around the current page ±2 (spec §2, §9).
+ * ellipses around the current page ±2 (docs/screens.md, docs/behaviour.md#constants-and-limits).
  */
 import { PAGE_SIZES, pageItems, showingText, totalPages } from "../../lib/orders.ts";
 import "../../styles/orders.css";

@@ -1,4 +1,4 @@
-/** Star rating 1 to 5 as a radio group (arrow keys work), clearable (spec §3, §9). */
+/** Star rating 1 to 5 as a radio group (arrow keys work), clearable (docs/behaviour.md#data, docs/behaviour.md#constants-and-limits). */
 import { useId } from "react";
 import "../../styles/orders.css";
 

@@ -29,7 +29,7 @@ function useTrackingCall() {
   return { busy, run };
 }
 
-/** The Shipped card's refresh (spec §2): a tracking update for all Shipped orders. */
+/** The Shipped card's refresh (docs/screens.md): a tracking update for all Shipped orders. */
 export function ShippedRefreshButton() {
   const queryClient = useQueryClient();
   const { busy, run } = useTrackingCall();

@@ -1,8 +1,9 @@
 /**
- * Inline tracking edit on an order card (spec §4): number and carrier. When focus leaves the editor
+ * Inline tracking edit on an order card (docs/behaviour.md#states-and-transitions): number and carrier. When focus leaves the editor
  * it waits 200 ms (focus may just be moving between its two fields), then saves through
  * PUT /api/orders/{id}/tracking only if the number or carrier changed, otherwise it just closes.
- * An empty number clears the carrier. Enter saves at once; Escape closes without saving.
+ * An empty number clears the carrier. Enter or Save saves at once; Escape or Cancel closes
+ * without saving.
  */
 import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import type { Carrier } from "../../../src/contract/constants.ts";
@@ -69,12 +70,16 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
     if (timer.current) clearTimeout(timer.current);
   }
 
+  function cancel() {
+    if (timer.current) clearTimeout(timer.current);
+    finishing.current = true;
+    props.onDone();
+  }
+
   function onKeyDown(e: KeyboardEvent) {
     if (e.key === "Escape") {
       e.preventDefault();
-      if (timer.current) clearTimeout(timer.current);
-      finishing.current = true;
-      props.onDone();
+      cancel();
     } else if (e.key === "Enter" && e.target instanceof HTMLInputElement) {
       e.preventDefault();
       finish();
@@ -113,6 +118,20 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
           setCarrierTouched(true);
         }}
       />
+      <span className="tracking-editor-buttons">
+        <button
+          type="button"
+          className="small"
+          disabled={busy}
+          aria-busy={busy || undefined}
+          onClick={finish}
+        >
+          Save
+        </button>
+        <button type="button" className="outline secondary small" disabled={busy} onClick={cancel}>
+          Cancel
+        </button>
+      </span>
     </fieldset>
   );
 }

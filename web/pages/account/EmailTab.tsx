@@ -1,5 +1,5 @@
 /**
- * Account Settings → Email Configuration (spec §2): connected box or provider chooser, the expired
+ * Account Settings → Email Configuration (docs/screens.md): connected box or provider chooser, the expired
  * warning, Process Old Emails and folder settings (connected only), file import and privacy.
  */
 import { useState } from "react";
@@ -54,7 +54,7 @@ export function EmailTab() {
       ) : (
         <ProviderChooser onGmail={() => setGmailOpen(true)} />
       )}
-      <ImportModeCard mode={user.importMode ?? "vine"} />
+      <ImportModeCard mode={user.importMode ?? "vine"} connected={connected} />
       <ImportCard />
       <PrivacyCard />
       <GmailConnectDialog open={gmailOpen} onClose={() => setGmailOpen(false)} oauth={oauth} />

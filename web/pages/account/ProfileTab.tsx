@@ -15,7 +15,7 @@ import { toast, toastError } from "../../lib/toast.tsx";
 
 export const PASSWORD_MIN = 6;
 
-/** The client-side rules of the change-password dialog (spec §5); null when valid. */
+/** The client-side rules of the change-password dialog (docs/behaviour.md#validation); null when valid. */
 export function passwordChangeError(current: string, next: string, confirm: string): string | null {
   if (!current || !next || !confirm) return "Please fill in all fields";
   if (next !== confirm) return "New passwords do not match";

@@ -1,5 +1,5 @@
 /**
- * Account → Review Settings (spec §2, §4, §5, §8): the target review length, the AI editing
+ * Account → Review Settings (docs/screens.md, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/messages.md): the target review length, the AI editing
  * option, the tone mix (only for Improve Writing, rebalanced by web/lib/tone-allocation.ts) and
  * subject generation. Dirty on any change; Reset Changes restores the server's values; Save
  * Settings is enabled only when dirty and not saving. Loaded on demand by AccountPage.
@@ -48,7 +48,7 @@ export function ReviewSettingsTab() {
   const save = useSaveReviewSettings();
   const [draft, setDraft] = useState<Draft | null>(null);
 
-  // Spec §8: a failed fetch is a toast (once per failure), and the form offers to try again.
+  // docs/messages.md: a failed fetch is a toast (once per failure), and the form offers to try again.
   const { isError, error, errorUpdatedAt } = query;
   useEffect(() => {
     if (isError && errorUpdatedAt) toastError(error, REVIEW_SETTINGS_FETCH_FAILED);

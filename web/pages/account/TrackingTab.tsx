@@ -1,5 +1,5 @@
 /**
- * Account Settings → Shipment Tracking (spec §2, §5, §8, §9): the time zone and the daily time of
+ * Account Settings → Shipment Tracking (docs/screens.md, docs/behaviour.md#validation, docs/messages.md, docs/behaviour.md#constants-and-limits): the time zone and the daily time of
  * the carrier check, Save Preferences. Until a zone is saved the tab offers the browser's zone when
  * it is one of the listed zones, else America/Chicago; the time starts at 9:00 AM. A saved zone
  * that is not in the list (one saved from the browser) is shown as it is rather than replaced.

@@ -1,5 +1,5 @@
 /**
- * The AI enhancement dialog (spec §4, §8): it starts on opening, shows loading, the result or an
+ * The AI enhancement dialog (docs/behaviour.md#states-and-transitions, docs/messages.md): it starts on opening, shows loading, the result or an
  * error; up to ENHANCE_MAX_RETRIES retries, then the retry-limit notice. 'Accept' applies the
  * text (and subject); 'Cancel' discards it. Closing aborts a call still running. It says what is
  * sent to the AI server. Loaded lazily (useEnhance.tsx): nobody needs it until they open it.
@@ -29,7 +29,7 @@ const MODE_LABEL: Record<EnhanceRequestType, string> = {
   improve: "Improve Writing",
 };
 
-/** A failure the dialog shows as text (spec §8), never a raw status. */
+/** A failure the dialog shows as text (docs/messages.md), never a raw status. */
 class EnhanceFailure extends Error {}
 
 async function requestEnhancement(req: EnhanceRequest, signal: AbortSignal) {

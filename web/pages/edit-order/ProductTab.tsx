@@ -1,6 +1,6 @@
 /** Product Information: image, name, ASIN, value, status, date ordered, View Product Page. */
 import { CurrencySelect } from "../../components/orders/CurrencySelect.tsx";
-import { PackageIcon } from "../../components/orders/PackageIcon.tsx";
+import { ProductImage } from "../../components/orders/ProductImage.tsx";
 import { StatusSelect } from "../../components/orders/StatusSelect.tsx";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
 
@@ -27,7 +27,7 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
     <div className={showImage ? "edit-product" : "edit-product no-image"}>
       {showImage && (
         <div className="product-image">
-          {image ? <img src={image} alt="Product" /> : <PackageIcon size={48} />}
+          <ProductImage src={image} alt="Product" size={48} />
         </div>
       )}
       <div className="form-grid">

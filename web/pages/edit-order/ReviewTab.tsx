@@ -1,7 +1,7 @@
 /**
  * Review Information: the status line with urgency, star rating, subject, text with its word
  * counter, copy buttons, the lifecycle buttons (Mark Review Submitted / Mark Approved / Mark
- * Rejected) and the review reference with its 'View on Amazon' link (spec §2, §4, §5).
+ * Rejected) and the review reference with its 'View on Amazon' link (docs/screens.md, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation).
  */
 import type { Order } from "../../../src/contract/orders.ts";
 import { StarRating } from "../../components/orders/StarRating.tsx";
@@ -69,7 +69,8 @@ export function ReviewFields(
   const savedTarget = useReviewSettings().data?.targetWordCount;
   const target = props.targetWords ?? savedTarget ?? DEFAULT_TARGET_WORDS;
   const words = wordCount(form.reviewtext);
-  const band = wordBand(words, target);
+  // Once the review is approved the count is history, not a goal: shown without a colour.
+  const band = order.status === "Review Approved" ? "done" : wordBand(words, target);
   const link = order.status === "Review Approved" ? reviewUrl(order.reviewreference) : null;
   const canSubmit = form.status === "Received" || form.status === "Review Rejected";
   const enhance = useEnhance({ ...props, orderId: order.orderid });
@@ -119,7 +120,8 @@ export function ReviewFields(
         error={props.errors.reviewtext}
         hint={
           <span className={`word-count word-${band}`}>
-            {words} {words === 1 ? "word" : "words"} (target {target})
+            {words} {words === 1 ? "word" : "words"}
+            {band !== "done" && ` (target ${target})`}
           </span>
         }
         control={(a) => (

@@ -1,5 +1,5 @@
 /**
- * The Enhance buttons of the review section and their dialog (spec §4): shown only when the
+ * The Enhance buttons of the review section and their dialog (docs/behaviour.md#states-and-transitions): shown only when the
  * user's AI editing option is not None and the status is Received or Review Rejected; disabled
  * on an empty field; when this server has no AI configured (GET /api/config) they stay disabled
  * and say so. The dialog is loaded only when first opened.
@@ -9,6 +9,7 @@
  *   improves it, or writes one when it is empty); Accept replaces the text and that subject.
  */
 import { lazy, type ReactNode, Suspense, useState } from "react";
+import { Link } from "wouter";
 import type { EnhanceRequestType } from "../../../src/contract/constants.ts";
 import type { EnhanceResponse } from "../../../src/contract/reviews.ts";
 import { usePublicConfig } from "../../hooks/usePublicConfig.ts";
@@ -29,8 +30,10 @@ export function useEnhance(props: FormProps & { orderId: number }) {
   const [request, setRequest] = useState<EnhanceRequest | null>(null);
 
   const option = settings?.aiEditingOption ?? "None";
-  const shown =
-    option !== "None" && (form.status === "Received" || form.status === "Review Rejected");
+  const writing = form.status === "Received" || form.status === "Review Rejected";
+  const shown = option !== "None" && writing;
+  // AI help is off for this user (and the settings loaded): say it exists and where to turn it on.
+  const offered = settings !== undefined && option === "None" && writing;
   const requestType: EnhanceRequestType = option === "Grammar & Spelling" ? "grammar" : "improve";
   const unavailable = aiAvailable === false;
   const noteId = `enhance-unavailable-${props.orderId}`;
@@ -57,7 +60,7 @@ export function useEnhance(props: FormProps & { orderId: number }) {
     setRequest(null);
   };
 
-  /** The Enhance button beside a field (nothing when §4 does not allow it). */
+  /** The Enhance button beside a field (nothing when docs/behaviour.md#states-and-transitions does not allow it). */
   const button = (field: "subject" | "text"): ReactNode => {
     if (!shown) return null;
     const empty = !(field === "subject" ? form.reviewsubject : form.reviewtext).trim();
@@ -88,6 +91,13 @@ export function useEnhance(props: FormProps & { orderId: number }) {
       {shown && unavailable && (
         <small id={noteId} className="enhance-unavailable">
           {AI_UNAVAILABLE_NOTE}
+        </small>
+      )}
+      {offered && (
+        <small className="enhance-offer">
+          AI help can fix the spelling of your review or improve it: turn it on under{" "}
+          <Link href="/account?tab=reviews">Account → Review Settings</Link> (AI editing
+          assistance).
         </small>
       )}
       {request && (

@@ -1,5 +1,5 @@
 /**
- * The connection part of the Email Configuration tab (spec §2): the connected status box with
+ * The connection part of the Email Configuration tab (docs/screens.md): the connected status box with
  * Disconnect, the provider chooser, and the 'Email Authorization Expired' warning.
  */
 import { useState } from "react";

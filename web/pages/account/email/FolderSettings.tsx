@@ -1,5 +1,5 @@
 /**
- * Email folder settings (spec §2, §5, §9), shown only while connected: the monitored folder, the
+ * Email folder settings (docs/screens.md, docs/behaviour.md#validation, docs/behaviour.md#constants-and-limits), shown only while connected: the monitored folder, the
  * processed-emails folder ('Leave in original folder' is '__none__', sent as absent), mark as
  * read, refresh the list, Reset / Save (enabled only when something differs from the saved values).
  */
@@ -28,7 +28,7 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
   const dirty = folderFormDirty(form, saved);
   const busy = save.isPending;
 
-  // Spec §9: refresh by itself once when connected, the list is empty and the last refresh is old.
+  // docs/behaviour.md#constants-and-limits: refresh by itself once when connected, the list is empty and the last refresh is old.
   const autoRefreshed = useRef(false);
   const list = folders.data;
   useEffect(() => {

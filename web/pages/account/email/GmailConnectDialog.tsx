@@ -1,7 +1,9 @@
 /**
- * Connecting Gmail (spec §2 explainer dialog, §4 Email connection): the explainer with its
+ * Connecting Gmail (docs/screens.md explainer dialog, docs/behaviour.md#states-and-transitions Email connection): the explainer with its
  * Accessed / Never accessed lists, 'Continue to Gmail' (OAuth in a popup) and the second way, an
- * app password proven by an IMAP login on the server.
+ * app password proven by an IMAP login on the server. When the server has no Google client
+ * (`gmailOAuth: false` in GET /api/config), only the app-password way is offered, and the
+ * administrator gets one line on how to enable the other.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
@@ -11,7 +13,9 @@ import {
   fetchGoogleAuthUrl,
   useConnectAppPassword,
 } from "../../../hooks/useMailbox.ts";
+import { usePublicConfig } from "../../../hooks/usePublicConfig.ts";
 import { ApiError, errorMessage, SignedOutError } from "../../../lib/api.ts";
+import { isAdmin, useAuth } from "../../../lib/auth.tsx";
 import {
   listenForOAuthResult,
   type OAuthResult,
@@ -45,7 +49,7 @@ export function toastOAuthResult(result: OAuthResult) {
 }
 
 /**
- * The OAuth way: GET /api/auth/google, then the popup of spec §4. When the popup closes, user data
+ * The OAuth way: GET /api/auth/google, then the popup of docs/behaviour.md#states-and-transitions. When the popup closes, user data
  * is refetched and the scan initialised 1 s later; a result the popup announces does the same.
  */
 export function useGmailOAuth() {
@@ -103,6 +107,9 @@ export function GmailConnectDialog(props: {
 }) {
   const [mode, setMode] = useState<"explain" | "app-password">("explain");
   const { oauth } = props;
+  const config = usePublicConfig();
+  const { user } = useAuth();
+  const oauthOffered = config.data?.gmailOAuth === true;
   const problemRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (oauth.problem) problemRef.current?.scrollIntoView?.({ block: "nearest" });
@@ -114,7 +121,21 @@ export function GmailConnectDialog(props: {
   };
   return (
     <Dialog open={props.open} title="Connect Gmail" onClose={close} className="gmail-dialog">
-      {mode === "explain" ? (
+      {config.isPending ? (
+        <p aria-busy="true">Loading…</p>
+      ) : !oauthOffered ? (
+        <>
+          <AppPasswordForm onBack={close} backLabel="Cancel" onDone={close} />
+          {isAdmin(user) && (
+            <p className="muted-note admin-oauth-note">
+              Administrator: to offer Gmail sign-in with Google as well, set{" "}
+              <code>GOOGLE_CLIENT_ID</code>, <code>GOOGLE_CLIENT_SECRET</code> and{" "}
+              <code>PUBLIC_URL</code> (the README explains the Google Cloud setup) and restart
+              Grapevine.
+            </p>
+          )}
+        </>
+      ) : mode === "explain" ? (
         <>
           <GmailExplainer />
           {oauth.problem && (
@@ -156,7 +177,7 @@ export function GmailConnectDialog(props: {
   );
 }
 
-/** The explanation of Google's broad permission and what Grapevine does with it (spec §2). */
+/** The explanation of Google's broad permission and what Grapevine does with it (docs/screens.md). */
 export function GmailExplainer() {
   return (
     <div className="gmail-explainer">
@@ -190,7 +211,15 @@ export function GmailExplainer() {
 }
 
 /** The second way: Gmail address + app password, checked with a real IMAP login. */
-function AppPasswordForm({ onBack, onDone }: { onBack: () => void; onDone: () => void }) {
+function AppPasswordForm({
+  onBack,
+  onDone,
+  backLabel = "Back",
+}: {
+  onBack: () => void;
+  onDone: () => void;
+  backLabel?: string;
+}) {
   const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
   const [appPassword, setAppPassword] = useState("");
@@ -269,7 +298,7 @@ function AppPasswordForm({ onBack, onDone }: { onBack: () => void; onDone: () =>
       </label>
       <footer className="button-row end">
         <button type="button" className="secondary" onClick={onBack} disabled={connect.isPending}>
-          Back
+          {backLabel}
         </button>
         <button
           type="submit"

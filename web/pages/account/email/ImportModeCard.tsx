@@ -2,11 +2,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { UserData } from "../../../../src/contract/index.ts";
+import { useProcessOldEmails } from "../../../hooks/useMailbox.ts";
 import { userKeys } from "../../../hooks/useUser.ts";
 import { apiJson, errorMessage } from "../../../lib/api.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
 
 type Mode = "vine" | "all";
+/** What the server says the new mode makes readable again (mail skipped under the old one). */
+type Reread = { messages: number; daysBack: number | null };
 
 const OPTIONS: { value: Mode; label: string; hint: string }[] = [
   {
@@ -21,16 +24,20 @@ const OPTIONS: { value: Mode; label: string; hint: string }[] = [
   },
 ];
 
-export function ImportModeCard({ mode }: { mode: Mode }) {
+export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boolean }) {
   const queryClient = useQueryClient();
+  const [reread, setReread] = useState<Reread | null>(null);
   // The choice shown, set in the same render as the click (a controlled radio that waited for
   // the mutation's pending state would be reset to the old value for a moment).
   const [choice, setChoice] = useState<Mode>(mode);
   useEffect(() => setChoice(mode), [mode]);
   const save = useMutation({
     mutationFn: (importMode: Mode) =>
-      apiJson<{ importMode: Mode }>("PUT", "/api/imap/import-mode", { importMode }),
+      apiJson<{ importMode: Mode; reread?: Reread }>("PUT", "/api/imap/import-mode", {
+        importMode,
+      }),
     onSuccess: (res) => {
+      setReread(res.reread && res.reread.messages > 0 ? res.reread : null);
       // Keep the saved choice on screen until the refetch confirms it (no flicker back).
       queryClient.setQueryData<UserData>(userKeys.data(), (old) =>
         old ? { ...old, importMode: res.importMode } : old,
@@ -70,16 +77,61 @@ export function ImportModeCard({ mode }: { mode: Mode }) {
                 save.mutate(o.value);
               }}
             />
-            {o.label}
-            <small>{o.hint}</small>
+            <span className="import-mode-text">
+              {o.label}
+              <small>{o.hint}</small>
+            </span>
           </label>
         ))}
       </fieldset>
       <p>
         <small>
-          Applies to new mail, backfills and file imports. Orders already imported stay.
+          Applies to new mail, backfills and file imports. Orders already imported stay. Mail
+          skipped under “Vine orders only” is read again when you choose all orders.
         </small>
       </p>
+      {reread && <RereadOffer reread={reread} connected={connected} />}
     </article>
+  );
+}
+
+/** After switching to all orders: the mail read before that is now imported when read again. */
+function RereadOffer({ reread, connected }: { reread: Reread; connected: boolean }) {
+  const rescan = useProcessOldEmails();
+  const n = reread.messages;
+  const emails = n === 1 ? "1 email" : `${n} emails`;
+  return (
+    <section className="reread-offer" aria-label="Skipped mail">
+      <p>
+        {emails} read earlier {n === 1 ? "was" : "were"} skipped because of “Vine orders only”. To
+        import {n === 1 ? "it" : "them"} now, import the same files again
+        {connected ? " or re-scan the mail your mailbox already read" : ""}.
+      </p>
+      {connected && reread.daysBack !== null && (
+        <button
+          type="button"
+          className="secondary"
+          disabled={rescan.isPending || rescan.isSuccess}
+          aria-busy={rescan.isPending || undefined}
+          onClick={() =>
+            rescan.mutate(reread.daysBack as number, {
+              onSuccess: () =>
+                toast({
+                  title: "Re-scan started",
+                  description: `The mail of the last ${reread.daysBack} days is being read again in the background; new orders appear on your dashboard as they are found.`,
+                  variant: "success",
+                }),
+              onError: (err) =>
+                toastError(
+                  err,
+                  errorMessage(err, "The re-scan could not be started. Please try again."),
+                ),
+            })
+          }
+        >
+          {rescan.isSuccess ? "Re-scan started" : `Re-scan the last ${reread.daysBack} days`}
+        </button>
+      )}
+    </section>
   );
 }

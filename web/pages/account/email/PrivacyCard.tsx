@@ -1,4 +1,4 @@
-/** The email privacy card and its 'Email Access & Privacy Details' dialog (spec §2). */
+/** The email privacy card and its 'Email Access & Privacy Details' dialog (docs/screens.md). */
 import { useState } from "react";
 import { Link } from "wouter";
 import { Dialog } from "../../../components/Dialog.tsx";

@@ -1,5 +1,5 @@
 /**
- * 'Process Old Emails' (spec §2, §5, §9): a collapsible section with the period selector. Open by
+ * 'Process Old Emails' (docs/screens.md, docs/behaviour.md#validation, docs/behaviour.md#constants-and-limits): a collapsible section with the period selector. Open by
  * default while no email has been scanned; opens (highlighted) for 5 s after the monitored or
  * processed folder changes. After the server accepts, the user goes to / 2 s later.
  */

@@ -40,7 +40,7 @@ const folders = [
 ];
 
 describe("periods", () => {
-  test("the options of spec §9 with 30 days by default", () => {
+  test("the options of docs/behaviour.md#constants-and-limits with 30 days by default", () => {
     expect(PERIOD_OPTIONS.map((o) => o.value)).toEqual([1, 7, 14, 30, 60, 90, 120, 150, 180]);
     expect(PERIOD_OPTIONS.map((o) => o.label)).toEqual([
       "1 day",
@@ -57,7 +57,7 @@ describe("periods", () => {
     expect(periodLabel(1)).toBe("1 day");
   });
 
-  test("the confirmation text of spec §5", () => {
+  test("the confirmation text of docs/behaviour.md#validation", () => {
     expect(processConfirmText(30)).toBe(
       "Are you sure you want to process emails from the last 30 day(s)?",
     );
@@ -144,7 +144,7 @@ describe("folder form", () => {
   });
 });
 
-describe("automatic folder refresh (spec §9)", () => {
+describe("automatic folder refresh (docs/behaviour.md#constants-and-limits)", () => {
   const now = Date.parse("2026-03-01T12:00:00Z");
   const ago = (ms: number) => new Date(now - ms).toISOString();
   test("connected, empty list, never refreshed or over 24 h ago", () => {
@@ -175,7 +175,7 @@ test("'Email Authorization Expired': settings, not connected, no access token", 
   expect(isAuthorizationExpired(null)).toBe(false);
 });
 
-test("import summary: skipped reasons in plain words, largest first, zeros left out", () => {
+test("import summary: skipped reasons as sentences saying what to do, largest first, zeros left out", () => {
   const summary = {
     messagesRead: 9,
     ordersCreated: 1,
@@ -183,10 +183,14 @@ test("import summary: skipped reasons in plain words, largest first, zeros left 
     skipped: { "not-amazon": 2, spoofed: 1, duplicate: 0, "not-vine": 5 },
   };
   expect(skippedLines(summary).map((l) => l.text)).toEqual([
-    "5 not a Vine order (only free orders, a total of 0 in any currency, are imported)",
-    "2 not from Amazon",
-    "1 claimed to be from Amazon but failed the sender checks",
+    "5 emails were not about a Vine order (a free order: a total of 0 in any currency). To import every Amazon order, choose “All Amazon orders” above and import the files again.",
+    "2 emails were not from Amazon.",
+    "1 email claimed to be from Amazon but failed the sender checks, so it was ignored.",
   ]);
+  // An update about an unknown order says what to do, in a sentence (not "3 an update for...").
+  expect(skippedLines({ ...summary, skipped: { "no-matching-order": 3 } })[0]?.text).toBe(
+    "3 emails were updates (shipped, delivered, canceled) about orders Grapevine does not have yet. Import or backfill the period with their order confirmations first, then import them again.",
+  );
   expect(skippedTotal(summary)).toBe(8);
   expect(skippedLines({ ...summary, skipped: {} })).toEqual([]);
 });
@@ -200,6 +204,6 @@ test("import summary: Amazon mail not understood is counted by marketplace", () 
     otherByMarketplace: { unknown: 1, FR: 3, DE: 0 },
   };
   expect(skippedLines(summary).map((l) => l.text)).toEqual([
-    "4 Amazon mail that is not about an order (FR 3, other marketplaces 1)",
+    "4 emails from Amazon were not about an order (FR 3, other marketplaces 1).",
   ]);
 });

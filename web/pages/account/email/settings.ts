@@ -1,5 +1,5 @@
 /**
- * Pure rules of the Email Configuration tab (spec §2, §5, §9): periods, the folder form (dirty
+ * Pure rules of the Email Configuration tab (docs/screens.md, docs/behaviour.md#validation, docs/behaviour.md#constants-and-limits): periods, the folder form (dirty
  * tracking, '__none__'), the automatic folder refresh, the expired state and the import summary.
  */
 
@@ -25,7 +25,7 @@ export const PERIOD_OPTIONS: readonly { value: number; label: string }[] = OLD_E
   (d) => ({ value: d, label: periodLabel(d) }),
 );
 
-/** The confirmation of spec §5, word for word. */
+/** The confirmation of docs/behaviour.md#validation, word for word. */
 export function processConfirmText(days: number): string {
   return `Are you sure you want to process emails from the last ${days} day(s)?`;
 }
@@ -119,7 +119,7 @@ export function withMonitoredFolder(form: FolderForm, selectedFolder: string): F
   };
 }
 
-/** Spec §9: connected, the list is empty and the last refresh is older than 24 h or never happened. */
+/** docs/behaviour.md#constants-and-limits: connected, the list is empty and the last refresh is older than 24 h or never happened. */
 export function shouldAutoRefreshFolders(opts: {
   connected: boolean;
   folderCount: number;
@@ -142,34 +142,45 @@ export function isAuthorizationExpired(settings: EmailSettings | null | undefine
 
 // ---- Import summary ----
 
-/** Why a message produced nothing, in plain words. */
-export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
-  "not-amazon": "not from Amazon",
-  spoofed: "claimed to be from Amazon but failed the sender checks",
-  forwarded: "forwarded mail (only Amazon's own mail is read)",
-  duplicate: "already read before",
-  "not-an-order-mail": "Amazon mail that is not about an order",
-  "not-vine": "not a Vine order (only free orders, a total of 0 in any currency, are imported)",
-  unreadable: "could not be read",
-  "no-matching-order": "an update for an order Grapevine does not have",
-  "too-large": "larger than 10 MB (Amazon's mail is far smaller), not read",
+/** Why messages produced nothing, as a sentence for n of them: what happened, what to do. */
+export const SKIP_REASON_SENTENCES: Record<SkipReason, (n: number) => string> = {
+  "not-amazon": (n) => `${emails(n)} ${was(n)} not from Amazon.`,
+  spoofed: (n) =>
+    `${emails(n)} claimed to be from Amazon but failed the sender checks, so ${it(n)} ${was(n)} ignored.`,
+  forwarded: (n) =>
+    `${emails(n)} ${was(n)} forwarded. Only Amazon's own mail is read: import the original ${n === 1 ? "message" : "messages"} instead.`,
+  duplicate: (n) => `${emails(n)} had already been read before, so nothing changed.`,
+  "not-an-order-mail": (n) => `${emails(n)} from Amazon ${was(n)} not about an order`,
+  "not-vine": (n) =>
+    `${emails(n)} ${was(n)} not about a Vine order (a free order: a total of 0 in any currency). To import every Amazon order, choose “All Amazon orders” above and import the files again.`,
+  unreadable: (n) => `${emails(n)} could not be read.`,
+  "no-matching-order": (n) =>
+    `${emails(n)} ${n === 1 ? "was an update" : "were updates"} (shipped, delivered, canceled) about ${n === 1 ? "an order" : "orders"} Grapevine does not have yet. Import or backfill the period with their order confirmations first, then import ${it(n)} again.`,
+  "too-large": (n) =>
+    `${emails(n)} ${n === 1 ? "was" : "were"} larger than 10 MB (Amazon's mail is far smaller), so ${it(n)} ${was(n)} not read.`,
 };
+
+const emails = (n: number) => (n === 1 ? "1 email" : `${n} emails`);
+const was = (n: number) => (n === 1 ? "was" : "were");
+const it = (n: number) => (n === 1 ? "it" : "them");
 
 /** "3 messages" / "1 message". */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** The skipped counts as lines ("2 not from Amazon"), largest first; none for zero counts. */
+/** The skipped counts as sentences ("2 emails were not from Amazon."), largest first; none for zero counts. */
 export function skippedLines(summary: IngestSummary): { reason: SkipReason; text: string }[] {
   return (Object.entries(summary.skipped) as [SkipReason, number | undefined][])
     .filter(([, n]) => typeof n === "number" && n > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
     .map(([reason, n]) => ({
       reason,
-      text: `${n} ${SKIP_REASON_LABELS[reason] ?? reason.replace(/-/g, " ")}${
-        reason === "not-an-order-mail" ? byMarketplace(summary) : ""
-      }`,
+      text:
+        reason === "not-an-order-mail"
+          ? `${SKIP_REASON_SENTENCES[reason](n ?? 0)}${byMarketplace(summary)}.`
+          : (SKIP_REASON_SENTENCES[reason]?.(n ?? 0) ??
+            `${emails(n ?? 0)} skipped (${reason.replace(/-/g, " ")}).`),
     }));
 }
 

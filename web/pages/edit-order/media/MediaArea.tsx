@@ -1,5 +1,5 @@
 /**
- * The media area of Edit Order's review section (spec §2, §3, §4, §5, §8, §9): a drop zone and a
+ * The media area of Edit Order's review section (docs/screens.md, docs/behaviour.md#data, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/messages.md, docs/behaviour.md#constants-and-limits): a drop zone and a
  * file picker, the client-side checks with the spec's messages, upload progress items (simulated
  * 10 % every 200 ms up to 90 %, success removed after 1 s, 'Upload failed' with Retry), the stored
  * photos and video with remove, and reordering by dragging or with the move buttons (keyboard).
@@ -25,7 +25,7 @@ import {
 } from "./media-rules.ts";
 import "../../../styles/media.css";
 
-/** Upload progress item (spec §3; client only). */
+/** Upload progress item (docs/behaviour.md#data; client only). */
 type UploadItem = {
   id: string;
   file: File;

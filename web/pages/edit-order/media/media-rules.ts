@@ -1,5 +1,5 @@
 /**
- * The media area's client-side rules (spec §5, §9), pure so they can be unit-tested: which chosen
+ * The media area's client-side rules (docs/behaviour.md#validation, docs/behaviour.md#constants-and-limits), pure so they can be unit-tested: which chosen
  * files may be uploaded (type, size, 10 files, 1 video, with the spec's messages), which dropped
  * URLs are fetched, and which are refused as a cloud photo album.
  */
@@ -14,7 +14,7 @@ import {
 } from "../../../../src/contract/constants.ts";
 
 export const ACCEPT = [...MEDIA_IMAGE_TYPES, ...MEDIA_VIDEO_TYPES].join(",");
-/** Upload progress (spec §9): steps of 10 every 200 ms up to 90; a success item goes after 1 s. */
+/** Upload progress (docs/behaviour.md#constants-and-limits): steps of 10 every 200 ms up to 90; a success item goes after 1 s. */
 export const PROGRESS_STEP = 10;
 export const PROGRESS_EVERY_MS = 200;
 export const PROGRESS_CAP = 90;

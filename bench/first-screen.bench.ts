@@ -1,0 +1,175 @@
+/**
+ * First screen on a phone (not a test): a cold load of the orders list in Chromium with the phone
+ * profile of issue 14 — 390x844, CPU slowed 4x (Emulation.setCPUThrottlingRate), 150 ms latency
+ * and 1.6 Mbit/s down / 750 kbit/s up (Network.emulateNetworkConditions), cache disabled — against
+ * the real server (`bun run src/main.ts` on the built dist/, fresh DATA_DIR, 40 orders).
+ *
+ * Measures, over RUNS cold loads of /orders?status=all by a signed-in user: the time from the start
+ * of navigation until the first order card is in the page (a MutationObserver installed before any
+ * script), and when each request of the waterfall started (the user check, the page chunk, the
+ * list), so a serial chain shows. Target: median < 1.5 s. Never fails on time; exits 1 only when it
+ * cannot measure (no dist/, no Chromium, the server does not start).
+ *
+ *   bun run build && bun run bench/first-screen.bench.ts       (also part of npm run bench)
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+import { freePort } from "./support/bench-utils.ts";
+
+const ROOT = path.resolve(import.meta.dir, "..");
+const RUNS = 5;
+const ORDERS = 40;
+const TARGET_MS = 1500;
+const PROFILE = {
+  viewport: { width: 390, height: 844 },
+  cpuSlowdown: 4,
+  latencyMs: 150,
+  downKbit: 1600,
+  upKbit: 750,
+};
+const localBun = path.join(ROOT, "node_modules", ".bin", "bun");
+const BUN = fs.existsSync(localBun) ? localBun : process.execPath;
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+function fail(message: string): never {
+  console.error(`first-screen bench: ${message}`);
+  process.exit(1);
+}
+if (!fs.existsSync(path.join(ROOT, "dist", "index.html"))) fail("no dist/: run `bun run build`");
+if (!fs.existsSync(CHROMIUM)) fail(`no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-bench-first-"));
+const port = freePort();
+const base = `http://127.0.0.1:${port}`;
+const server = Bun.spawn([BUN, "run", "src/main.ts"], {
+  cwd: ROOT,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    ALLOW_REGISTRATION: "true",
+  },
+  stdin: "ignore",
+  stdout: "ignore",
+  stderr: "inherit",
+});
+
+type Run = { rowsMs: number; requests: Record<string, number> };
+
+async function main() {
+  for (let i = 0; ; i++) {
+    if (server.exitCode !== null) fail("the server exited before /api/health answered");
+    if (i > 3000) fail("the server did not answer /api/health in 15 s");
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(5);
+  }
+  const reg = await fetch(`${base}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      email: "bench@example.test",
+      password: "bench-password-1",
+      displayname: "Bench User",
+    }),
+  });
+  if (reg.status !== 201) fail(`register answered ${reg.status}: ${await reg.text()}`);
+  const { token } = (await reg.json()) as { token: string };
+  for (let i = 0; i < ORDERS; i++) {
+    const res = await fetch(`${base}/api/orders`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        productname: `Bench Product ${i} with a name as long as Amazon's usually are`,
+        asin: `B0BENCH${String(i).padStart(3, "0")}`,
+        status: i % 3 === 0 ? "Shipped" : "Ordered",
+      }),
+    });
+    if (res.status !== 201) fail(`creating an order answered ${res.status}`);
+  }
+
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+  const runs: Run[] = [];
+  try {
+    for (let r = 0; r < RUNS; r++) {
+      const context = await browser.newContext({ viewport: PROFILE.viewport, isMobile: true });
+      await context.addInitScript((t) => {
+        localStorage.setItem("auth-token", t);
+        const w = window as unknown as { __rowsAt?: number };
+        new MutationObserver((_, obs) => {
+          if (document.querySelector("article.order-card")) {
+            w.__rowsAt = performance.now();
+            obs.disconnect();
+          }
+        }).observe(document, { childList: true, subtree: true });
+      }, token);
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+      await cdp.send("Network.emulateNetworkConditions", {
+        offline: false,
+        latency: PROFILE.latencyMs,
+        downloadThroughput: (PROFILE.downKbit * 1000) / 8,
+        uploadThroughput: (PROFILE.upKbit * 1000) / 8,
+      });
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpuSlowdown });
+      await page.goto(`${base}/orders?status=all`);
+      await page.waitForFunction(() => (window as { __rowsAt?: number }).__rowsAt !== undefined, {
+        timeout: 30_000,
+      });
+      const run = await page.evaluate(() => {
+        const requests: Record<string, number> = {};
+        for (const e of performance.getEntriesByType("resource")) {
+          const u = new URL(e.name);
+          const name = u.pathname.startsWith("/api/")
+            ? u.pathname
+            : u.pathname.replace(/-[a-z0-9]+\.(js|css)$/, ".$1");
+          requests[name] ??= Math.round(e.startTime);
+        }
+        return { rowsMs: Math.round((window as { __rowsAt?: number }).__rowsAt ?? -1), requests };
+      });
+      runs.push(run);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+
+  const sorted = runs.map((r) => r.rowsMs).sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const last = runs[runs.length - 1]!;
+  console.log("first screen on a phone: cold load of /orders?status=all, first order card shown");
+  console.log(
+    `  profile: ${PROFILE.viewport.width}x${PROFILE.viewport.height}, CPU ${PROFILE.cpuSlowdown}x slower, ${PROFILE.latencyMs} ms latency, ${PROFILE.downKbit / 1000} Mbit/s down, cache off; ${ORDERS} orders; ${os.cpus().length} CPUs`,
+  );
+  console.log(`  rows shown: min ${sorted[0]} ms, median ${median} ms, max ${sorted.at(-1)} ms`);
+  console.log("  requests started (ms after navigation start, last run):");
+  for (const [name, at] of Object.entries(last.requests).sort((a, b) => a[1] - b[1])) {
+    console.log(`    ${String(at).padStart(5)}  ${name}`);
+  }
+  console.log(`  ${median < TARGET_MS ? "PASS" : "MISS"} median < ${TARGET_MS} ms`);
+  fs.mkdirSync(path.join(ROOT, "bench", "out"), { recursive: true });
+  fs.writeFileSync(
+    path.join(ROOT, "bench", "out", "first-screen.json"),
+    `${JSON.stringify({ profile: PROFILE, orders: ORDERS, runs, medianMs: median, targetMs: TARGET_MS }, null, 2)}\n`,
+  );
+}
+
+try {
+  await main();
+} finally {
+  server.kill("SIGTERM");
+  await server.exited;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,79 @@
+/**
+ * The first screen's requests go out side by side (issue 14 item 9): on a cold load of the orders
+ * list by a signed-in user, the list's query and the page's chunk start before the user check has
+ * answered, instead of one after the other once the app has run. The time this saves on a phone
+ * profile is measured by bench/first-screen.bench.ts, not here.
+ */
+import { signInWithToken } from "./support/api.ts";
+import { createOrderApi, expect, test } from "./support/orders.ts";
+
+test("a cold load of the orders list starts the user check, the list and the page chunk together", async ({
+  page,
+  request,
+  user,
+  ordersPage,
+}) => {
+  await createOrderApi(request, user.token, { productname: "Early Bird Mug", asin: "B0EARLY001" });
+  // The token is stored first (a signed-in user); then a cold load of the list.
+  await signInWithToken(page, user.token, "/privacy-policy");
+  // The user check is answered only once the list's query and the page's chunk have been asked
+  // for: when they waited for it (one after the other), nothing would ever show.
+  let listAsked = () => {};
+  let chunkAsked = () => {};
+  const asked = Promise.all([
+    new Promise<void>((r) => {
+      listAsked = r;
+    }),
+    new Promise<void>((r) => {
+      chunkAsked = r;
+    }),
+  ]);
+  const lists: string[] = [];
+  page.on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path === "/api/orders") {
+      lists.push(r.url());
+      listAsked();
+    }
+    if (/^\/OrdersPage-[a-z0-9]+\.js$/.test(path)) chunkAsked();
+  });
+  await page.route("**/api/user/data", async (route) => {
+    await asked;
+    await route.continue();
+  });
+  await page.goto("/orders?status=all");
+  await expect(ordersPage.card("Early Bird Mug")).toBeVisible();
+  expect(lists[0]).toContain("/api/orders?status=all");
+  // One request: the app used the answer started early instead of asking again.
+  expect(lists).toHaveLength(1);
+});
+
+test("answers started for another user's token are not used", async ({
+  page,
+  request,
+  user,
+  ordersPage,
+}) => {
+  await createOrderApi(request, user.token, { productname: "Own Order Only", asin: "B0OWNORD01" });
+  await signInWithToken(page, user.token, "/privacy-policy");
+  // The stored token changes after the early requests went out (another tab signed in as someone
+  // else): the app asks again with the token it has.
+  await page.addInitScript(() => {
+    let held: unknown;
+    Object.defineProperty(window, "__gvPreload", {
+      configurable: true,
+      get: () => held,
+      set: (v: { token: string }) => {
+        held = { ...v, token: "someone-else" };
+      },
+    });
+  });
+  const lists: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === "/api/orders") lists.push(r.url());
+  });
+  await page.goto("/orders?status=all");
+  await expect(ordersPage.card("Own Order Only")).toBeVisible();
+  // The early request, then the app's own with the token it has.
+  await expect.poll(() => lists.length).toBe(2);
+});

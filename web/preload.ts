@@ -1,0 +1,45 @@
+/**
+ * The first screen's head start (issue 14 item 9), a tiny classic script that index.html loads
+ * before the app's bundle. With a stored token it starts, at once and side by side, the user
+ * check (`/api/user/data`), the first query of the route and the route's page chunk
+ * (`<link rel="modulepreload">`), instead of one after the other once the bundle has run. The
+ * app takes the answers with `takePreloaded` (web/lib/api.ts); anything it does not take is
+ * simply not used, and without this script the app fetches as before.
+ */
+import { dashboardPreloadPaths, preloadRoute } from "./lib/preload-routes.ts";
+
+/** Each lazy page's chunk and the shared chunks it imports (set by scripts/build-web.ts). */
+declare const __GV_PAGE_CHUNKS__: Record<string, string[]>;
+
+const token = (() => {
+  try {
+    return localStorage.getItem("auth-token");
+  } catch {
+    return null;
+  }
+})();
+
+if (token) {
+  const started: Record<string, Promise<Response>> = {};
+  const get = (path: string) => {
+    started[path] = fetch(path, {
+      headers: { Authorization: `Bearer ${token}` },
+      credentials: "include",
+    });
+  };
+  get("/api/user/data");
+  const route = preloadRoute(location.pathname, location.search);
+  if (route) {
+    for (const path of route.paths) get(path);
+    for (const chunk of (route.page && __GV_PAGE_CHUNKS__[route.page]) || []) {
+      const link = document.createElement("link");
+      link.rel = "modulepreload";
+      link.href = chunk;
+      document.head.append(link);
+    }
+  } else if (location.pathname === "/") {
+    for (const path of dashboardPreloadPaths) get(path);
+  }
+  (window as unknown as { __gvPreload?: { token: string; started: typeof started } }).__gvPreload =
+    { token, started };
+}
