@@ -3,20 +3,14 @@
  * at run time. `notify(userId, level, message, { event, orderId })` takes an AlertEvent.
  */
 
-/**
- * Every kind of event an alert channel can choose. The last two reach the admin only.
- *
- * Not offered: "review approved / rejected" (issue 18 listed it). Amazon tells a reviewer of its
- * decision on the Vine site only: no mail and no report carries it, so an order reaches Review
- * Approved / Rejected only by the user's own "Mark Approved" / "Mark Rejected" (on any device), and
- * an alert would only echo what they just did. A channel saved with it before simply drops it.
- */
+/** Every kind of event an alert channel can choose. The last two reach the admin only. */
 export const ALERT_EVENTS = [
   "new_order",
   "shipped",
   "delivered",
   "review_due",
   "review_overdue",
+  "review_decided",
   "mailbox_attention",
   "tracking_problem",
   "disk_nearly_full",
@@ -37,6 +31,7 @@ export const ALERT_EVENT_LABELS: Record<AlertEvent, string> = {
   delivered: "Delivered",
   review_due: "Review due",
   review_overdue: "Review overdue",
+  review_decided: "Review approved / rejected",
   mailbox_attention: "Mailbox needs attention",
   tracking_problem: "Tracking problem",
   disk_nearly_full: "Disk nearly full",

@@ -201,16 +201,6 @@ describe("channels", () => {
         /administrator only/,
       ],
       [
-        // Not offered: an order is approved or rejected only by the user's own action.
-        {
-          type: "webhook",
-          url: "http://example.com/x",
-          format: "json",
-          events: ["review_decided"],
-        },
-        /Choose events from: new_order, shipped, delivered, review_due, review_overdue, mailbox_attention, tracking_problem/,
-      ],
-      [
         {
           type: "webpush",
           subscription: { endpoint: `${fake.url}/push/1`, keys: { p256dh: "abc", auth: "def" } },
@@ -241,12 +231,6 @@ describe("channels", () => {
       url: "http://192.168.1.20:8123/••••",
       format: "json",
     });
-    // A channel saved with "review_decided" when it was offered lists (and sends) without it.
-    h.db.$client.exec(`UPDATE alert_channels SET events = '["review_decided","new_order"]'`);
-    const listed = (await (
-      await h.req("GET", "/api/user/alert-channels", { token: a.token })
-    ).json()) as AlertChannel[];
-    expect(listed.map((c) => c.events)).toEqual([["new_order"]]);
   });
 });
 

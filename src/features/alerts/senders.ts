@@ -54,6 +54,7 @@ const TAGS: Partial<Record<AlertPayload["event"], string[]>> = {
   delivered: ["house"],
   review_due: ["memo"],
   review_overdue: ["warning", "memo"],
+  review_decided: ["star"],
   mailbox_attention: ["warning", "email"],
   tracking_problem: ["warning", "truck"],
   disk_nearly_full: ["rotating_light"],
