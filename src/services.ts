@@ -120,6 +120,14 @@ export function createServices(
     events,
     mediaDir: config.mediaDir,
     tracking,
+    // Built below; called only after a request, when every service exists.
+    onReviewDecided: (userId, order) =>
+      alerts.enqueue(
+        userId,
+        "",
+        `${order.status === "Review Approved" ? "Review approved" : "Review rejected"}: ${order.productname}`,
+        { event: "review_decided", orderId: order.orderid },
+      ),
   });
   /** Started by main.ts after the server listens; stopped with the jobs. */
   const trackingScheduler = createTrackingScheduler({

@@ -530,6 +530,45 @@ describe("delivery from notifications", () => {
     );
   });
 
+  test("Mark Approved / Mark Rejected reach the channels that chose review decisions (not the bell)", async () => {
+    const h = harness();
+    const a = await h.register();
+    await addChannel(h, a.token, {
+      type: "webhook",
+      url: `${fake.url}/hook/decided`,
+      format: "json",
+      events: ["review_decided"],
+    });
+    h.services.alerts.start();
+    const created = await h.req("POST", "/api/orders", {
+      token: a.token,
+      body: { productname: "Ceramic Mug", asin: "B0DECIDED1", status: "Review Submitted" },
+    });
+    const { orderid } = (await created.json()) as { orderid: number };
+    const put = (status: string) =>
+      h.req("PUT", `/api/orders/${orderid}`, { token: a.token, body: { status } });
+    expect((await put("Review Approved")).status).toBe(200);
+    const [first] = await fake.received(1);
+    expect(first?.json).toMatchObject({
+      event: "review_decided",
+      title: "Review approved / rejected",
+      message: "Review approved: Ceramic Mug",
+      order: { product: "Ceramic Mug", status: "Review Approved" },
+    });
+    // Saving the order again without a new decision sends nothing more; a rejection does.
+    expect((await put("Review Approved")).status).toBe(200);
+    expect((await put("Review Rejected")).status).toBe(200);
+    const [, second] = await fake.received(2);
+    expect((second?.json as AlertWebhookJson | undefined)?.message).toBe(
+      "Review rejected: Ceramic Mug",
+    );
+    await settle(h);
+    expect(fake.requests.length).toBe(2);
+    // The user made the move: nothing in the bell.
+    const bell = await h.req("GET", "/api/notifications", { token: a.token });
+    expect(JSON.stringify(await bell.json())).not.toContain("Ceramic Mug");
+  });
+
   test("500 and a hang are retried later, 429 waits for its Retry-After, 404 is not retried", async () => {
     const h = harness();
     const a = await h.register();

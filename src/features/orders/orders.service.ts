@@ -183,6 +183,12 @@ export function createOrdersService(deps: {
   now?: () => Date;
   /** Looks a Shipped order up with its carrier after its tracking was saved (features/tracking). */
   tracking: Pick<TrackingService, "afterTrackingSaved">;
+  /**
+   * An order moved to Review Approved or Review Rejected: the alert channels that chose
+   * "review approved / rejected" hear of it (features/alerts). Not a bell notification: the user
+   * made the move; the alert is for the webhooks and phones that keep a record of decisions.
+   */
+  onReviewDecided?: (userId: number, order: Order) => void;
 }) {
   const clock = deps.now ?? (() => new Date());
 
@@ -394,7 +400,10 @@ export function createOrdersService(deps: {
       const saved = deps.orders.update(userId, id, patch);
       if (!saved) throw notFound(ORDER_NOT_FOUND);
       deps.events.publish(userId, "order", "UPDATE");
-      return toOrder(saved);
+      const order = toOrder(saved);
+      const decided = order.status === "Review Approved" || order.status === "Review Rejected";
+      if (decided && cur.status !== order.status) deps.onReviewDecided?.(userId, order);
+      return order;
     },
 
     /**
