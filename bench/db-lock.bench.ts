@@ -20,7 +20,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase, waitForWriteLock } from "../src/db/client.ts";
-import { freePort, intArg } from "./support/bench-utils.ts";
+import { startApp } from "../test/support/app-process.ts";
+import { intArg } from "./support/bench-utils.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const HOLD_S = intArg("--hold", 10, 2);
@@ -32,39 +33,11 @@ const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-bench-lock-"));
-const port = freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = Bun.spawn([process.execPath, "run", "src/main.ts"], {
-  cwd: ROOT,
-  env: {
-    PATH: process.env.PATH ?? "",
-    HOME: process.env.HOME ?? "/tmp",
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
-  },
-  stdout: "ignore",
-  stderr: "inherit",
-});
+const app = await startApp({ DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+const base = app.base;
 
 try {
-  for (let i = 0; ; i++) {
-    if (i > 600) throw new Error("the server did not start");
-    if (
-      await fetch(`${base}/api/health`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      break;
-    await Bun.sleep(25);
-  }
-  const reg = await fetch(`${base}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "bench@example.com", password: "secret12", displayname: "B" }),
-  });
-  const { token } = (await reg.json()) as { token: string };
+  const token = await app.register("bench@example.com");
 
   const holder = Bun.spawn(
     [
@@ -152,7 +125,7 @@ try {
   console.error(`db-lock.bench could not measure: ${(err as Error).message}`);
   process.exitCode = 1;
 } finally {
-  server.kill("SIGTERM");
-  await server.exited;
+  app.proc.kill("SIGTERM");
+  await app.exited;
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

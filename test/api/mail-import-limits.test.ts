@@ -13,10 +13,9 @@ import path from "node:path";
 import type { IngestSummary, InterruptedImport, Order } from "../../src/contract/index.ts";
 import { MAIL_MESSAGE_MAX_BYTES } from "../../src/features/mailbox/ingest.service.ts";
 import { createHarness, type Harness } from "../harness.ts";
+import { type AppProcess, freePort, startApp } from "../support/app-process.ts";
 import { call, type ErrorBody } from "./helpers.ts";
 import { amazonMail } from "./mail-messages.ts";
-
-const ROOT = path.resolve(import.meta.dir, "../..");
 
 function mbox(messages: string[]): string {
   return messages
@@ -94,44 +93,17 @@ describe("the per-message cap applies to imports (item 4)", () => {
 // ---------------------------------------------------------------------------------------------
 
 const dirs: string[] = [];
-const procs: Array<ReturnType<typeof Bun.spawn>> = [];
+const procs: AppProcess[] = [];
 afterAll(() => {
-  for (const p of procs) p.kill("SIGKILL");
+  for (const p of procs) p.proc.kill("SIGKILL");
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function freePort(): number {
-  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = s.port;
-  s.stop(true);
-  return port;
-}
-
+/** The real server on `dataDir` and `port` (the same port again after a restart). */
 async function startServer(dataDir: string, port: number) {
-  const proc = Bun.spawn([process.execPath, "run", "src/main.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "/tmp",
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-    },
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  procs.push(proc);
-  const until = Date.now() + 15_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return proc;
-    } catch {
-      // not listening yet
-    }
-    await Bun.sleep(20);
-  }
-  throw new Error("the server did not start");
+  const app = await startApp({ DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" });
+  procs.push(app);
+  return app.proc;
 }
 
 describe("an interrupted import says so (item 9)", () => {

@@ -54,8 +54,9 @@ export async function waitFor<T>(
   }
 }
 
+/** Starts the server with `env` on top of a minimal environment (on `env.PORT`, else a free port). */
 export async function startApp(env: Record<string, string>): Promise<AppProcess> {
-  const port = freePort();
+  const port = env.PORT ? Number(env.PORT) : freePort();
   const proc = Bun.spawn([process.execPath, "run", "src/main.ts"], {
     cwd: ROOT,
     env: {
