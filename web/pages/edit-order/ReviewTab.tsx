@@ -6,14 +6,13 @@
 import type { Order } from "../../../src/contract/orders.ts";
 import { StarRating } from "../../components/orders/StarRating.tsx";
 import { useReviewSettings } from "../../hooks/useReviewSettings.ts";
+import { reviewStatusLine, reviewUrl } from "../../lib/review-status.ts";
 import {
   DEFAULT_TARGET_WORDS,
   REVIEW_SUBJECT_MAX,
-  reviewStatusLine,
-  reviewUrl,
   wordBand,
   wordCount,
-} from "../../lib/orders.ts";
+} from "../../lib/review-text.ts";
 import { toast } from "../../lib/toast.tsx";
 import { CantReviewFields } from "./CantReviewFields.tsx";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
