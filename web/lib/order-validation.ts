@@ -2,10 +2,13 @@
  * The order form's client rules (docs/behaviour.md#validation), a message per field, and the Edit
  * Order tab that holds each field. Pure.
  */
-import { isAmazonImageUrl, PRODUCT_IMAGE_MESSAGE } from "../../src/contract/constants.ts";
+import {
+  isAmazonImageUrl,
+  PRODUCT_IMAGE_MESSAGE,
+  REVIEW_SUBJECT_MAX,
+} from "../../src/contract/constants.ts";
 import type { FormField, OrderForm } from "./order-form.ts";
 import { isCarrier, isOrderStatus } from "./order-status.ts";
-import { REVIEW_SUBJECT_MAX } from "./review-text.ts";
 
 export type FormErrors = Partial<Record<FormField, string>>;
 

@@ -1,11 +1,11 @@
 /**
- * The review text's rules (docs/behaviour.md#validation, docs/behaviour.md#constants-and-limits):
- * the word count and its colour against the target, the subject's length. Pure.
+ * The review text's word count and its colour against the target (docs/behaviour.md#validation,
+ * docs/behaviour.md#constants-and-limits); the subject's limit is `REVIEW_SUBJECT_MAX` of the
+ * contract. Pure.
  */
 
 export const DEFAULT_TARGET_WORDS = 150;
 export const WORD_BANDS = { good: 0.15, fair: 0.3 } as const;
-export const REVIEW_SUBJECT_MAX = 500;
 
 export function wordCount(text: string | null | undefined): number {
   const t = (text ?? "").trim();
