@@ -10,10 +10,13 @@ import { createQueryClient } from "./lib/api.ts";
 import { AuthProvider, useAuth } from "./lib/auth.tsx";
 import { Toaster } from "./lib/toast.tsx";
 import { DashboardPage } from "./pages/DashboardPage.tsx";
-import { LoginPage } from "./pages/LoginPage.tsx";
 import { NotFoundPage } from "./pages/NotFoundPage.tsx";
 
-// Screens other than sign-in and the dashboard load on demand, keeping the first load small.
+// Screens other than the dashboard load on demand, keeping the first load small. Sign-in is one
+// of them: a signed-in visitor never needs it, and web/preload.ts fetches it early for the others.
+const LoginPage = lazy(() =>
+  import("./pages/LoginPage.tsx").then((m) => ({ default: m.LoginPage })),
+);
 const AccountPage = lazy(() =>
   import("./pages/AccountPage.tsx").then((m) => ({ default: m.AccountPage })),
 );

@@ -4,7 +4,8 @@
  * check (`/api/user/data`), the first query of the route and the route's page chunk
  * (`<link rel="modulepreload">`), instead of one after the other once the bundle has run. The
  * app takes the answers with `takePreloaded` (web/lib/api.ts); anything it does not take is
- * simply not used, and without this script the app fetches as before.
+ * simply not used, and without this script the app fetches as before. Without a token it starts
+ * the sign-in page's chunk, where any signed-in screen sends the visitor.
  */
 import { dashboardPreloadPaths, preloadRoute } from "./lib/preload-routes.ts";
 
@@ -19,6 +20,15 @@ const token = (() => {
   }
 })();
 
+const modulePreload = (chunks: readonly string[] | undefined) => {
+  for (const chunk of chunks ?? []) {
+    const link = document.createElement("link");
+    link.rel = "modulepreload";
+    link.href = chunk;
+    document.head.append(link);
+  }
+};
+
 if (token) {
   const started: Record<string, Promise<Response>> = {};
   const get = (path: string) => {
@@ -31,15 +41,13 @@ if (token) {
   const route = preloadRoute(location.pathname, location.search);
   if (route) {
     for (const path of route.paths) get(path);
-    for (const chunk of (route.page && __GV_PAGE_CHUNKS__[route.page]) || []) {
-      const link = document.createElement("link");
-      link.rel = "modulepreload";
-      link.href = chunk;
-      document.head.append(link);
-    }
+    if (route.page) modulePreload(__GV_PAGE_CHUNKS__[route.page]);
   } else if (location.pathname === "/") {
     for (const path of dashboardPreloadPaths) get(path);
   }
   (window as unknown as { __gvPreload?: { token: string; started: typeof started } }).__gvPreload =
     { token, started };
+} else if (location.pathname !== "/privacy-policy") {
+  // Signed out: every signed-in screen sends the visitor to the sign-in page, a lazy chunk.
+  modulePreload(__GV_PAGE_CHUNKS__.LoginPage);
 }

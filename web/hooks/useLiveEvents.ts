@@ -3,53 +3,80 @@
  * once: while a user is signed in it keeps the one shared EventSource open with their token and
  * turns each event into React Query invalidations. Screens read `useLastLiveUpdate()` (the time of
  * the last event, for the dashboard header) and `useLiveConnectionState()`.
+ *
+ * The stream's code is not needed to draw the first screen: it is loaded (`import()`) once a user
+ * is signed in; until then the state reads "idle", as it does with no stream.
  */
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { useAuth } from "../lib/auth.tsx";
-import {
-  ALL_INVALIDATION_PREFIXES,
-  createLiveEvents,
-  invalidateForEvent,
-  invalidatePrefixes,
-  type LiveSnapshot,
-  type LiveState,
-} from "../lib/live-events.ts";
+import type { LiveEvents, LiveSnapshot, LiveState } from "../lib/live-events.ts";
 
-/** The one client of this browser tab. */
-export const liveEvents = createLiveEvents({
-  createEventSource: (url) => new EventSource(url),
-});
+type Loaded = { client: LiveEvents; lib: typeof import("../lib/live-events.ts") };
 
-const subscribeSnapshot = (onChange: () => void) => liveEvents.watch(onChange);
-const getSnapshot = (): LiveSnapshot => liveEvents.getSnapshot();
+/** The one client of this browser tab, once its code has arrived. */
+let loaded: Loaded | null = null;
+let loading: Promise<Loaded> | null = null;
+/** Screens watching the snapshot (they may start watching before the client exists). */
+const watchers = new Set<() => void>();
+const IDLE: LiveSnapshot = { state: "idle", lastUpdate: null, attempts: 0 };
+
+function loadClient(): Promise<Loaded> {
+  loading ??= import("../lib/live-events.ts").then((lib) => {
+    const client = lib.createLiveEvents({ createEventSource: (url) => new EventSource(url) });
+    client.watch(() => {
+      for (const fn of watchers) fn();
+    });
+    loaded = { client, lib };
+    return loaded;
+  });
+  return loading;
+}
+
+const subscribeSnapshot = (onChange: () => void) => {
+  watchers.add(onChange);
+  return () => {
+    watchers.delete(onChange);
+  };
+};
+const getSnapshot = (): LiveSnapshot => loaded?.client.getSnapshot() ?? IDLE;
 
 /** Mount once (App): connects for the signed-in user, reconnects on a new token, closes on logout. */
 export function useLiveEvents(): void {
   const { user, token } = useAuth();
   const queryClient = useQueryClient();
   const activeToken = user && token ? token : null;
+  const [live, setLive] = useState<Loaded | null>(loaded);
 
   useEffect(() => {
-    return liveEvents.subscribe({
-      onEvent: (event) => invalidateForEvent(queryClient, event),
+    if (activeToken && !live) {
+      void loadClient().then(setLive, (err) => console.warn("live updates unavailable", err));
+    }
+  }, [activeToken, live]);
+
+  useEffect(() => {
+    if (!live) return;
+    const { client, lib } = live;
+    return client.subscribe({
+      onEvent: (event) => lib.invalidateForEvent(queryClient, event),
       // Back after a drop: whatever changed meanwhile was not announced, so refetch it all.
-      onResync: () => invalidatePrefixes(queryClient, ALL_INVALIDATION_PREFIXES),
+      onResync: () => lib.invalidatePrefixes(queryClient, lib.ALL_INVALIDATION_PREFIXES),
     });
-  }, [queryClient]);
+  }, [live, queryClient]);
 
   useEffect(() => {
-    liveEvents.setToken(activeToken);
-  }, [activeToken]);
+    live?.client.setToken(activeToken);
+  }, [live, activeToken]);
 
   // Given up after the maximum attempts: try again when the network comes back.
   useEffect(() => {
+    if (!live) return;
     const onOnline = () => {
-      if (liveEvents.getSnapshot().state === "stopped") liveEvents.reconnect();
+      if (live.client.getSnapshot().state === "stopped") live.client.reconnect();
     };
     window.addEventListener("online", onOnline);
     return () => window.removeEventListener("online", onOnline);
-  }, []);
+  }, [live]);
 }
 
 /** When the last live event arrived; null before the first one. */
@@ -63,4 +90,4 @@ export function useLiveConnectionState(): LiveState {
 }
 
 /** Closes the stream and opens it again after 1 s with fresh attempts. */
-export const reconnectLiveEvents = () => liveEvents.reconnect();
+export const reconnectLiveEvents = () => loaded?.client.reconnect();

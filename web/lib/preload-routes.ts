@@ -3,7 +3,7 @@
  * bundle has run. The paths are built by the same functions the screens use (the query keys are
  * request paths), so a preloaded answer is exactly the one the screen asks for.
  */
-import { ordersApiPath, parseListView } from "./orders.ts";
+import { ordersApiPath, parseListView } from "./order-list-view.ts";
 
 /** The dashboard's first queries (dashboardKeys in web/hooks/useDashboard.ts). */
 export const dashboardPreloadPaths = [

@@ -2,8 +2,8 @@
  * The carrier-tracking toasts of docs/messages.md as pure functions: an API answer (or a failed call's
  * message) in, the toast's title, description and variant out. No React and no I/O, so every
  * wording is unit tested (tracking-toasts.test.ts). The tracking SAVE toasts (PUT …/tracking,
- * including the delayed 'Tracking information incomplete') live with the orders helpers in
- * orders.ts, where the orders issue put them.
+ * including the delayed 'Tracking information incomplete') are in tracking-save-toasts.ts: their
+ * hook is part of the card's inline editor, this module is loaded with the look-ups.
  */
 
 import { TRACKING_TIME_RE } from "../../src/contract/constants.ts";

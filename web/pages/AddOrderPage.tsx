@@ -4,29 +4,20 @@
  * `from` (the dashboard by default) with 'Order added'.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { DEFAULT_CURRENCY, MARKETPLACE_CURRENCY } from "../../src/contract/marketplaces.ts";
 import type { Order } from "../../src/contract/orders.ts";
-import { invalidateAfterOrderChange, useCarrierDetection } from "../hooks/useOrders.ts";
+import { invalidateAfterOrderChange } from "../hooks/useOrders.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUserData } from "../hooks/useUser.ts";
 import { apiJson, errorMessage } from "../lib/api.ts";
-import {
-  dayKey,
-  emptyOrderForm,
-  type FormErrors,
-  type FormField,
-  formToPayload,
-  type OrderForm,
-  safeFrom,
-  validateOrderForm,
-  withDetectedCarrier,
-  withTrackingNumber,
-} from "../lib/orders.ts";
+import { dayKey } from "../lib/order-days.ts";
+import { emptyOrderForm, formToPayload, type OrderForm } from "../lib/order-form.ts";
+import { safeFrom } from "../lib/order-links.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 import { ProductFields } from "./edit-order/ProductTab.tsx";
 import { ShippingFields } from "./edit-order/ShippingTab.tsx";
+import { useOrderForm } from "./edit-order/useOrderForm.ts";
 import "../styles/orders.css";
 
 export function AddOrderPage() {
@@ -35,7 +26,14 @@ export function AddOrderPage() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const user = useUserData().data;
-  const [state, setForm] = useState<OrderForm>(() => ({
+  const {
+    form: state,
+    errors,
+    set,
+    detecting,
+    onTrackingNumber,
+    validate,
+  } = useOrderForm(() => ({
     ...emptyOrderForm(),
     dateordered: dayKey(new Date(), timeZone) ?? "",
   }));
@@ -45,18 +43,6 @@ export function AddOrderPage() {
     currency:
       state.currency || MARKETPLACE_CURRENCY[user?.vineMarketplace ?? "US"] || DEFAULT_CURRENCY,
   };
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [typedNumber, setTypedNumber] = useState(false);
-
-  const set = <K extends FormField>(field: K, value: OrderForm[K]) => {
-    setForm((f) => ({ ...f, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
-  const detecting = useCarrierDetection(form.trackingnumber, typedNumber, (carrier) =>
-    setForm((f) => withDetectedCarrier(f, carrier)),
-  );
-
   const add = useMutation({
     mutationFn: (payload: ReturnType<typeof formToPayload>) =>
       apiJson<Order>("POST", "/api/orders", payload),
@@ -74,9 +60,7 @@ export function AddOrderPage() {
   });
 
   function submit() {
-    const problems = validateOrderForm(form);
-    setErrors(problems);
-    if (Object.keys(problems).length) {
+    if (validate(form).length) {
       // After the messages render: move to the first field that needs attention.
       setTimeout(() => document.querySelector<HTMLElement>("main [aria-invalid='true']")?.focus());
       return;
@@ -116,10 +100,7 @@ export function AddOrderPage() {
             set={set}
             detecting={detecting}
             timeZone={timeZone}
-            onTrackingNumber={(value) => {
-              setTypedNumber(true);
-              setForm((f) => withTrackingNumber(f, value));
-            }}
+            onTrackingNumber={onTrackingNumber}
           />
         </section>
         <footer className="edit-footer">

@@ -6,7 +6,6 @@ import { lazy, Suspense, useState } from "react";
 import { Link } from "wouter";
 import type { DashboardCounts } from "../../src/contract/dashboard.ts";
 import { MailboxStatusBadge } from "../components/mailbox/MailboxStatusBadge.tsx";
-import { ReconnectOffer } from "../components/mailbox/ReconnectOffer.tsx";
 import { OrderCard } from "../components/orders/OrderCard.tsx";
 import { ShippedRefreshButton } from "../components/orders/TrackingButtons.tsx";
 import { useNow } from "../components/orders/useNow.ts";
@@ -21,9 +20,14 @@ import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUserData } from "../hooks/useUser.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { formatMoney, formatRelativeTime } from "../lib/format.ts";
-import { STATUS_SUBTITLES } from "../lib/orders.ts";
+import { STATUS_SUBTITLES } from "../lib/order-status.ts";
 import "../styles/orders.css";
 import "../styles/mailbox.css";
+
+// The reconnect / retry offer shows only while the mailbox is disconnected or polling.
+const ReconnectOffer = lazy(() =>
+  import("../components/mailbox/ReconnectOffer.tsx").then((m) => ({ default: m.ReconnectOffer })),
+);
 
 // The Vine card loads after the first screen (its hooks are shared with the lazy Vine page).
 const VineCard = lazy(() =>
@@ -270,7 +274,11 @@ function EmailsScannedCard({ timeZone, now }: { timeZone: string; now: Date }) {
         )}
       </article>
       {/* Below the four cards, across the grid, so the cards keep one height. */}
-      {status && <ReconnectOffer status={status} timeZone={timeZone} />}
+      {(status?.status === "disconnected" || status?.status === "polling") && (
+        <Suspense fallback={null}>
+          <ReconnectOffer status={status} timeZone={timeZone} />
+        </Suspense>
+      )}
     </>
   );
 }

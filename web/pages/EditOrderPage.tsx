@@ -10,38 +10,26 @@ import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts
 import { ConfirmDialog } from "../components/Dialog.tsx";
 import { useNow } from "../components/orders/useNow.ts";
 import { Tabs } from "../components/Tabs.tsx";
-import {
-  invalidateAfterOrderChange,
-  isNotFound,
-  orderKeys,
-  toastTrackingError,
-  toastTrackingSaved,
-  useCarrierDetection,
-  useOrder,
-} from "../hooks/useOrders.ts";
+import { invalidateAfterOrderChange, isNotFound, orderKeys, useOrder } from "../hooks/useOrders.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useRefreshOrderTracking } from "../hooks/useTracking.ts";
+import { toastTrackingError, toastTrackingSaved } from "../hooks/useTrackingEntry.ts";
 import { apiJson, apiRequest, errorMessage } from "../lib/api.ts";
 import {
   changedFields,
-  type EditTab,
-  FIELD_TABS,
-  type FormErrors,
   type FormField,
-  fromLabel,
   isTrackingOnlyChange,
   type OrderForm,
   type OrderPayload,
   orderToForm,
-  safeFrom,
-  validateOrderForm,
-  withDetectedCarrier,
-  withTrackingNumber,
-} from "../lib/orders.ts";
+} from "../lib/order-form.ts";
+import { fromLabel, safeFrom } from "../lib/order-links.ts";
+import { type EditTab, FIELD_TABS } from "../lib/order-validation.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 import { ProductFields } from "./edit-order/ProductTab.tsx";
 import { ReviewFields } from "./edit-order/ReviewTab.tsx";
 import { ShippingFields } from "./edit-order/ShippingTab.tsx";
+import { useOrderForm } from "./edit-order/useOrderForm.ts";
 import "../styles/orders.css";
 
 const TABS: { id: EditTab; label: string; short: string }[] = [
@@ -110,9 +98,8 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<EditTab>(props.initialTab);
   const [original, setOriginal] = useState<OrderForm>(() => orderToForm(order, timeZone));
-  const [form, setForm] = useState<OrderForm>(original);
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [typedNumber, setTypedNumber] = useState(false);
+  const { form, setForm, errors, set, detecting, onTrackingNumber, validate, markSaved } =
+    useOrderForm(() => original);
   const [deleting, setDeleting] = useState(false);
   const dirty = Object.keys(changedFields(original, form)).length > 0;
 
@@ -126,16 +113,7 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
       setOriginal(next);
       setForm(next);
     }
-  }, [order, dirty, timeZone]);
-
-  const set = <K extends FormField>(field: K, value: OrderForm[K]) => {
-    setForm((f) => ({ ...f, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  };
-
-  const detecting = useCarrierDetection(form.trackingnumber, typedNumber, (carrier) =>
-    setForm((f) => withDetectedCarrier(f, carrier)),
-  );
+  }, [order, dirty, timeZone, setForm]);
 
   const save = useMutation({
     mutationFn: async (vars: {
@@ -163,8 +141,7 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
       lastSeen.current = saved.updatedate;
       const next = orderToForm(saved, timeZone);
       setOriginal(next);
-      setForm(next);
-      setTypedNumber(false);
+      markSaved(next);
       if (tracking) toastTrackingSaved(tracking, timeZone);
       else toast({ title: "Order updated successfully", variant: "success" });
       if (vars.close) navigate(from);
@@ -183,9 +160,7 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
 
   function submit(opts: { close?: boolean; overrides?: Partial<OrderForm> } = {}) {
     const next = { ...form, ...opts.overrides };
-    const problems = validateOrderForm(next);
-    const fields = Object.keys(problems) as FormField[];
-    setErrors(problems);
+    const fields = validate(next);
     if (fields.length) {
       const first = TABS.find((t) => fields.some((f) => FIELD_TABS[f] === t.id));
       if (first) setTab(first.id);
@@ -276,10 +251,7 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
             timeZone={timeZone}
             onUpdateTracking={() => refreshTracking.mutate()}
             updatingTracking={refreshTracking.isPending}
-            onTrackingNumber={(value) => {
-              setTypedNumber(true);
-              setForm((f) => withTrackingNumber(f, value));
-            }}
+            onTrackingNumber={onTrackingNumber}
           />
         )}
         {tab === "review" && (

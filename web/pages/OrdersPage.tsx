@@ -16,14 +16,13 @@ import { useUpdateAllTracking } from "../hooks/useTracking.ts";
 import {
   FILTER_ORDER_LABELS,
   hasOwnOrdering,
-  isOrderSort,
-  isOrderStatus,
   type ListView,
   listViewPath,
   parseListView,
   SEARCH_DEBOUNCE_MS,
-  totalPages,
-} from "../lib/orders.ts";
+} from "../lib/order-list-view.ts";
+import { isOrderSort, isOrderStatus } from "../lib/order-status.ts";
+import { totalPages } from "../lib/pagination.ts";
 import "../styles/orders.css";
 
 export function OrdersPage() {

@@ -11,7 +11,7 @@ import { useOrderList } from "../hooks/useOrders.ts";
 import { useVineStanding } from "../hooks/useVine.ts";
 import { downloadFile, errorMessage } from "../lib/api.ts";
 import { ageText } from "../lib/format.ts";
-import { editOrderPath } from "../lib/orders.ts";
+import { editOrderPath } from "../lib/order-links.ts";
 import { toastError } from "../lib/toast.tsx";
 import { evaluationLine, formatAmount, formatDay, rateState } from "../lib/vine.ts";
 import { EtvChart } from "./vine/EtvChart.tsx";

@@ -1,7 +1,6 @@
 /** A native select of the carriers, with an empty choice. */
 import type { SelectHTMLAttributes } from "react";
-import { CARRIERS, type Carrier } from "../../../src/contract/constants.ts";
-import { CARRIER_LABELS } from "../../lib/orders.ts";
+import { CARRIER_LABELS, CARRIERS, type Carrier } from "../../../src/contract/constants.ts";
 
 export function CarrierSelect(
   props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange"> & {

@@ -1,6 +1,6 @@
 /** Expected delivery, coloured by how close it is (docs/screens.md): today, tomorrow, future, estimated. */
 import type { Order } from "../../../src/contract/orders.ts";
-import { deliveryInfo } from "../../lib/orders.ts";
+import { deliveryInfo } from "../../lib/delivery.ts";
 import "../../styles/orders.css";
 
 export function DeliveryDate(props: {

@@ -3,28 +3,31 @@
  * click anywhere else on the card does the same. A card can open one inline editor (tracking on the
  * dashboard, status on the list); while any card edits, the others are blocked (docs/screens.md).
  */
-import type { MouseEvent } from "react";
+import { lazy, type MouseEvent, Suspense } from "react";
 import { Link, useLocation } from "wouter";
-import type { OrderStatus } from "../../../src/contract/constants.ts";
+import { CARRIER_LABELS, type OrderStatus } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { useSetOrderStatus } from "../../hooks/useOrders.ts";
+import { deliveryAge, isJustDelivered } from "../../lib/delivery.ts";
 import { formatMoney } from "../../lib/format.ts";
-import {
-  CARRIER_LABELS,
-  deliveryAge,
-  displayDay,
-  editOrderPath,
-  isJustDelivered,
-  reviewDateText,
-  type StatusFilter,
-} from "../../lib/orders.ts";
+import { displayDay, reviewDateText } from "../../lib/order-days.ts";
+import { editOrderPath } from "../../lib/order-links.ts";
+import type { StatusFilter } from "../../lib/order-list-view.ts";
 import { DeliveryDate } from "./DeliveryDate.tsx";
 import { ProductImage } from "./ProductImage.tsx";
 import { JustDeliveredBadge, StatusBadge } from "./StatusBadge.tsx";
-import { StatusSelect } from "./StatusSelect.tsx";
 import { UpdateOrderTrackingButton } from "./TrackingButtons.tsx";
-import { TrackingEditor } from "./TrackingEditor.tsx";
 import "../../styles/orders.css";
+
+// The inline editors open on a click, so they are not part of the first screen's bundle.
+const TrackingEditor = lazy(() =>
+  import("./TrackingEditor.tsx").then((m) => ({ default: m.TrackingEditor })),
+);
+const StatusSelect = lazy(() =>
+  import("./StatusSelect.tsx").then((m) => ({ default: m.StatusSelect })),
+);
+/** While an inline editor's code arrives (once per visit). */
+const EDITOR_LOADING = <span className="muted">Loading…</span>;
 
 export type CardEditMode = "tracking" | "status";
 
@@ -171,7 +174,11 @@ function TrackingLine(props: {
 }) {
   const { order } = props;
   if (props.editing) {
-    return <TrackingEditor order={order} timeZone={props.timeZone} onDone={props.onDone} />;
+    return (
+      <Suspense fallback={EDITOR_LOADING}>
+        <TrackingEditor order={order} timeZone={props.timeZone} onDone={props.onDone} />
+      </Suspense>
+    );
   }
   const number = order.trackingnumber;
   // Tracking is added and corrected while an order travels (docs/behaviour.md#states-and-transitions); later it is only shown.
@@ -229,24 +236,28 @@ function StatusLine(props: {
     };
     return (
       <>
-        <StatusSelect
-          autoFocus
-          aria-label={`Status of ${order.productname}`}
-          // While the save is in flight the select shows the chosen status, not the old one.
-          value={setStatus.isPending ? (setStatus.variables?.status ?? order.status) : order.status}
-          disabled={setStatus.isPending}
-          aria-busy={setStatus.isPending || undefined}
-          onChange={change}
-          onBlur={() => {
-            if (!setStatus.isPending) props.onDone();
-          }}
-          onKeyDown={(e) => {
-            if (e.key === "Escape") {
-              e.preventDefault();
-              props.onDone();
+        <Suspense fallback={EDITOR_LOADING}>
+          <StatusSelect
+            autoFocus
+            aria-label={`Status of ${order.productname}`}
+            // While the save is in flight the select shows the chosen status, not the old one.
+            value={
+              setStatus.isPending ? (setStatus.variables?.status ?? order.status) : order.status
             }
-          }}
-        />
+            disabled={setStatus.isPending}
+            aria-busy={setStatus.isPending || undefined}
+            onChange={change}
+            onBlur={() => {
+              if (!setStatus.isPending) props.onDone();
+            }}
+            onKeyDown={(e) => {
+              if (e.key === "Escape") {
+                e.preventDefault();
+                props.onDone();
+              }
+            }}
+          />
+        </Suspense>
         <button
           type="button"
           className="outline secondary small"

@@ -2,7 +2,8 @@
  * 'Showing X to Y of Z results', the 'Show' page-size selector, previous/next and page numbers with
  * ellipses around the current page ±2 (docs/screens.md, docs/behaviour.md#constants-and-limits).
  */
-import { PAGE_SIZES, pageItems, showingText, totalPages } from "../../lib/orders.ts";
+import { PAGE_SIZES } from "../../lib/order-list-view.ts";
+import { pageItems, showingText, totalPages } from "../../lib/pagination.ts";
 import "../../styles/orders.css";
 
 export function Pagination(props: {

@@ -8,10 +8,12 @@
 import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import type { Carrier } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
-import { useCarrierDetection, useSaveTracking } from "../../hooks/useOrders.ts";
-import { BLUR_SAVE_DELAY_MS } from "../../lib/orders.ts";
+import { useCarrierDetection, useSaveTracking } from "../../hooks/useTrackingEntry.ts";
 import { CarrierSelect } from "./CarrierSelect.tsx";
 import "../../styles/orders.css";
+
+/** After focus leaves the editor: focus may just be moving between its fields (docs/behaviour.md#constants-and-limits). */
+const BLUR_SAVE_DELAY_MS = 200;
 
 export function TrackingEditor(props: { order: Order; timeZone: string; onDone: () => void }) {
   const { order } = props;

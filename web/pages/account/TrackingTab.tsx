@@ -5,9 +5,13 @@
  * that is not in the list (one saved from the browser) is shown as it is rather than replaced.
  */
 import { type FormEvent, useState } from "react";
-import { CARRIERS, type Carrier, TRACKING_TIMEZONES } from "../../../src/contract/constants.ts";
+import {
+  CARRIER_LABELS,
+  CARRIERS,
+  type Carrier,
+  TRACKING_TIMEZONES,
+} from "../../../src/contract/constants.ts";
 import { useSaveTrackingPreferences, useTrackingPreferences } from "../../hooks/useTracking.ts";
-import { CARRIER_LABELS } from "../../lib/orders.ts";
 import {
   defaultPreferenceTimeZone,
   detectBrowserTimeZone,

@@ -3,17 +3,12 @@
  * counter, copy buttons, the lifecycle buttons (Mark Review Submitted / Mark Approved / Mark
  * Rejected) and the review reference with its 'View on Amazon' link (docs/screens.md, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation).
  */
+import { REVIEW_SUBJECT_MAX } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { StarRating } from "../../components/orders/StarRating.tsx";
 import { useReviewSettings } from "../../hooks/useReviewSettings.ts";
-import {
-  DEFAULT_TARGET_WORDS,
-  REVIEW_SUBJECT_MAX,
-  reviewStatusLine,
-  reviewUrl,
-  wordBand,
-  wordCount,
-} from "../../lib/orders.ts";
+import { reviewStatusLine, reviewUrl } from "../../lib/review-status.ts";
+import { DEFAULT_TARGET_WORDS, wordBand, wordCount } from "../../lib/review-text.ts";
 import { toast } from "../../lib/toast.tsx";
 import { CantReviewFields } from "./CantReviewFields.tsx";
 import { Field, type FormProps, TextInput } from "./fields.tsx";

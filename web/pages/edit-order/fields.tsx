@@ -3,7 +3,8 @@
  * field that shows its rule's message under it (aria-invalid + aria-describedby).
  */
 import { type ReactNode, useId } from "react";
-import type { FormErrors, FormField, OrderForm } from "../../lib/orders.ts";
+import type { FormField, OrderForm } from "../../lib/order-form.ts";
+import type { FormErrors } from "../../lib/order-validation.ts";
 
 export type FormProps = {
   form: OrderForm;

@@ -1,44 +1,34 @@
 import { describe, expect, test } from "bun:test";
 import { CARRIERS, PRODUCT_IMAGE_MESSAGE } from "../../src/contract/constants.ts";
 import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts";
+import { shouldDetectCarrier } from "./carrier-detection.ts";
+import { deliveryAge, deliveryInfo, isJustDelivered } from "./delivery.ts";
+import { dayDiff, dayKey, displayDay, reviewDateText } from "./order-days.ts";
 import {
   changedFields,
-  DEFAULT_VIEW,
-  dayDiff,
-  dayKey,
-  deliveryAge,
-  deliveryInfo,
-  displayDay,
-  editOrderPath,
   emptyOrderForm,
   formToPayload,
-  fromLabel,
-  hasOwnOrdering,
-  isJustDelivered,
   isTrackingOnlyChange,
-  listViewPath,
-  listViewSearch,
   type OrderForm,
-  ordersApiPath,
   orderToForm,
-  pageItems,
-  parseListView,
-  reviewDateText,
-  reviewStatusLine,
-  reviewUrl,
-  safeFrom,
-  shouldDetectCarrier,
-  showingText,
-  totalPages,
-  trackingErrorDescription,
-  trackingSuccessDescription,
-  validateOrderForm,
   withDetectedCarrier,
   withTrackingNumber,
-  wordBand,
-  wordCount,
-} from "./orders.ts";
+} from "./order-form.ts";
+import { editOrderPath, fromLabel, safeFrom } from "./order-links.ts";
+import {
+  DEFAULT_VIEW,
+  hasOwnOrdering,
+  listViewPath,
+  listViewSearch,
+  ordersApiPath,
+  parseListView,
+} from "./order-list-view.ts";
+import { validateOrderForm } from "./order-validation.ts";
+import { pageItems, showingText, totalPages } from "./pagination.ts";
+import { reviewStatusLine, reviewUrl } from "./review-status.ts";
+import { wordBand, wordCount } from "./review-text.ts";
 import { trackingUrl } from "./tracking-links.ts";
+import { trackingErrorDescription, trackingSuccessDescription } from "./tracking-save-toasts.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,0 +1,76 @@
+/**
+ * Where an order's review stands (docs/screens.md): Edit Order's status line and the published
+ * review's page (the date a card shows under the review filters is in order-days.ts). Pure.
+ */
+import type { Order } from "../../src/contract/orders.ts";
+import {
+  type AgeThresholdKind,
+  ageText,
+  type DateInput,
+  daysSince,
+  toDate,
+  type UrgencyLevel,
+  urgencyLevel,
+} from "./format.ts";
+import { displayDay } from "./order-days.ts";
+
+/** The retailer's page of a published review (docs/screens.md 'View on'). */
+export function reviewUrl(reference: string | null | undefined): string | null {
+  const r = (reference ?? "").trim();
+  return r ? `https://www.amazon.com/review/${encodeURIComponent(r)}` : null;
+}
+
+export type ReviewStatusLine = {
+  /** "Submitted", "Approved", "Rejected" or "Not Submitted". */
+  label: string;
+  /** "Nov 21, 2026 · 3 days ago", "Received Nov 18, 2026 · 3 days ago", "Status: Shipped" … */
+  detail: string | null;
+  urgency: UrgencyLevel;
+};
+
+function dated(
+  value: DateInput,
+  now: Date,
+  timeZone: string | undefined,
+  kind: AgeThresholdKind | null,
+  prefix = "",
+): { detail: string | null; urgency: UrgencyLevel } {
+  if (!toDate(value)) return { detail: null, urgency: "normal" };
+  const day = `${prefix}${displayDay(value, timeZone)}`;
+  if (!kind) return { detail: day, urgency: "normal" };
+  return {
+    detail: `${day} · ${ageText(value, now)}`,
+    urgency: urgencyLevel(daysSince(value, now), kind),
+  };
+}
+
+export function reviewStatusLine(
+  order: Pick<
+    Order,
+    "status" | "datereviewsubmitted" | "datereviewapproved" | "datereviewrejected" | "datedelivered"
+  >,
+  now: Date = new Date(),
+  timeZone?: string,
+): ReviewStatusLine {
+  switch (order.status) {
+    case "Review Submitted":
+      return {
+        label: "Submitted",
+        ...dated(order.datereviewsubmitted, now, timeZone, "reviewSubmitted"),
+      };
+    case "Review Approved":
+      return { label: "Approved", ...dated(order.datereviewapproved, now, timeZone, null) };
+    case "Review Rejected":
+      return {
+        label: "Rejected",
+        ...dated(order.datereviewrejected, now, timeZone, "reviewRejected"),
+      };
+    case "Received":
+      return {
+        label: "Not Submitted",
+        ...dated(order.datedelivered, now, timeZone, "received", "Received "),
+      };
+    default:
+      return { label: "Not Submitted", detail: `Status: ${order.status}`, urgency: "normal" };
+  }
+}
