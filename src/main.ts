@@ -95,13 +95,13 @@ services.trackingScheduler.start();
 services.mailbox.startAll();
 // Free space in DATA_DIR, every minute: the admin is notified once when it falls below the threshold.
 services.health.start();
+// Alert channels: what waited in the outbox (across a restart too) goes out in the background.
+services.alerts.start();
 
 /** Upload and import temp files (DATA_DIR/tmp): nothing can use them once the process ends. */
 function removeTempFiles() {
   fs.rmSync(path.join(config.dataDir, "tmp"), { recursive: true, force: true });
 }
-// Alert channels: what waited in the outbox (across a restart too) goes out in the background.
-services.alerts.start();
 
 let stopping = false;
 async function shutdown(signal: string) {
