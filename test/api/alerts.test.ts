@@ -7,7 +7,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import * as ece from "http_ece";
 import type { AlertChannel, AlertWebhookJson } from "../../src/contract/index.ts";
@@ -16,6 +15,7 @@ import { vapidSubject } from "../../src/features/alerts/alerts.service.ts";
 import { html } from "../../src/features/notifications/html.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { type FakeAlerts, startFakeAlerts } from "../support/fake-alerts.ts";
+import { selfSignedCert } from "../support/self-signed.ts";
 
 let fake: FakeAlerts;
 beforeAll(() => {
@@ -315,31 +315,11 @@ describe("test endpoint: what the far side said", () => {
   });
 
   test("a certificate the server cannot verify is a TLS failure, in words", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "alerts-tls-"));
-    const made = Bun.spawnSync(
-      [
-        "openssl",
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=localhost",
-        "-keyout",
-        path.join(dir, "key.pem"),
-        "-out",
-        path.join(dir, "cert.pem"),
-      ],
-      { stderr: "pipe" },
-    );
-    expect(made.exitCode).toBe(0);
+    const { key, cert } = selfSignedCert();
     const tls = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
-      tls: { cert: Bun.file(path.join(dir, "cert.pem")), key: Bun.file(path.join(dir, "key.pem")) },
+      tls: { cert, key },
       fetch: () => new Response("ok"),
     });
     try {
@@ -362,7 +342,6 @@ describe("test endpoint: what the far side said", () => {
       );
     } finally {
       tls.stop(true);
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -5,11 +5,7 @@
  * user sees: the connect answer, the mailbox status, the account kept or expired, orders once.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import tls from "node:tls";
 import type { MailboxStatus, Order } from "../../src/contract/index.ts";
 import { MAIL_MESSAGE_MAX_BYTES } from "../../src/features/mailbox/ingest.service.ts";
@@ -25,6 +21,7 @@ import {
 } from "../support/dovecot.ts";
 import { type FakeAlerts, startFakeAlerts } from "../support/fake-alerts.ts";
 import { type FaultProxy, startFaultProxy } from "../support/imap-fault-proxy.ts";
+import { selfSignedCert } from "../support/self-signed.ts";
 import type { ErrorBody } from "./helpers.ts";
 import { amazonMail } from "./mail-messages.ts";
 
@@ -293,30 +290,11 @@ describe("connection errors in words, as server-side faults (item 5)", () => {
   }, 20_000);
 
   test("a certificate nobody vouches for: 502 in words, not OpenSSL's text", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gv-tls-"));
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=localhost",
-        "-keyout",
-        path.join(dir, "key.pem"),
-        "-out",
-        path.join(dir, "cert.pem"),
-      ],
-      { stdio: "ignore" },
-    );
+    const { key, cert } = selfSignedCert();
     const server = tls.createServer(
       {
-        key: fs.readFileSync(path.join(dir, "key.pem")),
-        cert: fs.readFileSync(path.join(dir, "cert.pem")),
+        key,
+        cert,
       },
       (s) => {
         s.on("error", () => {});
@@ -343,7 +321,6 @@ describe("connection errors in words, as server-side faults (item 5)", () => {
       );
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 20_000);
 });
