@@ -125,6 +125,7 @@ export function createMailImportService(deps: {
 }) {
   const max = deps.messageMaxBytes ?? MAIL_MESSAGE_MAX_BYTES;
   const progressEvery = deps.progressEvery ?? 500;
+  const uploadLimit = deps.maxBytes ?? IMPORT_BODY_LIMIT;
   /** mail_imports rows owned by an import running in this process. */
   const active = new Set<number>();
   sweepStaleImports(deps.tmpDir);
@@ -213,7 +214,7 @@ export function createMailImportService(deps: {
 
   return {
     /** The upload limit (all files together), unless a call gives its own. */
-    maxBytes: deps.maxBytes ?? IMPORT_BODY_LIMIT,
+    maxBytes: uploadLimit,
 
     importFiles,
 
@@ -222,7 +223,7 @@ export function createMailImportService(deps: {
       userId: number,
       body: ReadableStream<Uint8Array>,
       contentType: string,
-      maxBytes: number = deps.maxBytes ?? IMPORT_BODY_LIMIT,
+      maxBytes: number = uploadLimit,
     ): Promise<IngestSummary> {
       await fsp.mkdir(deps.tmpDir, { recursive: true });
       const dir = await fsp.mkdtemp(path.join(deps.tmpDir, "import-"));
