@@ -26,8 +26,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { amazonMail } from "../test/api/mail-messages.ts";
+import { type AppProcess, startApp } from "../test/support/app-process.ts";
 import { type Dovecot, startDovecot } from "../test/support/dovecot.ts";
 import { type FaultProxy, startFaultProxy } from "../test/support/imap-fault-proxy.ts";
+import { procMem } from "./support/bench-utils.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const USER = "faults@example.test";
@@ -45,23 +47,6 @@ const mb = (b: number) => b / 1024 / 1024;
 const fmt = (n: number, d = 1) =>
   n.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
-
-function freePort(): number {
-  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = s.port;
-  s.stop(true);
-  return port;
-}
-
-function procMem(pid: number): { rss: number; hwm: number } | null {
-  try {
-    const t = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, "m").exec(t)?.[1] ?? 0) * 1024;
-    return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
-  } catch {
-    return null;
-  }
-}
 
 let seq = 0;
 function order(name: string, padTo = 0): string {
@@ -90,7 +75,7 @@ async function until<T>(fn: () => T | Promise<T>, what: string, ms: number): Pro
 }
 
 /** What was started, to stop at the end (also after a failure). */
-const started: { dc?: Dovecot; proxy?: FaultProxy; server?: ReturnType<typeof Bun.spawn> } = {};
+const started: { dc?: Dovecot; proxy?: FaultProxy; app?: AppProcess } = {};
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-faults-"));
 
 async function main() {
@@ -98,44 +83,17 @@ async function main() {
   started.dc = dc;
   const proxy = await startFaultProxy({ host: dc.host, port: dc.port });
   started.proxy = proxy;
-  const port = freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = Bun.spawn([process.execPath, "run", "src/main.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: process.env.HOME ?? "/tmp",
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      LOG_LEVEL: "warn",
-      GMAIL_IMAP_HOST: "127.0.0.1",
-      GMAIL_IMAP_PORT: String(proxy.port),
-      GMAIL_IMAP_TLS: "false",
-    },
-    stdout: "ignore",
-    stderr: "inherit",
+  const app = await startApp({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    GMAIL_IMAP_HOST: "127.0.0.1",
+    GMAIL_IMAP_PORT: String(proxy.port),
+    GMAIL_IMAP_TLS: "false",
   });
-  started.server = server;
-  const pid = server.pid;
-  await until(
-    () =>
-      fetch(`${base}/api/health`)
-        .then((r) => r.ok)
-        .catch(() => false),
-    "the server",
-    20_000,
-  );
-  const reg = await fetch(`${base}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      email: "faults@example.com",
-      password: "benchpass1",
-      displayname: "Faults Bench",
-    }),
-  });
-  const { token } = (await reg.json()) as { token: string };
+  started.app = app;
+  const { base } = app;
+  const pid = app.proc.pid;
+  const token = await app.register("faults@example.com");
   const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const connect = await fetch(`${base}/api/imap/app-password`, {
     method: "POST",
@@ -143,9 +101,7 @@ async function main() {
     body: JSON.stringify({ email: USER, appPassword: PASS }),
   });
   if (!connect.ok) {
-    throw new Error(
-      `register ${reg.status}, connect answered ${connect.status}: ${await connect.text()}`,
-    );
+    throw new Error(`connect answered ${connect.status}: ${await connect.text()}`);
   }
   const status = async () =>
     (await (await fetch(`${base}/api/imap/status`, { headers: auth })).json()) as {
@@ -264,8 +220,8 @@ try {
   console.error(`bench/imap-faults.bench.ts could not measure: ${(err as Error).message}`);
   code = 1;
 } finally {
-  started.server?.kill("SIGTERM");
-  await started.server?.exited;
+  started.app?.proc.kill("SIGTERM");
+  await started.app?.exited;
   await started.proxy?.close();
   await started.dc?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });

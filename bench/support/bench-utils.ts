@@ -13,14 +13,8 @@ export function intArg(name: string, fallback: number, min: number): number {
   return v;
 }
 
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-export function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port;
-  probe.stop(true);
-  if (!port) throw new Error("could not find a free port");
-  return port;
-}
+/** A TCP port on 127.0.0.1 that was free a moment ago (the one the tests use). */
+export { freePort } from "../../test/support/app-process.ts";
 
 /** VmRSS / VmHWM of a process in bytes (Linux /proc); null when it cannot be read. */
 export function procMem(pid: number): { rss: number; hwm: number } | null {
