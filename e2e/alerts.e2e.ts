@@ -194,16 +194,20 @@ test("PWA: manifest, icons and a service worker that caches nothing and shows a 
       tag: "order-7",
     }),
   });
+  // The worker may have to be started for the push first: on a busy machine that alone can take
+  // longer than the default 5 s of a poll.
   await expect
-    .poll(() =>
-      page.evaluate(async () => {
-        const reg = await navigator.serviceWorker.ready;
-        return (await reg.getNotifications()).map((n) => ({
-          title: n.title,
-          body: n.body,
-          data: n.data,
-        }));
-      }),
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const reg = await navigator.serviceWorker.ready;
+          return (await reg.getNotifications()).map((n) => ({
+            title: n.title,
+            body: n.body,
+            data: n.data,
+          }));
+        }),
+      { timeout: 20_000 },
     )
     .toEqual([{ title: "Delivered", body: "Delivered: Lamp.", data: { url: "/orders/7/edit" } }]);
 });
