@@ -4,8 +4,8 @@
  *
  * - "pass": bytes go both ways untouched (the default);
  * - `stall()`: the connections open now stop carrying bytes, both ways, but stay open (a NAT that
- *   forgot the connection, a server that hangs); connections made afterwards pass (or stall too,
- *   with `stall({ newToo: true })`, like a SIGSTOPped server);
+ *   forgot the connection, a server that hangs); connections made afterwards are treated as the
+ *   mode says (or stall too, with `stall({ newToo: true })`, like a SIGSTOPped server);
  * - `drop()`: the connections open now are cut;
  * - "refuse": new connections are accepted and closed at once, before the greeting;
  * - `script(reply)`: new connections talk to a tiny scripted IMAP server instead of Dovecot: a
@@ -153,7 +153,8 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     },
     stall: (opts = {}) => {
       for (const p of pairs) p.stalled = true;
-      mode = opts.newToo ? { kind: "stall" } : { kind: "pass" };
+      // Only the open connections: a refuse() or script() set before still holds for new ones.
+      if (opts.newToo) mode = { kind: "stall" };
     },
     drop: () => {
       for (const p of pairs) {
