@@ -58,7 +58,7 @@ const server = Bun.spawn([BUN, "run", "src/main.ts"], {
   stderr: "inherit",
 });
 
-type Run = { rowsMs: number; requests: Record<string, number> };
+type Run = { rowsMs: number; requests: Record<string, [number, number]> };
 
 async function main() {
   for (let i = 0; ; i++) {
@@ -129,13 +129,13 @@ async function main() {
         timeout: 30_000,
       });
       const run = await page.evaluate(() => {
-        const requests: Record<string, number> = {};
-        for (const e of performance.getEntriesByType("resource")) {
+        const requests: Record<string, [number, number]> = {};
+        for (const e of performance.getEntriesByType("resource") as PerformanceResourceTiming[]) {
           const u = new URL(e.name);
           const name = u.pathname.startsWith("/api/")
             ? u.pathname
             : u.pathname.replace(/-[a-z0-9]+\.(js|css)$/, ".$1");
-          requests[name] ??= Math.round(e.startTime);
+          requests[name] ??= [Math.round(e.startTime), Math.round(e.responseEnd)];
         }
         return { rowsMs: Math.round((window as { __rowsAt?: number }).__rowsAt ?? -1), requests };
       });
@@ -154,9 +154,9 @@ async function main() {
     `  profile: ${PROFILE.viewport.width}x${PROFILE.viewport.height}, CPU ${PROFILE.cpuSlowdown}x slower, ${PROFILE.latencyMs} ms latency, ${PROFILE.downKbit / 1000} Mbit/s down, cache off; ${ORDERS} orders; ${os.cpus().length} CPUs`,
   );
   console.log(`  rows shown: min ${sorted[0]} ms, median ${median} ms, max ${sorted.at(-1)} ms`);
-  console.log("  requests started (ms after navigation start, last run):");
-  for (const [name, at] of Object.entries(last.requests).sort((a, b) => a[1] - b[1])) {
-    console.log(`    ${String(at).padStart(5)}  ${name}`);
+  console.log("  requests (ms after navigation start, last run): started → last byte");
+  for (const [name, [at, end]] of Object.entries(last.requests).sort((a, b) => a[1][0] - b[1][0])) {
+    console.log(`    ${String(at).padStart(5)} → ${String(end).padStart(5)}  ${name}`);
   }
   console.log(`  ${median < TARGET_MS ? "PASS" : "MISS"} median < ${TARGET_MS} ms`);
   fs.mkdirSync(path.join(ROOT, "bench", "out"), { recursive: true });

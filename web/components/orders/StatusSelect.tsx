@@ -1,6 +1,7 @@
 /** A native select of the seven statuses. */
 import type { SelectHTMLAttributes } from "react";
 import { ORDER_STATUSES, type OrderStatus } from "../../../src/contract/constants.ts";
+import { useAutoFocus } from "../../hooks/useAutoFocus.ts";
 
 export function StatusSelect(
   props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange"> & {
@@ -8,9 +9,15 @@ export function StatusSelect(
     onChange: (status: OrderStatus) => void;
   },
 ) {
-  const { value, onChange, ...rest } = props;
+  const { value, onChange, autoFocus, ...rest } = props;
+  const ref = useAutoFocus<HTMLSelectElement>(autoFocus);
   return (
-    <select {...rest} value={value} onChange={(e) => onChange(e.target.value as OrderStatus)}>
+    <select
+      {...rest}
+      ref={ref}
+      value={value}
+      onChange={(e) => onChange(e.target.value as OrderStatus)}
+    >
       {ORDER_STATUSES.map((s) => (
         <option key={s} value={s}>
           {s}

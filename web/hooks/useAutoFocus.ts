@@ -1,0 +1,14 @@
+/**
+ * Focuses an element once it is on the page. The app is shipped with Preact (scripts/build-web.ts),
+ * which writes `autoFocus` as the HTML attribute, and browsers honour that only while the page
+ * loads; an editor opened later (a card's status select, its tracking editor) is focused here.
+ */
+import { useEffect, useRef } from "react";
+
+export function useAutoFocus<T extends HTMLElement>(enabled = true) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (enabled) ref.current?.focus();
+  }, [enabled]);
+  return ref;
+}
