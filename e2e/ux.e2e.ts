@@ -285,6 +285,8 @@ test("the dashboard's inline Add tracking has explicit Save and Cancel", async (
   await signInWithToken(page, user.token, "/");
   await dashboard.trackingButton("Save Cancel Kettle").click();
   const editor = dashboard.trackingEditor("Save Cancel Kettle");
+  // Typing can start at once: the number box has the focus.
+  await expect(editor.number).toBeFocused();
   await editor.number.fill("1Z999AA10123456784");
   await editor.root.getByRole("button", { name: "Cancel" }).click();
   await expect(editor.root).toHaveCount(0);
