@@ -292,7 +292,9 @@ test("the dashboard's inline Add tracking has explicit Save and Cancel", async (
   await expect(editor.root).toHaveCount(0);
   await expect(dashboard.card("Save Cancel Kettle")).toContainText("No tracking number");
 
+  // Opened again: focused again (an HTML autofocus attribute would be honoured only once a page).
   await dashboard.trackingButton("Save Cancel Kettle").click();
+  await expect(editor.number).toBeFocused();
   await editor.number.fill("1Z999AA10123456784");
   await editor.root.getByRole("button", { name: "Save" }).click();
   await shell.expectToast("Tracking updated successfully");
