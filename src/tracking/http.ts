@@ -5,7 +5,7 @@
  * Nothing here ever puts a URL's credentials, a token or a secret into a message.
  */
 import { retryAfterMs } from "../shared/retry-after.ts";
-import type { TrackingEvent, TrackingOutcome } from "./types.ts";
+import type { TrackingEvent, TrackingOutcome, TrackingProblem } from "./types.ts";
 
 export type Failure = Extract<TrackingOutcome, { ok: false }>;
 
@@ -104,6 +104,45 @@ export const oneLine = (text: string, where: string | null) => (where ? `${text}
 
 /** Latest first, at most 10. */
 export const latest = (events: TrackingEvent[]) => events.slice(0, 10);
+
+/**
+ * A carrier's answer, read: its status line said the same way for every carrier (docs/behaviour.md#carriers):
+ * "Delivered, AUSTIN TX", the problem in the carrier's words, or "In transit: Arrived at facility".
+ * `text` is the carrier's latest words ("" when it has none), `where` the latest place; `words`
+ * are said when the carrier says nothing; `status` replaces the line when the carrier's own text
+ * already is one (USPS names the place in it).
+ */
+export function tracked(r: {
+  delivered: boolean;
+  deliveredAt: string | null;
+  expectedDelivery: string | null;
+  text: string;
+  where: string | null;
+  events: TrackingEvent[];
+  problem: TrackingProblem | null;
+  words?: { delivered?: string; problem?: string };
+  status?: string;
+}): TrackingOutcome {
+  const { delivered, text, where } = r;
+  const status =
+    r.status ??
+    (delivered
+      ? oneLine(text || r.words?.delivered || "Delivered", where)
+      : r.problem
+        ? oneLine(text || r.words?.problem || "Exception", where)
+        : oneLine(`In transit: ${text || "on the way"}`, where));
+  return {
+    ok: true,
+    result: {
+      delivered,
+      deliveredAt: delivered ? r.deliveredAt : null,
+      expectedDelivery: delivered ? null : r.expectedDelivery,
+      status,
+      events: latest(r.events),
+      problem: delivered ? null : r.problem,
+    },
+  };
+}
 
 /** A carrier date string → YYYY-MM-DD, or null ("20250714", "2025-07-14T…"). */
 export function isoDay(v: unknown): string | null {

@@ -16,15 +16,14 @@ import {
   arr,
   fail,
   isoDay,
-  latest,
   notConfigured,
   obj,
-  oneLine,
   place,
   send,
   sentenceCase,
   str,
   toOutcome,
+  tracked,
   unreadable,
 } from "../http.ts";
 import { authorized, createTokenCache, formClientCredentials } from "../oauth.ts";
@@ -65,7 +64,7 @@ export function parseFedex(body: unknown): TrackingOutcome {
     ? (dateOf("ACTUAL_DELIVERY") ?? events.find((_, i) => i === 0)?.time ?? null)
     : null;
   const window = obj(obj(tr.estimatedDeliveryTimeWindow)?.window);
-  const expected = delivered
+  const expectedDelivery = delivered
     ? null
     : (isoDay(dateOf("ESTIMATED_DELIVERY")) ?? isoDay(window?.ends) ?? isoDay(window?.begins));
   const text = sentenceCase(
@@ -82,22 +81,7 @@ export function parseFedex(body: unknown): TrackingOutcome {
       : code === "RS"
         ? "returned"
         : null;
-  const status = delivered
-    ? oneLine(text || "Delivered", where)
-    : problem
-      ? oneLine(text || "Exception", where)
-      : oneLine(`In transit: ${text || "on the way"}`, where);
-  return {
-    ok: true,
-    result: {
-      delivered,
-      deliveredAt,
-      expectedDelivery: expected,
-      status,
-      events: latest(events),
-      problem,
-    },
-  };
+  return tracked({ delivered, deliveredAt, expectedDelivery, text, where, events, problem });
 }
 
 export function createFedexAdapter(creds: CarrierCredentials, deps: AdapterDeps): CarrierAdapter {

@@ -16,14 +16,13 @@ import {
   arr,
   fail,
   isoDay,
-  latest,
   notConfigured,
   obj,
-  oneLine,
   send,
   sentenceCase,
   str,
   toOutcome,
+  tracked,
   unreadable,
 } from "../http.ts";
 import type { CarrierAdapter, TrackingEvent, TrackingOutcome } from "../types.ts";
@@ -57,7 +56,7 @@ export function parseShip24(body: unknown): TrackingOutcome {
   const deliveredAt = delivered
     ? ((d && time(d)) ?? str(obj(obj(t.statistics)?.timestamps)?.deliveredDatetime))
     : null;
-  const expected = delivered ? null : isoDay(obj(shipment.delivery)?.estimatedDeliveryDate);
+  const expectedDelivery = delivered ? null : isoDay(obj(shipment.delivery)?.estimatedDeliveryDate);
   const text =
     events[0]?.description ?? (milestone ? sentenceCase(milestone.replaceAll("_", " ")) : "");
   const where = events[0]?.location ?? null;
@@ -71,22 +70,7 @@ export function parseShip24(body: unknown): TrackingOutcome {
         : milestone === "failed_attempt"
           ? "failed-attempt"
           : null;
-  const status = delivered
-    ? oneLine(text || "Delivered", where)
-    : problem
-      ? oneLine(text || "Exception", where)
-      : oneLine(`In transit: ${text || "on the way"}`, where);
-  return {
-    ok: true,
-    result: {
-      delivered,
-      deliveredAt,
-      expectedDelivery: expected,
-      status,
-      events: latest(events),
-      problem,
-    },
-  };
+  return tracked({ delivered, deliveredAt, expectedDelivery, text, where, events, problem });
 }
 
 export type Ship24Adapter = CarrierAdapter & {

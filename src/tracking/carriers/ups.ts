@@ -18,15 +18,14 @@ import {
   arr,
   fail,
   isoDay,
-  latest,
   notConfigured,
   obj,
-  oneLine,
   place,
   send,
   sentenceCase,
   str,
   toOutcome,
+  tracked,
   unreadable,
 } from "../http.ts";
 import { authorized, createTokenCache } from "../oauth.ts";
@@ -86,7 +85,7 @@ export function parseUps(body: unknown): TrackingOutcome {
       deliveredAt = upsTime(delDate.date, dt?.type === "DEL" ? dt.endTime : null, first?.gmtOffset);
     }
   }
-  const expected =
+  const expectedDelivery =
     isoDay(dates.find((d) => d.type === "RDD")?.date) ??
     isoDay(dates.find((d) => d.type === "SDD")?.date);
 
@@ -100,22 +99,17 @@ export function parseUps(body: unknown): TrackingOutcome {
   // Status types (Tracking API): X exception (also a failed attempt), RS returned to shipper.
   const type = str(current?.type) ?? str(obj(first?.status)?.type);
   const problem = delivered ? null : type === "X" ? "exception" : type === "RS" ? "returned" : null;
-  const status = delivered
-    ? oneLine(text && /deliver/i.test(text) ? text : "Delivered", where)
-    : problem
-      ? oneLine(text || (problem === "returned" ? "Returned to sender" : "Exception"), where)
-      : oneLine(`In transit: ${text || "on the way"}`, where);
-  return {
-    ok: true,
-    result: {
-      delivered,
-      deliveredAt,
-      expectedDelivery: delivered ? null : expected,
-      status,
-      events: latest(events),
-      problem,
-    },
-  };
+  return tracked({
+    delivered,
+    deliveredAt,
+    expectedDelivery,
+    // A delivered parcel's line says so even when UPS's latest words are about something else.
+    text: delivered && !/deliver/i.test(text) ? "" : text,
+    where,
+    events,
+    problem,
+    words: { problem: problem === "returned" ? "Returned to sender" : "Exception" },
+  });
 }
 
 export function createUpsAdapter(creds: CarrierCredentials, deps: AdapterDeps): CarrierAdapter {

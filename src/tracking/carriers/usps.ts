@@ -19,15 +19,14 @@ import {
   errorText,
   fail,
   isoDay,
-  latest,
   notConfigured,
   obj,
-  oneLine,
   place,
   send,
   sentenceCase,
   str,
   toOutcome,
+  tracked,
   unreadable,
 } from "../http.ts";
 import { authorized, createTokenCache, formClientCredentials } from "../oauth.ts";
@@ -72,7 +71,7 @@ export function parseUsps(body: unknown): TrackingOutcome {
   const d = evs.find(isDeliveredEvent);
   const deliveredAt =
     delivered && d ? (withOffset(str(d.eventTimestamp), d.GMTOffset) ?? str(d.GMTTimestamp)) : null;
-  const expected = delivered
+  const expectedDelivery = delivered
     ? null
     : (isoDay(b.expectedDeliveryTimeStamp) ??
       isoDay(b.predictedDeliveryTimeStamp) ??
@@ -91,26 +90,19 @@ export function parseUsps(body: unknown): TrackingOutcome {
         : /^delivery attempt$/i.test(category ?? "")
           ? "failed-attempt"
           : null;
-  const status = delivered
-    ? oneLine(text || "Delivered", where)
-    : problem
-      ? text.includes(" - ")
-        ? text
-        : oneLine(text || category || "Alert", where)
-      : text.includes(" - ")
-        ? `In transit: ${text}`
-        : oneLine(`In transit: ${text || "on the way"}`, where);
-  return {
-    ok: true,
-    result: {
-      delivered,
-      deliveredAt,
-      expectedDelivery: expected,
-      status,
-      events: latest(events),
-      problem,
-    },
-  };
+  // A text with " - " names its place already: the line is the text as it is.
+  const placed = !delivered && text.includes(" - ");
+  return tracked({
+    delivered,
+    deliveredAt,
+    expectedDelivery,
+    text,
+    where,
+    events,
+    problem,
+    words: { problem: category || "Alert" },
+    ...(placed ? { status: problem ? text : `In transit: ${text}` } : {}),
+  });
 }
 
 export function createUspsAdapter(
