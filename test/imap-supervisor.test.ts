@@ -13,8 +13,8 @@ import {
   type Dovecot,
   type ImapHarness,
   startDovecot,
-  waitFor,
 } from "./support/dovecot.ts";
+import { waitFor } from "./support/wait.ts";
 
 const USERS = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ida", "jon"].map((n) => ({
   user: `${n}@example.test`,

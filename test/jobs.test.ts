@@ -10,7 +10,7 @@ import {
   REVIEW_REMINDERS_SCHEDULE,
 } from "../src/jobs/review-reminders.job.ts";
 import { createHarness, type Harness } from "./harness.ts";
-import { waitFor } from "./support/dovecot.ts";
+import { waitFor } from "./support/wait.ts";
 
 let h: Harness;
 beforeEach(() => {

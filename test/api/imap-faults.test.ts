@@ -17,11 +17,11 @@ import {
   type Dovecot,
   type ImapHarness,
   startDovecot,
-  waitFor,
 } from "../support/dovecot.ts";
 import { type FakeAlerts, startFakeAlerts } from "../support/fake-alerts.ts";
 import { type FaultProxy, startFaultProxy } from "../support/imap-fault-proxy.ts";
 import { selfSignedCert } from "../support/self-signed.ts";
+import { waitFor } from "../support/wait.ts";
 import type { ErrorBody } from "./helpers.ts";
 import { amazonMail } from "./mail-messages.ts";
 

@@ -16,8 +16,8 @@ import {
   type Dovecot,
   type ImapHarness,
   startDovecot,
-  waitFor,
 } from "../support/dovecot.ts";
+import { waitFor } from "../support/wait.ts";
 import { call, type ErrorBody } from "./helpers.ts";
 import { amazonMail, plainMail } from "./mail-messages.ts";
 

@@ -29,7 +29,6 @@ import {
   type Dovecot,
   type ImapHarness,
   startDovecot,
-  waitFor,
 } from "../support/dovecot.ts";
 import {
   FAKE_CLIENT_ID,
@@ -37,6 +36,7 @@ import {
   type FakeGoogle,
   startFakeGoogle,
 } from "../support/fake-google.ts";
+import { waitFor } from "../support/wait.ts";
 import { call } from "./helpers.ts";
 import { amazonMail } from "./mail-messages.ts";
 

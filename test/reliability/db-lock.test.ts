@@ -10,7 +10,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DB_BUSY_MESSAGE } from "../../src/lib/errors.ts";
-import { type AppProcess, startApp, waitFor } from "../support/app-process.ts";
+import { type AppProcess, startApp } from "../support/app-process.ts";
+import { waitFor } from "../support/wait.ts";
 
 const HOLD_SECONDS = Number(process.env.LOCK_HOLD_SECONDS ?? 30);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-lock-"));
@@ -58,7 +59,7 @@ test(
   `an outside writer holding the lock for ${HOLD_SECONDS} s does not freeze the server`,
   async () => {
     const holder = holdLock(HOLD_SECONDS);
-    await waitFor("the other process to take the lock", () => holder.said("locked"));
+    await waitFor(() => holder.said("locked"), "the other process to take the lock");
 
     // A write waits for the lock without blocking the loop: health answers while it waits.
     const write = app.call("POST", "/api/orders", { token, body: order });

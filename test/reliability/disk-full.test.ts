@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
 import { DISK_FULL_MESSAGE } from "../../src/lib/errors.ts";
-import { type AppProcess, startApp, waitFor } from "../support/app-process.ts";
+import { type AppProcess, startApp } from "../support/app-process.ts";
 import { jpegWithGps } from "../support/media-files.ts";
 import { mountSmallDisk, type SmallDisk } from "../support/small-disk.ts";
+import { waitFor } from "../support/wait.ts";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 const MB = 1024 * 1024;
@@ -166,7 +167,7 @@ describe.skipIf(!disk)("a full disk (real tmpfs as DATA_DIR)", () => {
     expect(refused?.body.error).toBe(DISK_FULL_MESSAGE);
     expect(await orderCount()).toBe(before + saved);
     // stdout never stops: the refusal was logged there.
-    await waitFor("the 507 on stdout", () => app.stdout().includes(DISK_FULL_MESSAGE));
+    await waitFor(() => app.stdout().includes(DISK_FULL_MESSAGE), "the 507 on stdout");
 
     // The backup script: one line, exit 1, no file (not even a temporary one).
     const dest = path.join(dataDir, "backups", "full.db");
@@ -198,10 +199,10 @@ describe.skipIf(!disk)("a full disk (real tmpfs as DATA_DIR)", () => {
 
     // Log lines reach the file again (the file stream reopens after its error).
     let n = 0;
-    await waitFor("a log line written after the disk was freed", async () => {
+    await waitFor(async () => {
       await app.call("GET", `/api/health?after-full=${++n}`);
       return logText().includes("after-full=");
-    });
+    }, "a log line written after the disk was freed");
 
     const dest = path.join(dataDir, "backups", "ok.db");
     const b = backup(dest);

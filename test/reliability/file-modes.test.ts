@@ -7,8 +7,9 @@ import { afterAll, expect, test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startApp, waitFor } from "../support/app-process.ts";
+import { startApp } from "../support/app-process.ts";
 import { jpegWithGps } from "../support/media-files.ts";
+import { waitFor } from "../support/wait.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -45,7 +46,7 @@ async function run(dataDir: string) {
     body: form,
   });
   expect(up.status).toBe(200);
-  await waitFor("the log file", () => fs.readdirSync(path.join(dataDir, "logs")).length > 0);
+  await waitFor(() => fs.readdirSync(path.join(dataDir, "logs")).length > 0, "the log file");
   const m = modes(dataDir);
   app.proc.kill("SIGTERM");
   expect(await app.exited).toBe(0);

@@ -13,8 +13,8 @@ import {
   type Dovecot,
   type ImapHarness,
   startDovecot,
-  waitFor,
 } from "../support/dovecot.ts";
+import { waitFor } from "../support/wait.ts";
 
 const USER = { user: "full@example.test", pass: "app-pass-full" };
 let dc: Dovecot;

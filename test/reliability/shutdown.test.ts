@@ -11,7 +11,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { STOPPING_MESSAGE } from "../../src/http/middleware/drain.ts";
-import { startApp, waitFor } from "../support/app-process.ts";
+import { startApp } from "../support/app-process.ts";
+import { waitFor } from "../support/wait.ts";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 const dirs: string[] = [];
@@ -63,8 +64,9 @@ async function started(grace: number) {
   const token = await app.register("stop@example.com");
   const upload = slowImport(app.base, token);
   // The server is writing the upload to its temp file.
-  await waitFor("the upload's temp file", () =>
-    filesUnder(dataDir).some((f) => f.startsWith("tmp/import-") && f.endsWith(".part")),
+  await waitFor(
+    () => filesUnder(dataDir).some((f) => f.startsWith("tmp/import-") && f.endsWith(".part")),
+    "the upload's temp file",
   );
   return { app, dataDir, upload };
 }
@@ -73,10 +75,10 @@ describe("SIGTERM", () => {
   test("new requests get 503 at once; the upload in flight finishes; exit 0; no .part file", async () => {
     const { app, dataDir, upload } = await started(20);
     app.proc.kill("SIGTERM");
-    const refused = await waitFor("a 503 for a new request", async () => {
+    const refused = await waitFor(async () => {
       const r = await app.call("GET", "/api/health").catch(() => null);
       return r?.status === 503 ? r : null;
-    });
+    }, "a 503 for a new request");
     expect(refused.body.error).toBe(STOPPING_MESSAGE);
     expect(refused.headers.get("retry-after")).toBe("10");
 

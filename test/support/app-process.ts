@@ -4,6 +4,7 @@
  * second process next to it.
  */
 import path from "node:path";
+import { StopWaiting, waitFor } from "./wait.ts";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 
@@ -36,22 +37,6 @@ function collect(stream: ReadableStream<Uint8Array>, into: { text: string }) {
     const dec = new TextDecoder();
     for await (const chunk of stream) into.text += dec.decode(chunk, { stream: true });
   })();
-}
-
-/** Waits until `check` returns a truthy value (polling every `stepMs`), or throws after `ms`. */
-export async function waitFor<T>(
-  what: string,
-  check: () => T | Promise<T>,
-  ms = 10_000,
-  stepMs = 25,
-): Promise<NonNullable<T>> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(stepMs);
-  }
 }
 
 /** Starts the server with `env` on top of a minimal environment (on `env.PORT`, else a free port). */
@@ -94,16 +79,12 @@ export async function startApp(env: Record<string, string>): Promise<AppProcess>
     return { status: res.status, headers: res.headers, body };
   };
   await waitFor(
-    `${base} to listen (stderr: ${err.text})`,
     async () => {
-      if (proc.exitCode !== null) throw new Error(`the server exited: ${err.text}`);
-      try {
-        await fetch(`${base}/api/health`);
-        return true;
-      } catch {
-        return false;
-      }
+      if (proc.exitCode !== null) throw new StopWaiting(`the server exited: ${err.text}`);
+      await fetch(`${base}/api/health`);
+      return true;
     },
+    `${base} to listen`,
     15_000,
   );
   return {

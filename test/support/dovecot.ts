@@ -548,26 +548,3 @@ export function createImapHarness(
       }),
   };
 }
-
-/**
- * Polls until fn() is truthy (or throws after timeoutMs, naming what was awaited). It returns as
- * soon as the condition holds, so the bound only matters on a slow, loaded machine.
- */
-export async function waitFor<T>(
-  fn: () => T | Promise<T>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<NonNullable<T>> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (v) return v as NonNullable<T>;
-    } catch (err) {
-      last = err;
-    }
-    await Bun.sleep(20);
-  }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${last}` : ""}`);
-}
