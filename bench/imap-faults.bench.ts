@@ -29,6 +29,7 @@ import { amazonMail } from "../test/api/mail-messages.ts";
 import { type AppProcess, startApp } from "../test/support/app-process.ts";
 import { type Dovecot, startDovecot } from "../test/support/dovecot.ts";
 import { type FaultProxy, startFaultProxy } from "../test/support/imap-fault-proxy.ts";
+import { waitFor } from "../test/support/wait.ts";
 import { procMem } from "./support/bench-utils.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
@@ -62,16 +63,6 @@ function order(name: string, padTo = 0): string {
   if (padTo <= raw.length) return raw;
   const line = `${"QUJD".repeat(19)}\r\n`;
   return `${raw}\r\n${line.repeat(Math.ceil((padTo - raw.length) / line.length))}`;
-}
-
-async function until<T>(fn: () => T | Promise<T>, what: string, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    const v = await fn();
-    if (v) return v;
-    await Bun.sleep(20);
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** What was started, to stop at the end (also after a failure). */
@@ -108,7 +99,7 @@ async function main() {
       status: string;
       reconnecting: boolean;
     };
-  await until(async () => (await status()).status === "idle", "IDLE", 20_000);
+  await waitFor(async () => (await status()).status === "idle", "IDLE", 20_000);
   const db = new Database(path.join(dataDir, "app.db"), { readonly: true });
   const orders = () => (db.query("SELECT COUNT(*) AS n FROM orders").get() as { n: number }).n;
 
@@ -135,7 +126,7 @@ async function main() {
     body: JSON.stringify({ daysBack: 1 }),
   });
   if (pe.status !== 202) throw new Error(`process-emails answered ${pe.status}`);
-  await until(
+  await waitFor(
     () =>
       (db.query("SELECT status FROM mail_backfills").get() as { status: string } | null)?.status ===
       "done",
@@ -149,17 +140,17 @@ async function main() {
   const afterBackfill = orders();
 
   // 2. A stall.
-  await until(async () => (await status()).status === "idle", "IDLE", 30_000);
+  await waitFor(async () => (await status()).status === "idle", "IDLE", 30_000);
   const stallAt = Date.now();
   proxy.stall();
   await dc.append(USER, order("During The Stall"));
-  await until(async () => (await status()).reconnecting, "reconnecting", 300_000);
+  await waitFor(async () => (await status()).reconnecting, "reconnecting", 300_000);
   const stallDetectMs = Date.now() - stallAt;
-  await until(() => orders() > afterBackfill, "the order sent during the stall", 300_000);
+  await waitFor(() => orders() > afterBackfill, "the order sent during the stall", 300_000);
   const stallMailMs = Date.now() - stallAt;
 
   // 3. An outage.
-  await until(async () => (await status()).status === "idle", "IDLE", 30_000);
+  await waitFor(async () => (await status()).status === "idle", "IDLE", 30_000);
   const beforeOutage = orders();
   proxy.refuse();
   proxy.drop();
@@ -167,7 +158,7 @@ async function main() {
   await dc.append(USER, order("During The Outage"));
   const backAt = Date.now();
   proxy.pass();
-  await until(() => orders() > beforeOutage, "the order sent during the outage", 300_000);
+  await waitFor(() => orders() > beforeOutage, "the order sent during the outage", 300_000);
   const outageMailMs = Date.now() - backAt;
   db.close();
 

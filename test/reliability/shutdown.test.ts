@@ -3,6 +3,8 @@
  * whose body arrives in two halves). New requests get 503 at once; the upload in flight finishes
  * within SHUTDOWN_GRACE_SECONDS and the process exits 0 — or, when the grace period runs out, the
  * upload is cut and the process exits 1. Either way no temp (.part) file is left behind.
+ * And SIGTERM during "Process Old Emails" against a real Dovecot: the process exits 0 within the
+ * grace period, and after a restart the backfill resumes to exactly one order per mail.
  */
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
@@ -11,7 +13,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { STOPPING_MESSAGE } from "../../src/http/middleware/drain.ts";
-import { startApp } from "../support/app-process.ts";
+import { amazonMail } from "../api/mail-messages.ts";
+import { type AppProcess, startApp } from "../support/app-process.ts";
+import { startDovecot } from "../support/dovecot.ts";
 import { waitFor } from "../support/wait.ts";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
@@ -108,4 +112,91 @@ describe("SIGTERM", () => {
       [],
     );
   }, 30_000);
+});
+
+describe("SIGTERM during Process Old Emails (a real Dovecot)", () => {
+  const USER = "stop-backfill@example.test";
+  const PASS = "stop-backfill-pass";
+  const MAILS = 3000;
+
+  test("it stops within the grace period with exit 0; after a restart the backfill resumes: every mail one order, none twice", async () => {
+    const dc = await startDovecot({ users: [{ user: USER, pass: PASS }] });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-stop-backfill-"));
+    dirs.push(dataDir);
+    const env = {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      SHUTDOWN_GRACE_SECONDS: "25",
+      GMAIL_IMAP_HOST: "127.0.0.1",
+      GMAIL_IMAP_PORT: String(dc.port),
+      GMAIL_IMAP_TLS: "false",
+    };
+    let app: AppProcess | null = null;
+    try {
+      app = await startApp(env);
+      const token = await app.register("stop-backfill@example.com");
+      const connect = await app.call("POST", "/api/imap/app-password", {
+        token,
+        body: { email: USER, appPassword: PASS },
+      });
+      expect(connect.status).toBe(200);
+      await waitFor(async () => {
+        const st = await app?.call("GET", "/api/imap/status", { token });
+        return st?.body.status === "idle";
+      }, "the mailbox watching its folder");
+      // Mail that was in the folder before: only "Process Old Emails" reads it.
+      for (let i = 0; i < MAILS; i++) {
+        const order = `116-${String(i).padStart(7, "0")}-${String(i * 13).padStart(7, "0")}`;
+        dc.deliver(
+          USER,
+          amazonMail({
+            kind: "ordered",
+            order,
+            items: [
+              { name: `Backfilled ${i}`, asin: `B6${String(i).padStart(8, "0")}`, price: "0.00" },
+            ],
+            total: "0.00",
+            messageId: `stop-${order}@amazon.test`,
+          }),
+        );
+      }
+      const db = new Database(path.join(dataDir, "app.db"), { readonly: true });
+      const orders = () => (db.query("SELECT COUNT(*) AS n FROM orders").get() as { n: number }).n;
+      const distinct = () =>
+        (
+          db.query("SELECT COUNT(DISTINCT amazon_order_number) AS n FROM orders").get() as {
+            n: number;
+          }
+        ).n;
+      const backfill = () =>
+        (db.query("SELECT status FROM mail_backfills").get() as { status: string } | null)?.status;
+
+      const pe = await app.call("POST", "/api/imap/process-emails", {
+        token,
+        body: { daysBack: 1 },
+      });
+      expect(pe.status).toBe(202);
+      // Stopped while the backfill is under way: some orders are in, not all.
+      await waitFor(() => orders() > 0, "the first backfilled orders", 30_000);
+      app.proc.kill("SIGTERM");
+      expect(await app.exited).toBe(0);
+      expect(app.stdout()).toContain('"inTime":true');
+      const atStop = orders();
+      expect(atStop).toBeLessThan(MAILS);
+      expect(backfill()).not.toBe("done");
+
+      // Started again on the same data: the backfill goes on where it stopped.
+      app = await startApp(env);
+      await waitFor(() => backfill() === "done", "the resumed backfill", 60_000);
+      expect(orders()).toBe(MAILS);
+      expect(distinct()).toBe(MAILS);
+      db.close();
+    } finally {
+      if (app && app.proc.exitCode === null) {
+        app.proc.kill("SIGTERM");
+        await app.exited;
+      }
+      await dc.stop();
+    }
+  }, 120_000);
 });
