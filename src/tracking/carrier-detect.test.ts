@@ -85,7 +85,7 @@ describe("detectCarrier: numbers whose check digit validates", () => {
     expect(detectCarrier(s10("RR", "12345678", "DE"))).toBe("DHL");
     // Another country's post is not one we offer; a mistyped check digit is nobody's.
     expect(detectCarrier(s10("RB", "12345678", "CN"))).toBeNull();
-    expect(detectCarrier(typo(s10("RB", "12345678", "GB").slice(0, 11)) + "GB")).toBeNull();
+    expect(detectCarrier(`${typo(s10("RB", "12345678", "GB").slice(0, 11))}GB`)).toBeNull();
   });
 
   test("DHL eCommerce numbers are DHL's", () => {
