@@ -85,6 +85,8 @@ test.describe("an order's life", () => {
     );
     await editOrder.openTab("Product");
     await expect(editOrder.status).toHaveValue("Shipped");
+    // Opening a tab does not move the focus into a field of it.
+    await expect(editOrder.status).not.toBeFocused();
     await editOrder.save.click();
     await shell.expectToast("Tracking updated successfully");
     await expect(shell.toast("Tracking updated successfully")).toContainText(

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef } from "react";
 
-export function useAutoFocus<T extends HTMLElement>(enabled = true) {
+export function useAutoFocus<T extends HTMLElement>(enabled: boolean) {
   const ref = useRef<T>(null);
   useEffect(() => {
     if (enabled) ref.current?.focus();

@@ -10,7 +10,7 @@ export function StatusSelect(
   },
 ) {
   const { value, onChange, autoFocus, ...rest } = props;
-  const ref = useAutoFocus<HTMLSelectElement>(autoFocus);
+  const ref = useAutoFocus<HTMLSelectElement>(autoFocus === true);
   return (
     <select
       {...rest}

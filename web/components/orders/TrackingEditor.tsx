@@ -22,7 +22,7 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
   const [carrier, setCarrier] = useState<Carrier | "">(order.carrier ?? "");
   const [carrierTouched, setCarrierTouched] = useState(false);
   const group = useRef<HTMLFieldSetElement>(null);
-  const input = useAutoFocus<HTMLInputElement>();
+  const input = useAutoFocus<HTMLInputElement>(true);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const finishing = useRef(false);
   const save = useSaveTracking(props.timeZone);
