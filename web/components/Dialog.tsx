@@ -29,7 +29,7 @@ export function Dialog(props: {
       {props.open && (
         <article>
           <header>
-            <button type="button" aria-label="Close" rel="prev" onClick={props.onClose} />
+            <button type="button" aria-label="Close" className="close" onClick={props.onClose} />
             <h3>{props.title}</h3>
           </header>
           {props.children}

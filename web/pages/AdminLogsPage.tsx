@@ -175,7 +175,7 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
             placeholder="Search this log..."
             aria-label="Search this log"
             value={search}
-            onChange={(e) => setSearch(e.target.value)}
+            onChange={(e) => setSearch(e.currentTarget.value)}
           />
           <label className="inline">
             <input
@@ -183,7 +183,7 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
               role="switch"
               aria-checked={autoScroll}
               checked={autoScroll}
-              onChange={(e) => setAutoScroll(e.target.checked)}
+              onChange={(e) => setAutoScroll(e.currentTarget.checked)}
             />
             Auto-scroll
           </label>

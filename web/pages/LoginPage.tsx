@@ -65,7 +65,7 @@ export function LoginPage() {
               autoComplete="email"
               required
               value={email}
-              onChange={(e) => setEmail(e.target.value)}
+              onChange={(e) => setEmail(e.currentTarget.value)}
             />
           </label>
           <label>
@@ -77,7 +77,7 @@ export function LoginPage() {
               required
               minLength={6}
               value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              onChange={(e) => setPassword(e.currentTarget.value)}
             />
           </label>
           {registering && (
@@ -90,7 +90,7 @@ export function LoginPage() {
                 required
                 minLength={2}
                 value={displayname}
-                onChange={(e) => setDisplayname(e.target.value)}
+                onChange={(e) => setDisplayname(e.currentTarget.value)}
               />
             </label>
           )}

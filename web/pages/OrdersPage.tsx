@@ -89,13 +89,13 @@ export function OrdersPage() {
           aria-label="Search orders"
           placeholder="Search orders..."
           value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          onChange={(e) => setQuery(e.currentTarget.value)}
         />
         <select
           aria-label="Status filter"
           value={view.status}
           onChange={(e) => {
-            const v = e.target.value;
+            const v = e.currentTarget.value;
             go({ status: isOrderStatus(v) ? v : "all", page: 1 });
           }}
         >
@@ -110,7 +110,7 @@ export function OrdersPage() {
           aria-label="Sort"
           value={sortValue}
           onChange={(e) => {
-            const v = e.target.value;
+            const v = e.currentTarget.value;
             // Newest First is the plain default: only a different choice goes in the address.
             const sort = isOrderSort(v) && !(v === "newest" && !ownOrder) ? v : null;
             go({ sort, page: 1 });

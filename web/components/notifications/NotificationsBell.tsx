@@ -10,6 +10,7 @@ import {
   useCallback,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
 } from "react";
@@ -73,8 +74,9 @@ export function NotificationsBell() {
   }, []);
 
   // Closes on Escape and on a press anywhere outside the bell and the popover (toasts excepted:
-  // dismissing a failure toast should not close what the user is working in).
-  useEffect(() => {
+  // dismissing a failure toast should not close what the user is working in). Listening starts as
+  // the popover opens (a layout effect: Preact runs plain effects a frame later).
+  useLayoutEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") close(true);

@@ -12,6 +12,7 @@ import {
   type RefObject,
   useEffect,
   useId,
+  useLayoutEffect,
   useMemo,
   useState,
 } from "react";
@@ -243,8 +244,9 @@ export function NotificationsPopover({
   const shown = tab === "unread" ? unread : all;
   const now = useMemo(() => new Date(), []);
 
-  // Focus moves into the popover when it opens, so the keyboard can reach it right away.
-  useEffect(() => {
+  // Focus moves into the popover as it opens (a layout effect: Preact runs plain effects a frame
+  // later), so the keyboard reaches it right away.
+  useLayoutEffect(() => {
     rootRef.current?.focus();
   }, [rootRef]);
 

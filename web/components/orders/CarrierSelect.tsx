@@ -3,14 +3,18 @@ import type { SelectHTMLAttributes } from "react";
 import { CARRIER_LABELS, CARRIERS, type Carrier } from "../../../src/contract/constants.ts";
 
 export function CarrierSelect(
-  props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange"> & {
+  props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange" | "role"> & {
     value: Carrier | "";
     onChange: (carrier: Carrier | "") => void;
   },
 ) {
   const { value, onChange, ...rest } = props;
   return (
-    <select {...rest} value={value} onChange={(e) => onChange(e.target.value as Carrier | "")}>
+    <select
+      {...rest}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value as Carrier | "")}
+    >
       <option value="">No carrier</option>
       {CARRIERS.map((c) => (
         <option key={c} value={c}>

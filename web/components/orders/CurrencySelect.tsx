@@ -12,7 +12,7 @@ const NAMES: Record<string, string> = {
 };
 
 export function CurrencySelect(
-  props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange"> & {
+  props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange" | "role"> & {
     value: string;
     onChange: (currency: string) => void;
   },
@@ -21,7 +21,7 @@ export function CurrencySelect(
   const codes: string[] = [...COMMON_CURRENCIES];
   if (value && !codes.includes(value)) codes.push(value);
   return (
-    <select {...rest} value={value} onChange={(e) => onChange(e.target.value)}>
+    <select {...rest} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
       {codes.map((c) => (
         <option key={c} value={c}>
           {NAMES[c] ? `${c} – ${NAMES[c]}` : c}

@@ -22,7 +22,7 @@ export function Pagination(props: {
         Show
         <select
           value={props.size}
-          onChange={(e) => props.onSize(Number(e.target.value))}
+          onChange={(e) => props.onSize(Number(e.currentTarget.value))}
           aria-label="Show"
         >
           {PAGE_SIZES.map((s) => (

@@ -4,7 +4,7 @@ import { ORDER_STATUSES, type OrderStatus } from "../../../src/contract/constant
 import { useAutoFocus } from "../../hooks/useAutoFocus.ts";
 
 export function StatusSelect(
-  props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange"> & {
+  props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange" | "role"> & {
     value: OrderStatus;
     onChange: (status: OrderStatus) => void;
   },
@@ -16,7 +16,7 @@ export function StatusSelect(
       {...rest}
       ref={ref}
       value={value}
-      onChange={(e) => onChange(e.target.value as OrderStatus)}
+      onChange={(e) => onChange(e.currentTarget.value as OrderStatus)}
     >
       {ORDER_STATUSES.map((s) => (
         <option key={s} value={s}>

@@ -61,7 +61,7 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
     );
   }
 
-  function onBlur(e: FocusEvent) {
+  function onBlur(e: FocusEvent<HTMLFieldSetElement>) {
     if (group.current?.contains(e.relatedTarget as Node | null)) return;
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => {
@@ -80,7 +80,7 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
     props.onDone();
   }
 
-  function onKeyDown(e: KeyboardEvent) {
+  function onKeyDown(e: KeyboardEvent<HTMLFieldSetElement>) {
     if (e.key === "Escape") {
       e.preventDefault();
       cancel();
@@ -108,8 +108,8 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
         value={number}
         disabled={busy}
         onChange={(e) => {
-          setNumber(e.target.value);
-          if (e.target.value.trim() === "") setCarrier("");
+          setNumber(e.currentTarget.value);
+          if (e.currentTarget.value.trim() === "") setCarrier("");
         }}
       />
       <CarrierSelect

@@ -167,7 +167,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
         <input
           value={d.name}
           maxLength={60}
-          onChange={(e) => set({ name: e.target.value })}
+          onChange={(e) => set({ name: e.currentTarget.value })}
           disabled={busy}
         />
       </label>
@@ -180,7 +180,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
                 type="url"
                 value={d.serverUrl}
                 required
-                onChange={(e) => set({ serverUrl: e.target.value })}
+                onChange={(e) => set({ serverUrl: e.currentTarget.value })}
                 disabled={busy}
               />
             </label>
@@ -192,7 +192,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
                 placeholder={
                   ch ? `${ch.ntfy?.topic} (${keep?.toLowerCase()})` : "e.g. grapevine-8f3k2"
                 }
-                onChange={(e) => set({ topic: e.target.value })}
+                onChange={(e) => set({ topic: e.currentTarget.value })}
                 disabled={busy}
               />
             </label>
@@ -201,7 +201,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
           <select
             id={`${idp}-access`}
             value={d.access}
-            onChange={(e) => set({ access: e.target.value as Draft["access"] })}
+            onChange={(e) => set({ access: e.currentTarget.value as Draft["access"] })}
             disabled={busy}
           >
             <option value="none">None (public topic)</option>
@@ -216,7 +216,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
                 autoComplete="off"
                 value={d.token}
                 placeholder={ch?.ntfy?.token ? `${ch.ntfy.token} — ${keep}` : "tk_…"}
-                onChange={(e) => set({ token: e.target.value })}
+                onChange={(e) => set({ token: e.currentTarget.value })}
                 disabled={busy}
               />
             </label>
@@ -228,7 +228,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
                 <input
                   autoComplete="off"
                   value={d.username}
-                  onChange={(e) => set({ username: e.target.value })}
+                  onChange={(e) => set({ username: e.currentTarget.value })}
                   disabled={busy}
                 />
               </label>
@@ -239,7 +239,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
                   autoComplete="new-password"
                   value={d.password}
                   placeholder={ch?.ntfy?.auth === "password" ? keep : undefined}
-                  onChange={(e) => set({ password: e.target.value })}
+                  onChange={(e) => set({ password: e.currentTarget.value })}
                   disabled={busy}
                 />
               </label>
@@ -261,7 +261,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
                   ? `${ch.webhook?.url} — ${keep}`
                   : "http://homeassistant.local:8123/api/webhook/…"
               }
-              onChange={(e) => set({ url: e.target.value })}
+              onChange={(e) => set({ url: e.currentTarget.value })}
               disabled={busy}
             />
           </label>
@@ -270,7 +270,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
             <select
               id={`${idp}-format`}
               value={d.format}
-              onChange={(e) => set({ format: e.target.value as WebhookFormat })}
+              onChange={(e) => set({ format: e.currentTarget.value as WebhookFormat })}
               disabled={busy}
             >
               {(Object.keys(FORMAT_LABELS) as WebhookFormat[]).map((f) => (
@@ -292,7 +292,9 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
               disabled={busy}
               onChange={(e) =>
                 set({
-                  events: e.target.checked ? [...d.events, ev] : d.events.filter((x) => x !== ev),
+                  events: e.currentTarget.checked
+                    ? [...d.events, ev]
+                    : d.events.filter((x) => x !== ev),
                 })
               }
             />
@@ -308,7 +310,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
             aria-checked={d.quiet}
             checked={d.quiet}
             disabled={busy}
-            onChange={(e) => set({ quiet: e.target.checked })}
+            onChange={(e) => set({ quiet: e.currentTarget.checked })}
           />
           Quiet hours (alerts wait and arrive as one summary when they end)
         </label>
@@ -320,7 +322,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
                 type="time"
                 value={d.quietStart}
                 required
-                onChange={(e) => set({ quietStart: e.target.value })}
+                onChange={(e) => set({ quietStart: e.currentTarget.value })}
                 disabled={busy}
               />
             </label>
@@ -330,7 +332,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
                 type="time"
                 value={d.quietEnd}
                 required
-                onChange={(e) => set({ quietEnd: e.target.value })}
+                onChange={(e) => set({ quietEnd: e.currentTarget.value })}
                 disabled={busy}
               />
             </label>
@@ -345,7 +347,7 @@ function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }
             aria-checked={d.enabled}
             checked={d.enabled}
             disabled={busy}
-            onChange={(e) => set({ enabled: e.target.checked })}
+            onChange={(e) => set({ enabled: e.currentTarget.checked })}
           />
           {ch.paused ? "On (saving resumes the paused channel)" : "On"}
         </label>

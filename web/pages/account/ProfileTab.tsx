@@ -74,7 +74,7 @@ function VineMarketplace() {
           value={value}
           disabled={!data || save.isPending}
           aria-describedby="vine-marketplace-hint"
-          onChange={(e) => save.mutate(e.target.value as MarketplaceCode)}
+          onChange={(e) => save.mutate(e.currentTarget.value as MarketplaceCode)}
         >
           {MARKETPLACES.map((m) => (
             <option key={m} value={m}>
@@ -145,7 +145,7 @@ function ProfileForm() {
             <input
               name="displayname"
               value={displayname}
-              onChange={(e) => setDisplayname(e.target.value)}
+              onChange={(e) => setDisplayname(e.currentTarget.value)}
               autoComplete="name"
             />
           </label>
@@ -155,7 +155,7 @@ function ProfileForm() {
               name="email"
               type="email"
               value={email}
-              onChange={(e) => setEmail(e.target.value)}
+              onChange={(e) => setEmail(e.currentTarget.value)}
               autoComplete="email"
             />
           </label>
@@ -167,7 +167,7 @@ function ProfileForm() {
               name="currentPassword"
               type="password"
               value={currentPassword}
-              onChange={(e) => setCurrentPassword(e.target.value)}
+              onChange={(e) => setCurrentPassword(e.currentTarget.value)}
               autoComplete="current-password"
               required
             />
@@ -232,7 +232,7 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
             type="password"
             autoComplete="current-password"
             value={current}
-            onChange={(e) => setCurrent(e.target.value)}
+            onChange={(e) => setCurrent(e.currentTarget.value)}
           />
         </label>
         <label>
@@ -241,7 +241,7 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
             type="password"
             autoComplete="new-password"
             value={next}
-            onChange={(e) => setNext(e.target.value)}
+            onChange={(e) => setNext(e.currentTarget.value)}
           />
         </label>
         <label>
@@ -250,7 +250,7 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
             type="password"
             autoComplete="new-password"
             value={confirm}
-            onChange={(e) => setConfirm(e.target.value)}
+            onChange={(e) => setConfirm(e.currentTarget.value)}
           />
         </label>
         <footer className="button-row end">
@@ -359,7 +359,7 @@ function YourData() {
               type="password"
               autoComplete="current-password"
               value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              onChange={(e) => setPassword(e.currentTarget.value)}
               required
             />
           </label>

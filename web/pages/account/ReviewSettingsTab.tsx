@@ -128,7 +128,7 @@ export function ReviewSettingsTab() {
             value={form.targetWordCount}
             aria-valuetext={`${form.targetWordCount} words`}
             aria-describedby="rs-words-hint"
-            onChange={(e) => change({ targetWordCount: Number(e.target.value) })}
+            onChange={(e) => change({ targetWordCount: Number(e.currentTarget.value) })}
           />
           <small id="rs-words-hint">
             {REVIEW_WORDS_MIN} to {REVIEW_WORDS_MAX} words. The word counter on Edit Order turns
@@ -143,7 +143,7 @@ export function ReviewSettingsTab() {
             name="aiEditingOption"
             value={form.aiEditingOption}
             aria-describedby="rs-ai-hint"
-            onChange={(e) => change({ aiEditingOption: e.target.value as AiEditingOption })}
+            onChange={(e) => change({ aiEditingOption: e.currentTarget.value as AiEditingOption })}
           >
             {AI_EDITING_OPTIONS.map((o) => (
               <option key={o} value={o}>
@@ -192,7 +192,7 @@ export function ReviewSettingsTab() {
                       step={1}
                       value={value}
                       aria-valuetext={`${value} percent`}
-                      onChange={(e) => moveTone(tone, Number(e.target.value))}
+                      onChange={(e) => moveTone(tone, Number(e.currentTarget.value))}
                     />
                   </div>
                 );
@@ -212,7 +212,7 @@ export function ReviewSettingsTab() {
             name="autoGenerateSubject"
             checked={form.autoGenerateSubject}
             aria-describedby="rs-subject-hint"
-            onChange={(e) => change({ autoGenerateSubject: e.target.checked })}
+            onChange={(e) => change({ autoGenerateSubject: e.currentTarget.checked })}
           />
           Auto-generate subject
         </label>

@@ -99,7 +99,7 @@ export function TrackingTab() {
               value={form.timezone}
               disabled={busy}
               aria-invalid={problem === "Please select a timezone" || undefined}
-              onChange={(e) => update({ timezone: e.target.value })}
+              onChange={(e) => update({ timezone: e.currentTarget.value })}
             >
               {extraZones.map((z) => (
                 <option key={z} value={z}>
@@ -121,7 +121,7 @@ export function TrackingTab() {
               value={form.updateTime}
               disabled={busy}
               aria-invalid={problem === "Please select a valid update time" || undefined}
-              onChange={(e) => update({ updateTime: e.target.value })}
+              onChange={(e) => update({ updateTime: e.currentTarget.value })}
             >
               {extraTimes.map((t) => (
                 <option key={t} value={t}>

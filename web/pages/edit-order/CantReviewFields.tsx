@@ -41,7 +41,7 @@ export function CantReviewFields(
             {...a}
             name="cantreviewreason"
             value={form.cantreviewreason}
-            onChange={(e) => props.set("cantreviewreason", e.target.value)}
+            onChange={(e) => props.set("cantreviewreason", e.currentTarget.value)}
           >
             <option value="">None: I will review it</option>
             {CANT_REVIEW_REASONS.map((r) => (
@@ -65,7 +65,7 @@ export function CantReviewFields(
                 maxLength={1000}
                 value={form.cantreviewnote}
                 placeholder="e.g. Tracking stopped on Nov 3"
-                onChange={(e) => props.set("cantreviewnote", e.target.value)}
+                onChange={(e) => props.set("cantreviewnote", e.currentTarget.value)}
               />
             )}
           />
@@ -93,7 +93,7 @@ export function CantReviewFields(
           type="checkbox"
           name="reviewexempt"
           checked={form.reviewexempt}
-          onChange={(e) => props.set("reviewexempt", e.target.checked)}
+          onChange={(e) => props.set("reviewexempt", e.currentTarget.checked)}
         />
         Vine support removed it from my review list (it no longer counts in the review rate)
       </label>

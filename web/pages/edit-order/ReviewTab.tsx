@@ -95,7 +95,7 @@ export function ReviewFields(
               name="reviewsubject"
               value={form.reviewsubject}
               maxLength={REVIEW_SUBJECT_MAX}
-              onChange={(e) => props.set("reviewsubject", e.target.value)}
+              onChange={(e) => props.set("reviewsubject", e.currentTarget.value)}
             />
             <button
               type="button"
@@ -126,7 +126,7 @@ export function ReviewFields(
               name="reviewtext"
               rows={10}
               value={form.reviewtext}
-              onChange={(e) => props.set("reviewtext", e.target.value)}
+              onChange={(e) => props.set("reviewtext", e.currentTarget.value)}
             />
             <button
               type="button"

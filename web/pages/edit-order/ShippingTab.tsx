@@ -60,7 +60,7 @@ export function ShippingFields(
               type="date"
               name="expecteddeliverydate"
               value={form.expecteddeliverydate}
-              onChange={(e) => props.set("expecteddeliverydate", e.target.value)}
+              onChange={(e) => props.set("expecteddeliverydate", e.currentTarget.value)}
             />
           )}
         />
@@ -80,7 +80,7 @@ export function ShippingFields(
               value={form.trackingnumber}
               autoComplete="off"
               aria-busy={props.detecting || undefined}
-              onChange={(e) => props.onTrackingNumber(e.target.value)}
+              onChange={(e) => props.onTrackingNumber(e.currentTarget.value)}
             />
           )}
         />

@@ -2,7 +2,7 @@
  * Form plumbing shared by the Edit Order tabs and Add Order: the form state type, and a labelled
  * field that shows its rule's message under it (aria-invalid + aria-describedby).
  */
-import { type ReactNode, useId } from "react";
+import { type ChangeEvent, type ReactNode, useId } from "react";
 import type { FormField, OrderForm } from "../../lib/order-form.ts";
 import type { FormErrors } from "../../lib/order-validation.ts";
 
@@ -67,7 +67,7 @@ export function TextInput(
     field: Exclude<FormField, "status" | "carrier" | "rating" | "reviewexempt">;
     label: string;
     required?: boolean;
-    type?: string;
+    type?: "text" | "date" | "url";
     hint?: ReactNode;
     placeholder?: string;
     maxLength?: number;
@@ -92,10 +92,10 @@ export function TextInput(
             value={value}
             placeholder={props.placeholder}
             maxLength={props.maxLength}
-            onChange={(e) => props.set(props.field, e.target.value)}
+            onChange={(e) => props.set(props.field, e.currentTarget.value)}
           />
         ) : (
-          <input
+          <FieldInput
             {...a}
             name={props.field}
             type={props.type ?? "text"}
@@ -104,10 +104,34 @@ export function TextInput(
             maxLength={props.maxLength}
             inputMode={props.inputMode}
             autoComplete={props.autoComplete ?? "off"}
-            onChange={(e) => props.set(props.field, e.target.value)}
+            onValue={(v) => props.set(props.field, v)}
           />
         )
       }
     />
   );
+}
+
+/**
+ * One `<input>` of a text, link or date field. Each type is written out, because Preact's types
+ * allow each input type its own attributes (a date has no placeholder or length).
+ */
+function FieldInput(props: {
+  id: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+  name: string;
+  type: "text" | "date" | "url";
+  value: string;
+  placeholder: string | undefined;
+  maxLength: number | undefined;
+  inputMode: "decimal" | "url" | "text" | undefined;
+  autoComplete: string;
+  onValue: (value: string) => void;
+}) {
+  const { type, placeholder, maxLength, inputMode, onValue, ...common } = props;
+  const onChange = (e: ChangeEvent<HTMLInputElement>) => onValue(e.currentTarget.value);
+  if (type === "date") return <input {...common} type="date" onChange={onChange} />;
+  const text = { ...common, placeholder, maxLength, inputMode, onChange };
+  return type === "url" ? <input {...text} type="url" /> : <input {...text} type="text" />;
 }

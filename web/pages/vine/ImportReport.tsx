@@ -57,7 +57,7 @@ export function ImportReport() {
           accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
           aria-label="Itemized Report file (.xlsx or .csv)"
           onChange={(e) => {
-            setFile(e.target.files?.[0] ?? null);
+            setFile(e.currentTarget.files?.[0] ?? null);
             setPhase({ kind: "idle" });
           }}
         />

@@ -42,7 +42,7 @@ export function VineSettingsForm() {
           <select
             name="tier"
             value={form.tier}
-            onChange={(e) => setForm({ ...form, tier: e.target.value as VineTier })}
+            onChange={(e) => setForm({ ...form, tier: e.currentTarget.value as VineTier })}
           >
             {VINE_TIERS.map((t) => (
               <option key={t}>{t}</option>
@@ -55,7 +55,7 @@ export function VineSettingsForm() {
             type="date"
             name="evaluationStart"
             value={form.evaluationStart ?? ""}
-            onChange={(e) => setForm({ ...form, evaluationStart: e.target.value || null })}
+            onChange={(e) => setForm({ ...form, evaluationStart: e.currentTarget.value || null })}
           />
         </label>
         <label>
@@ -64,7 +64,7 @@ export function VineSettingsForm() {
             type="date"
             name="evaluationEnd"
             value={form.evaluationEnd ?? ""}
-            onChange={(e) => setForm({ ...form, evaluationEnd: e.target.value || null })}
+            onChange={(e) => setForm({ ...form, evaluationEnd: e.currentTarget.value || null })}
           />
         </label>
         {NUMBERS.map(({ field, label, suffix }) => (
@@ -78,7 +78,7 @@ export function VineSettingsForm() {
               min={1}
               step={1}
               value={Number.isNaN(form[field]) ? "" : form[field]}
-              onChange={(e) => setForm({ ...form, [field]: e.target.valueAsNumber })}
+              onChange={(e) => setForm({ ...form, [field]: e.currentTarget.valueAsNumber })}
             />
           </label>
         ))}

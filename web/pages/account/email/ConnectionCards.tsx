@@ -136,16 +136,19 @@ export function ProviderChooser({ onGmail }: { onGmail: () => void }) {
 
 export function ExpiredWarning(props: { emailAddress: string | null; onReconnect: () => void }) {
   return (
-    <article className="mailbox-expired" role="alert" aria-labelledby="mailbox-expired-title">
-      <h2 id="mailbox-expired-title">Email Authorization Expired</h2>
-      <p>
-        Gmail no longer accepts Grapevine's authorization
-        {props.emailAddress ? ` for ${props.emailAddress}` : ""}, so new Amazon emails are not being
-        read. Please reconnect your Gmail account to resume tracking your orders.
-      </p>
-      <button type="button" onClick={props.onReconnect}>
-        Reconnect Gmail
-      </button>
+    <article className="mailbox-expired" aria-labelledby="mailbox-expired-title">
+      {/* An article may not be an alert (ARIA in HTML): the alert is its content. */}
+      <div role="alert">
+        <h2 id="mailbox-expired-title">Email Authorization Expired</h2>
+        <p>
+          Gmail no longer accepts Grapevine's authorization
+          {props.emailAddress ? ` for ${props.emailAddress}` : ""}, so new Amazon emails are not
+          being read. Please reconnect your Gmail account to resume tracking your orders.
+        </p>
+        <button type="button" onClick={props.onReconnect}>
+          Reconnect Gmail
+        </button>
+      </div>
     </article>
   );
 }

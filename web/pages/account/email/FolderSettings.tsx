@@ -110,7 +110,7 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
               name="selectedFolder"
               value={form.selectedFolder}
               aria-busy={folders.isLoading || undefined}
-              onChange={(e) => update(withMonitoredFolder(form, e.target.value))}
+              onChange={(e) => update(withMonitoredFolder(form, e.currentTarget.value))}
             >
               {monitorOptions.map((o) => (
                 <option key={o.value} value={o.value}>
@@ -125,7 +125,7 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
             <select
               name="processedFolder"
               value={form.processedFolder}
-              onChange={(e) => update({ ...form, processedFolder: e.target.value })}
+              onChange={(e) => update({ ...form, processedFolder: e.currentTarget.value })}
             >
               {processedOptions.map((o) => (
                 <option key={o.value} value={o.value}>
@@ -141,7 +141,7 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
             type="checkbox"
             name="markProcessedAsRead"
             checked={form.markProcessedAsRead}
-            onChange={(e) => update({ ...form, markProcessedAsRead: e.target.checked })}
+            onChange={(e) => update({ ...form, markProcessedAsRead: e.currentTarget.checked })}
           />
           Mark processed emails as read
         </label>

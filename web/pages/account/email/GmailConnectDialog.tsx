@@ -279,7 +279,7 @@ function AppPasswordForm({
           name="gmail-address"
           autoComplete="email"
           value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          onChange={(e) => setEmail(e.currentTarget.value)}
           placeholder="you@gmail.com"
           required
         />
@@ -291,7 +291,7 @@ function AppPasswordForm({
           name="app-password"
           autoComplete="off"
           value={appPassword}
-          onChange={(e) => setAppPassword(e.target.value)}
+          onChange={(e) => setAppPassword(e.currentTarget.value)}
           placeholder="xxxx xxxx xxxx xxxx"
           required
         />

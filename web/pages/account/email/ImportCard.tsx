@@ -149,7 +149,7 @@ export function ImportCard() {
             accept=".eml,.mbox,message/rfc822,application/mbox"
             disabled={busy}
             onChange={(e) => {
-              setFiles(Array.from(e.target.files ?? []));
+              setFiles(Array.from(e.currentTarget.files ?? []));
               if (phase.kind !== "uploading") setPhase({ kind: "idle" });
             }}
           />

@@ -15,7 +15,7 @@ const OPTIONS: { value: Mode; label: string; hint: string }[] = [
   {
     value: "vine",
     label: "Vine orders only",
-    hint: "Orders whose total is zero ($0.00, £0.00, 0,00 €, ￥0…). Your other Amazon orders are left alone.",
+    hint: "Orders whose total is zero ($0.00, £0.00, 0,00 €, ¥0…). Your other Amazon orders are left alone.",
   },
   {
     value: "all",

@@ -94,7 +94,7 @@ export function ProcessOldEmails(props: { settings: EmailSettings; emailsScanned
             <select
               name="period"
               value={String(days)}
-              onChange={(e) => setDays(Number(e.target.value))}
+              onChange={(e) => setDays(Number(e.currentTarget.value))}
             >
               {PERIOD_OPTIONS.map((o) => (
                 <option key={o.value} value={String(o.value)}>

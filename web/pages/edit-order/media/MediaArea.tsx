@@ -158,17 +158,18 @@ export function MediaArea({ order }: { order: Order }) {
     }
   }
 
-  function onDrop(e: React.DragEvent) {
+  function onDrop(e: React.DragEvent<HTMLElement>) {
     setOver(false);
-    if (e.dataTransfer.types.includes(REORDER_TYPE)) return;
+    const data = e.dataTransfer;
+    if (!data || data.types.includes(REORDER_TYPE)) return;
     e.preventDefault();
-    const files = [...e.dataTransfer.files];
+    const files = [...data.files];
     if (files.length > 0) return addFiles(files);
-    const uri = e.dataTransfer
+    const uri = data
       .getData("text/uri-list")
       .split(/\r?\n/)
       .find((l) => l && !l.startsWith("#"));
-    const text = uri || e.dataTransfer.getData("text/plain");
+    const text = uri || data.getData("text/plain");
     if (text) void addFromUrl(text);
   }
 
@@ -218,7 +219,7 @@ export function MediaArea({ order }: { order: Order }) {
       className="media-area"
       aria-labelledby="media-heading"
       onDragOver={(e) => {
-        if (e.dataTransfer.types.includes(REORDER_TYPE)) return;
+        if (!e.dataTransfer || e.dataTransfer.types.includes(REORDER_TYPE)) return;
         e.preventDefault();
         setOver(true);
       }}
@@ -246,8 +247,8 @@ export function MediaArea({ order }: { order: Order }) {
           hidden
           aria-label="Choose images or video"
           onChange={(e) => {
-            addFiles([...(e.target.files ?? [])]);
-            e.target.value = "";
+            addFiles([...(e.currentTarget.files ?? [])]);
+            e.currentTarget.value = "";
           }}
         />
         <small>
@@ -273,13 +274,13 @@ export function MediaArea({ order }: { order: Order }) {
                 draggable
                 onDragStart={(e) => {
                   dragFrom.current = i;
-                  e.dataTransfer.setData(REORDER_TYPE, String(i));
-                  e.dataTransfer.effectAllowed = "move";
+                  e.dataTransfer?.setData(REORDER_TYPE, String(i));
+                  if (e.dataTransfer) e.dataTransfer.effectAllowed = "move";
                 }}
                 onDragOver={(e) => {
                   if (dragFrom.current === null) return;
                   e.preventDefault();
-                  e.dataTransfer.dropEffect = "move";
+                  if (e.dataTransfer) e.dataTransfer.dropEffect = "move";
                 }}
                 onDrop={(e) => {
                   const from = dragFrom.current;
