@@ -16,7 +16,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
-import { freePort } from "./support/bench-utils.ts";
+import { type AppProcess, startApp } from "../test/support/app-process.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const RUNS = 5;
@@ -29,8 +29,6 @@ const PROFILE = {
   downKbit: 1600,
   upKbit: 750,
 };
-const localBun = path.join(ROOT, "node_modules", ".bin", "bun");
-const BUN = fs.existsSync(localBun) ? localBun : process.execPath;
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
 function fail(message: string): never {
@@ -41,56 +39,25 @@ if (!fs.existsSync(path.join(ROOT, "dist", "index.html"))) fail("no dist/: run `
 if (!fs.existsSync(CHROMIUM)) fail(`no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-bench-first-"));
-const port = freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = Bun.spawn([BUN, "run", "src/main.ts"], {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    ALLOW_REGISTRATION: "true",
-  },
-  stdin: "ignore",
-  stdout: "ignore",
-  stderr: "inherit",
-});
+const app = await startApp({
+  DATA_DIR: dataDir,
+  LOG_LEVEL: "warn",
+  ALLOW_REGISTRATION: "true",
+}).catch((err: Error) => fail(`the server did not start: ${err.message}`));
 
 type Run = { rowsMs: number; requests: Record<string, [number, number]> };
 
-async function main() {
-  for (let i = 0; ; i++) {
-    if (server.exitCode !== null) fail("the server exited before /api/health answered");
-    if (i > 3000) fail("the server did not answer /api/health in 15 s");
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await Bun.sleep(5);
-  }
-  const reg = await fetch(`${base}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      email: "bench@example.test",
-      password: "bench-password-1",
-      displayname: "Bench User",
-    }),
-  });
-  if (reg.status !== 201) fail(`register answered ${reg.status}: ${await reg.text()}`);
-  const { token } = (await reg.json()) as { token: string };
+async function main(app: AppProcess) {
+  const { base } = app;
+  const token = await app.register("bench@example.test");
   for (let i = 0; i < ORDERS; i++) {
-    const res = await fetch(`${base}/api/orders`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-      body: JSON.stringify({
+    const res = await app.call("POST", "/api/orders", {
+      token,
+      body: {
         productname: `Bench Product ${i} with a name as long as Amazon's usually are`,
         asin: `B0BENCH${String(i).padStart(3, "0")}`,
         status: i % 3 === 0 ? "Shipped" : "Ordered",
-      }),
+      },
     });
     if (res.status !== 201) fail(`creating an order answered ${res.status}`);
   }
@@ -167,9 +134,9 @@ async function main() {
 }
 
 try {
-  await main();
+  await main(app);
 } finally {
-  server.kill("SIGTERM");
-  await server.exited;
+  app.proc.kill("SIGTERM");
+  await app.exited;
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
