@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { CARRIERS, PRODUCT_IMAGE_MESSAGE } from "../../src/contract/constants.ts";
 import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts";
+import { anOrder } from "../../test/fixtures/order.ts";
 import { shouldDetectCarrier } from "./carrier-detection.ts";
 import { deliveryAge, deliveryInfo, isJustDelivered } from "./delivery.ts";
 import { dayDiff, dayKey, displayDay, reviewDateText } from "./order-days.ts";
@@ -36,43 +37,18 @@ const DAY = 24 * HOUR;
 const NOW = new Date("2026-11-21T12:00:00.000Z");
 const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
 
-function order(over: Partial<Order> = {}): Order {
-  return {
+const order = (over: Partial<Order> = {}): Order =>
+  anOrder({
     orderid: 7,
     amazonordernumber: "112-1234567-1234567",
     productname: "Desk Lamp",
-    producturl: null,
-    productimage: null,
     asin: "B0TEST1234",
-    shiptoaddress: null,
     estimatedretailvalue: "24.99",
-    currency: "USD",
-    expecteddeliverydate: null,
-    expecteddeliverydatetext: null,
-    expecteddeliveryestimated: false,
     dateordered: "2026-11-01T15:00:00.000Z",
-    datedelivered: null,
-    status: "Ordered",
-    rating: null,
-    reviewsubject: null,
-    reviewtext: null,
-    reviewimages: [],
-    reviewreference: null,
-    datereviewsubmitted: null,
-    datereviewapproved: null,
-    datereviewrejected: null,
-    trackingnumber: null,
-    carrier: null,
-    deliverydetails: null,
-    lastTrackingUpdate: null,
-    cantreviewreason: null,
-    cantreviewnote: null,
-    reviewexempt: false,
     updatedate: "2026-11-01T15:00:00.000Z",
     createdate: "2026-11-01T15:00:00.000Z",
     ...over,
-  };
-}
+  });
 
 describe("trackingUrl", () => {
   test("each carrier's public page, the number encoded", () => {

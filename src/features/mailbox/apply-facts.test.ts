@@ -1,5 +1,6 @@
 /** MailFacts → plan: the rules that do not need a database. */
 import { describe, expect, test } from "bun:test";
+import { anOrder } from "../../../test/fixtures/order.ts";
 import type { Order, OrderStatus } from "../../contract/index.ts";
 import type { MailFacts, MailItem, MailKind, MailOrder } from "../../mail/amazon/types.ts";
 import { type FactsContext, matchItem, nameSimilarity, planFacts } from "./apply-facts.ts";
@@ -37,41 +38,14 @@ const facts = (kind: MailKind, orders: MailOrder[]): MailFacts => ({
 });
 
 let nextId = 1;
-const order = (over: Partial<Order> = {}): Order => ({
-  orderid: nextId++,
-  amazonordernumber: NUMBER,
-  productname: "Wireless Earbuds Pro, Bluetooth 5.3, 40h Playtime",
-  producturl: null,
-  productimage: null,
-  asin: "B0EARBUDS1",
-  shiptoaddress: null,
-  estimatedretailvalue: null,
-  currency: "USD",
-  expecteddeliverydate: null,
-  expecteddeliverydatetext: null,
-  expecteddeliveryestimated: false,
-  dateordered: null,
-  datedelivered: null,
-  status: "Ordered",
-  rating: null,
-  reviewsubject: null,
-  reviewtext: null,
-  reviewimages: [],
-  reviewreference: null,
-  datereviewsubmitted: null,
-  datereviewapproved: null,
-  datereviewrejected: null,
-  trackingnumber: null,
-  carrier: null,
-  deliverydetails: null,
-  lastTrackingUpdate: null,
-  cantreviewreason: null,
-  cantreviewnote: null,
-  reviewexempt: false,
-  updatedate: "2025-01-14T15:00:00.000Z",
-  createdate: "2025-01-14T15:00:00.000Z",
-  ...over,
-});
+const order = (over: Partial<Order> = {}): Order =>
+  anOrder({
+    orderid: nextId++,
+    amazonordernumber: NUMBER,
+    productname: "Wireless Earbuds Pro, Bluetooth 5.3, 40h Playtime",
+    asin: "B0EARBUDS1",
+    ...over,
+  });
 
 const MAIL_DATE = new Date("2025-01-18T16:20:00Z");
 const ctx = (existing: Order[] = [], over: Partial<FactsContext> = {}): FactsContext => ({
