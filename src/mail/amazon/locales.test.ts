@@ -15,17 +15,23 @@ async function read(c: LocaleCase): Promise<MailFacts> {
   return readAmazonMail(await parseMail(Buffer.from(raw(c), "utf8")));
 }
 
+/** The case's mail, read: its kind, marketplace and order numbers are the case's. */
+async function readAsCase(c: LocaleCase): Promise<MailFacts> {
+  const f = await read(c);
+  expect({ kind: f.kind, marketplace: f.marketplace }).toEqual({
+    kind: c.kind,
+    marketplace: c.marketplace,
+  });
+  expect(f.orders.map((o) => o.amazonordernumber)).toEqual(c.orders.map((o) => o.number));
+  return f;
+}
+
 describe("every marketplace and kind, 2025 layout", () => {
   test.each(LOCALE_CASES.map((c) => [c.id, c.source, c] as const))(
     "%s (%s)",
     async (_id, _source, c) => {
       expect(isAmazonSender(c.from)).toBe(true);
-      const f = await read(c);
-      expect({ kind: f.kind, marketplace: f.marketplace }).toEqual({
-        kind: c.kind,
-        marketplace: c.marketplace,
-      });
-      expect(f.orders.map((o) => o.amazonordernumber)).toEqual(c.orders.map((o) => o.number));
+      const f = await readAsCase(c);
       const o = f.orders[0];
       const want = c.orders[0];
       if (!o || !want) throw new Error("no order");
@@ -108,12 +114,7 @@ describe("older layouts still in mailboxes", () => {
     }),
   ];
   test.each(cases.map((c) => [c.id, c.source, c] as const))("%s (%s)", async (_id, _source, c) => {
-    const f = await read(c);
-    expect({ kind: f.kind, marketplace: f.marketplace }).toEqual({
-      kind: c.kind,
-      marketplace: c.marketplace,
-    });
-    expect(f.orders.map((o) => o.amazonordernumber)).toEqual(c.orders.map((o) => o.number));
+    const f = await readAsCase(c);
     const o = f.orders[0];
     expect(o?.items.map((i) => [i.productname, i.asin])).toEqual(
       c.orders[0]?.items.map((i) => [i.name, i.asin]) ?? [],
