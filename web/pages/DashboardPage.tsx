@@ -23,6 +23,7 @@ import { formatMoney, formatRelativeTime } from "../lib/format.ts";
 import { STATUS_SUBTITLES } from "../lib/order-status.ts";
 import "../styles/orders.css";
 import "../styles/mailbox.css";
+import { LoadFailed } from "../components/LoadFailed.tsx";
 
 // The reconnect / retry offer shows only while the mailbox is disconnected or polling.
 const ReconnectOffer = lazy(() =>
@@ -170,12 +171,7 @@ function RecentOrders({ timeZone, now }: { timeZone: string; now: Date }) {
           <div className="skeleton-card" />
         </div>
       ) : isError ? (
-        <article className="empty-state">
-          <p>Recent orders could not be loaded.</p>
-          <button type="button" className="outline" onClick={() => void refetch()}>
-            Try Again
-          </button>
-        </article>
+        <LoadFailed message="Recent orders could not be loaded." onRetry={refetch} />
       ) : !data?.length ? (
         <article className="empty-state">
           <h3>No orders found</h3>

@@ -20,6 +20,7 @@ import { RateGauge } from "./vine/RateGauge.tsx";
 import { VineSettingsForm } from "./vine/VineSettingsForm.tsx";
 import "../styles/orders.css";
 import "../styles/vine.css";
+import { LoadFailed } from "../components/LoadFailed.tsx";
 
 const AWAITING_SHOWN = 10;
 
@@ -45,12 +46,10 @@ export function VinePage() {
           <div className="skeleton-card" />
         </div>
       ) : isError || !s ? (
-        <article className="empty-state">
-          <p>{errorMessage(error, "Your Vine standing could not be loaded.")}</p>
-          <button type="button" className="outline" onClick={() => void refetch()}>
-            Try Again
-          </button>
-        </article>
+        <LoadFailed
+          message={errorMessage(error, "Your Vine standing could not be loaded.")}
+          onRetry={refetch}
+        />
       ) : (
         <>
           <section className="vine-grid" aria-label="Standing">

@@ -31,6 +31,7 @@ import { useTimeZone } from "../../hooks/useTimeZone.ts";
 import { isAdmin, useAuth } from "../../lib/auth.tsx";
 import { formatDate } from "../../lib/format.ts";
 import "../../styles/alerts.css";
+import { LoadFailed } from "../../components/LoadFailed.tsx";
 
 const FORMAT_LABELS: Record<WebhookFormat, string> = {
   json: "JSON (Home Assistant and others)",
@@ -507,12 +508,7 @@ export function AlertsTab() {
   if (channels.isLoading) return <article aria-busy="true" aria-label="Loading alert channels" />;
   if (channels.isError || !channels.data) {
     return (
-      <article className="empty-state">
-        <p>Your alert channels could not be loaded.</p>
-        <button type="button" className="outline" onClick={() => void channels.refetch()}>
-          Try Again
-        </button>
-      </article>
+      <LoadFailed message="Your alert channels could not be loaded." onRetry={channels.refetch} />
     );
   }
   return (

@@ -14,6 +14,7 @@ import { PrivacyCard } from "./email/PrivacyCard.tsx";
 import { ProcessOldEmails } from "./email/ProcessOldEmails.tsx";
 import { isAuthorizationExpired } from "./email/settings.ts";
 import "../../styles/mailbox.css";
+import { LoadFailed } from "../../components/LoadFailed.tsx";
 
 export function EmailTab() {
   const { data: user, isLoading, isError, refetch } = useUserData();
@@ -27,14 +28,7 @@ export function EmailTab() {
     return <article aria-busy="true" aria-label="Loading email settings" />;
   }
   if (isError || !user) {
-    return (
-      <article className="empty-state">
-        <p>Your email settings could not be loaded.</p>
-        <button type="button" className="outline" onClick={() => void refetch()}>
-          Try Again
-        </button>
-      </article>
-    );
+    return <LoadFailed message="Your email settings could not be loaded." onRetry={refetch} />;
   }
 
   return (

@@ -21,6 +21,7 @@ import {
 } from "../../lib/timezone.ts";
 import { preferencesProblem } from "../../lib/tracking-toasts.ts";
 import "../../styles/tracking.css";
+import { LoadFailed } from "../../components/LoadFailed.tsx";
 import { usePublicConfig } from "../../hooks/usePublicConfig.ts";
 
 type Form = { timezone: string; updateTime: string };
@@ -40,12 +41,10 @@ export function TrackingTab() {
   }
   if (prefs.isError || !prefs.data) {
     return (
-      <article className="empty-state">
-        <p>Your tracking preferences could not be loaded.</p>
-        <button type="button" className="outline" onClick={() => void prefs.refetch()}>
-          Try Again
-        </button>
-      </article>
+      <LoadFailed
+        message="Your tracking preferences could not be loaded."
+        onRetry={prefs.refetch}
+      />
     );
   }
 
