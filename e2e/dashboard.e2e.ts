@@ -230,3 +230,22 @@ test.describe("phone", () => {
     await shell.expectNoHorizontalScroll();
   });
 });
+
+test("Recent Orders that fail to load say so, and Try Again loads them", async ({
+  page,
+  request,
+  user,
+}) => {
+  await createOrderApi(request, user.token, { productname: "Retry Kettle", asin: "B0RETRY001" });
+  let fail = true;
+  await page.route("**/api/dashboard/recent*", (route) =>
+    fail ? route.fulfill({ status: 500, json: { error: "Internal error" } }) : route.fallback(),
+  );
+  await signInWithToken(page, user.token, "/");
+  const card = page.getByRole("article").filter({ hasText: "Recent orders could not be loaded." });
+  await expect(card).toBeVisible();
+  fail = false;
+  await card.getByRole("button", { name: "Try Again" }).click();
+  await expect(page.getByRole("heading", { name: "Retry Kettle" })).toBeVisible();
+  await expect(card).toHaveCount(0);
+});
