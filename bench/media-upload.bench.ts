@@ -19,15 +19,14 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { startApp } from "../test/support/app-process.ts";
 import { mp4Head } from "../test/support/media-files.ts";
-import { freePort, procMem } from "./support/bench-utils.ts";
+import { procMem } from "./support/bench-utils.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const SIZE = 100 * 1024 * 1024;
 const RUNS = 3;
 const TARGET_GROWTH_MB = 30;
-const localBun = path.join(ROOT, "node_modules", ".bin", "bun");
-const BUN = fs.existsSync(localBun) ? localBun : process.execPath;
 const MB = 1024 * 1024;
 
 const rssKb = (pid: number) => (procMem(pid)?.rss ?? 0) / 1024;
@@ -63,43 +62,17 @@ async function loopCopy(from: string, to: string) {
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-bench-media-"));
 const video = path.join(dataDir, "source.mp4");
-const port = freePort();
-const base = `http://127.0.0.1:${port}`;
-const proc = Bun.spawn([BUN, "run", "src/main.ts"], {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: path.join(dataDir, "data"),
-    LOG_LEVEL: "warn",
-    ALLOW_REGISTRATION: "true",
-    TRUST_PROXY: "false",
-  },
-  stdin: "ignore",
-  stdout: "ignore",
-  stderr: "pipe",
+const app = await startApp({
+  DATA_DIR: path.join(dataDir, "data"),
+  LOG_LEVEL: "warn",
+  ALLOW_REGISTRATION: "true",
+  TRUST_PROXY: "false",
 });
-const stderr = new Response(proc.stderr).text();
+const { base, proc } = app;
 
 try {
   await writeVideo(video);
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not start: ${await stderr}`);
-    await Bun.sleep(20);
-  }
-  const reg = await fetch(`${base}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "bench@example.com", password: "secret1", displayname: "Bench" }),
-  });
-  const { token } = (await reg.json()) as { token: string };
+  const token = await app.register("bench@example.com");
   const auth = { authorization: `Bearer ${token}` };
 
   const runs: { growthMb: number; seconds: number; mbps: number; baseMb: number }[] = [];

@@ -18,12 +18,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { MAX_KEYS_PER_USER } from "../src/features/orders/orders-cache.ts";
-import { freePort } from "./support/bench-utils.ts";
+import { startApp } from "../test/support/app-process.ts";
 import { seedOrders } from "./support/seed-orders.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
-const localBun = path.join(ROOT, "node_modules", ".bin", "bun");
-const BUN = fs.existsSync(localBun) ? localBun : process.execPath;
 const ORDERS = 10_000;
 const CLIENTS = 10;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -32,19 +30,6 @@ const EVENT_SAMPLES = 50;
 function pct(sorted: number[], p: number): number {
   if (!sorted.length) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-async function waitHealthy(base: string) {
-  const until = Date.now() + 15_000;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await Bun.sleep(20);
-  }
-  throw new Error("server did not start");
 }
 
 function seed(dbFile: string, userId: number) {
@@ -132,20 +117,8 @@ async function eventLatency(base: string, token: string, orderId: number): Promi
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-bench-orders-"));
-const port = freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = Bun.spawn([BUN, "run", "src/main.ts"], {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
-  },
-  stdout: "ignore",
-  stderr: "inherit",
-});
+const app = await startApp({ DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+const { base } = app;
 try {
   console.log("== orders benchmark ==");
   console.log("command:  bun run bench/orders.bench.ts");
@@ -155,17 +128,10 @@ try {
   console.log(
     `setup:    ${ORDERS} orders for one user, ${CLIENTS} concurrent clients, ${SECONDS} s per endpoint\n`,
   );
-  await waitHealthy(base);
-  const reg = await fetch(`${base}/api/auth/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      email: "bench@example.com",
-      password: "benchpass",
-      displayname: "Bench",
-    }),
+  const reg = await app.call("POST", "/api/auth/register", {
+    body: { email: "bench@example.com", password: "benchpass", displayname: "Bench" },
   });
-  const { token, user } = (await reg.json()) as { token: string; user: { userid: number } };
+  const { token, user } = reg.body as { token: string; user: { userid: number } };
   const t0 = performance.now();
   seed(path.join(dataDir, "app.db"), user.userid);
   console.log(`seeded ${ORDERS} orders in ${Math.round(performance.now() - t0)} ms\n`);
@@ -255,7 +221,7 @@ try {
   );
   console.log("figures saved to bench/out/orders.json");
 } finally {
-  server.kill("SIGTERM");
-  await server.exited;
+  app.proc.kill("SIGTERM");
+  await app.exited;
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
