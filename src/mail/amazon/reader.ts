@@ -15,6 +15,12 @@ import { analyse, dominantLinkDomain, extractOrders } from "./extract.ts";
 import { amazonDomainOf, domainOfAddress, marketplaceOfDomain } from "./senders.ts";
 import type { MailFacts, MailMessage } from "./types.ts";
 
+/**
+ * The reader's version: raise it whenever the reader reads more or better, so that the pipeline
+ * reads again the messages it recorded as not understood or read incompletely (issue 21 item 6).
+ */
+export const READER_VERSION = 1;
+
 function read(msg: MailMessage): MailFacts {
   const doc = buildDoc(msg);
   const subject = msg.subject ?? "";

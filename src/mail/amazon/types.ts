@@ -73,4 +73,15 @@ export type MailFacts = {
    * reader itself reads it like any other.
    */
   forwarded?: boolean;
+  /**
+   * What this mail shows but the reader could not read (issue 21 items 4 and 6): "kind" (an
+   * order mail by its sender and structure whose kind no rule decided), "total" (an order
+   * confirmation whose total could not be read, so the Vine rule cannot be decided), "items"
+   * (product links but no item read), "delivery-date" (an estimate shown but not read).
+   * Empty or absent when the reader read everything it looked for. The pipeline keeps such
+   * messages in the ledger with READER_VERSION and reads them again when it changes.
+   */
+  unread?: UnreadField[];
 };
+
+export type UnreadField = "kind" | "total" | "items" | "delivery-date";
