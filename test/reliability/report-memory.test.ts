@@ -57,7 +57,7 @@ afterAll(async () => {
 
 async function upload(bytes: Uint8Array, name: string) {
   const form = new FormData();
-  form.append("file", new File([bytes], name));
+  form.append("file", new File([new Uint8Array(bytes)], name));
   const res = await fetch(`${app.base}/api/vine/itemized-report`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}` },

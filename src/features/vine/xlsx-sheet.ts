@@ -41,6 +41,12 @@ export const PART_CAPS = {
 const MAX_TEXT = 4096;
 const MAX_SHARED_STRINGS = 200_000;
 
+/** Excel writes characters XML cannot hold as `_xHHHH_` (ST_Xstring); they are decoded here. */
+const unescapeX = (s: string) =>
+  s.includes("_x")
+    ? s.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    : s;
+
 export const damaged = (why: string) =>
   badRequest(`This .xlsx file is damaged (${why}); download the report again from Amazon`);
 export const tooLarge = () => badRequest("This spreadsheet is too large to be an Itemized Report");
@@ -253,7 +259,7 @@ export function readFirstSheet(
         else if (name === "rPh") phonetic--;
         else if (name === "si" && current !== null) {
           if (strings.length >= MAX_SHARED_STRINGS) throw tooLarge();
-          strings.push(current.slice(0, MAX_TEXT));
+          strings.push(unescapeX(current.slice(0, MAX_TEXT)));
           current = null;
         }
       },
@@ -306,7 +312,7 @@ export function readFirstSheet(
           else if (cell.type === "n") {
             const num = Number(value);
             v = value.trim() !== "" && Number.isFinite(num) ? num : value;
-          } else v = value.slice(0, MAX_TEXT); // str, inlineStr, b, e, d: as text
+          } else v = unescapeX(value.slice(0, MAX_TEXT)); // str, inlineStr, b, e, d: as text
         }
         if (v !== null && v !== "") row.cells[cell.col] = v;
         cell = null;
