@@ -228,6 +228,26 @@ describe("the report as Amazon serves it", () => {
   });
 });
 
+describe("the ETV CSV", () => {
+  test("text stored before cleaning existed leaves the export clean", async () => {
+    const u = await user("US");
+    const o = await addOrder(u.token, {
+      amazonordernumber: "116-0000000-0000001",
+      asin: "B0ETVCSV01",
+      dateordered: "2025-11-03",
+      estimatedretailvalue: "3",
+    });
+    // As an older import stored it, before its cells were cleaned.
+    h.db.$client
+      .query("UPDATE orders SET product_name = ? WHERE id = ?")
+      .run("Mug\u202E\u0007\u0085 deluxe", o.orderid);
+    const res = await h.req("GET", "/api/vine/etv.csv?year=2025", { token: u.token });
+    const text = await res.text();
+    expect(text).toContain("116-0000000-0000001,B0ETVCSV01,Mug deluxe,2025-11-03,");
+    expect(text).not.toMatch(/[\u0000-\u0008\u007F-\u009F\u202A-\u202E]/);
+  });
+});
+
 describe("the summary adds up", () => {
   test("every row in exactly one bucket, on a first import and a second", async () => {
     const u = await user("US");
