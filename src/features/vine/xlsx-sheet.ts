@@ -134,6 +134,8 @@ function inflateEntry(
     for (let i = 0; i < data.length; i += 16_384) take(data.subarray(i, i + 16_384));
   } else {
     const inflater = new Inflate(take);
+    // 1 KB in comes out as at most ~1 MB (deflate's ratio is about 1:1032): the peak per push
+    // (4 KB pushes read a 20,000-row sheet about twice as fast, and peak at +22 MB on a bomb).
     for (let i = 0; i < data.length; i += 1024) {
       try {
         inflater.push(data.subarray(i, i + 1024), i + 1024 >= data.length);
