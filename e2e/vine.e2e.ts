@@ -158,8 +158,12 @@ test("standing, awaiting approval, ETV, export, live updates and the Itemized Re
   });
   await vine.importButton.click();
   await shell.expectToast("Itemized Report imported");
-  await expect(vine.importSummary).toHaveText(
-    "2 rows read: 1 matched, 1 added, 0 canceled, 0 unchanged.",
+  // Every row in one bucket (issue 23, item 4), and where the headers and dates were read.
+  await expect(vine.importSummary.locator("p").first()).toHaveText(
+    "2 rows read: 1 added, 1 updated, 0 canceled, 0 unchanged, 0 skipped.",
+  );
+  await expect(vine.importSummary.locator("p").nth(1)).toHaveText(
+    "Headers on row 2; dates read as Excel dates.",
   );
   await expect(etv.locator(".stat-value")).toHaveText("$45.75");
 

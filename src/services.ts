@@ -75,8 +75,8 @@ export type ServiceOverrides = {
   };
   /** Free bytes in the data folder as the health checks see them (a full disk without one). */
   health?: { freeBytes?: (dir: string) => number };
-  /** Vine standing's clock ("today", window edges). */
-  vine?: { now?: () => Date };
+  /** Vine standing's clock ("today", window edges); Itemized Report uploads per user per hour. */
+  vine?: { now?: () => Date; reportUploadsPerHour?: number };
 };
 
 export function createServices(
@@ -160,6 +160,7 @@ export function createServices(
     users: usersRepo,
     events,
     now: overrides.vine?.now,
+    reportUploadsPerHour: overrides.vine?.reportUploadsPerHour,
   });
   /** .eml/.mbox imports: spooled files read through the pipeline; imports cut short. */
   const mailImport = createMailImportService({

@@ -98,13 +98,26 @@ export type VineStanding = {
 };
 
 /** POST /api/vine/itemized-report answer. Rows are numbered as in the spreadsheet. */
+/**
+ * POST /api/vine/itemized-report's answer. Every report row is in exactly one bucket:
+ * rows = created + updated + canceled + unchanged + skipped (blank rows are not rows).
+ */
 export type ItemizedReportSummary = {
   rows: number;
-  matched: number;
+  /** New orders (not canceled). */
   created: number;
+  /** Orders the report changed (ETV, order date, ASIN, Shipped), not canceled. */
+  updated: number;
+  /** Orders the report canceled, new or known. */
   canceled: number;
   unchanged: number;
+  /** Rows that could not be read; each has its sentence in `errors`. */
+  skipped: number;
   errors: { row: number; message: string }[];
+  /** The row that held the headers (1-based, as the spreadsheet numbers it). */
+  headerRow: number;
+  /** How the dates were written and read ("DD/MM/YYYY", "Excel dates", …); null without dates. */
+  dateForm: string | null;
 };
 
 /** GET /api/vine/etv.csv?year=YYYY */

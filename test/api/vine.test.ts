@@ -399,10 +399,13 @@ describe("Itemized Report import", () => {
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
       rows: 8,
-      matched: 4,
-      created: 2,
+      created: 1,
+      updated: 2,
       canceled: 2,
       unchanged: 1,
+      skipped: 2,
+      headerRow: 2,
+      dateForm: "Excel dates",
       errors: [
         { row: 9, message: '"NOT AN ASIN" is not an ASIN (10 letters or digits)' },
         { row: 10, message: "Estimated Tax Value is not an amount such as 24.99" },
@@ -441,10 +444,11 @@ describe("Itemized Report import", () => {
     const second = await upload(u.token, buildXlsx(rows));
     expect(second.body).toMatchObject({
       rows: 8,
-      matched: 6,
       created: 0,
+      updated: 0,
       canceled: 0,
       unchanged: 6,
+      skipped: 2,
     });
     expect(await ordersOf(u.token)).toEqual(after);
   });
@@ -459,11 +463,14 @@ describe("Itemized Report import", () => {
     const r = await upload(u.token, `\uFEFF${csv}`, "report.csv");
     expect(r.body).toEqual({
       rows: 2,
-      matched: 0,
       created: 2,
+      updated: 0,
       canceled: 0,
       unchanged: 0,
+      skipped: 0,
       errors: [],
+      headerRow: 1,
+      dateForm: "MM/DD/YYYY, YYYY-MM-DD",
     });
     const list = await ordersOf(u.token);
     expect(
@@ -477,7 +484,7 @@ describe("Itemized Report import", () => {
   test("wrong files get a 400 that says what was expected, and change nothing", async () => {
     const u = await user("UTC");
     const expected =
-      "This file is not an Amazon Vine Itemized Report: the first or second row must hold the headers Order Number, ASIN, Product Name, Order Type, Order Date, Shipped Date, Cancelled Date, Estimated Tax Value";
+      "This file is not an Amazon Vine Itemized Report: one of its first 10 rows must hold the headers Order Number, ASIN, Product Name, Order Type, Order Date, Shipped Date, Cancelled Date, Estimated Tax Value";
     const cases: [Uint8Array | string, string, string][] = [
       ["name,price\nsocks,3\n", "x.csv", expected],
       [buildXlsx([["Orders"], ["Order", "Item", "Price"], ["1", "2", 3]]), "x.xlsx", expected],

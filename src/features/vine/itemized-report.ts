@@ -1,17 +1,34 @@
 /**
  * Amazon's Vine "Itemized Report" as rows (pure: bytes in, rows out; no database).
  *
- * The file is `.xlsx` (read with read-excel-file: a reader only, fflate to unzip, a SAX parser
- * that expands no entities) or the same table as `.csv` (csv-parse). Its first row is a title
- * ("Itemized Report 2025"), the second the headers; a CSV may start with the headers. Before the
- * spreadsheet is parsed, its XML parts are inflated as a stream and counted (unpackedXmlBytes): a
- * file that unpacks to more than MAX_UNPACKED_BYTES is refused (a zip bomb, whatever sizes it
- * declares); at most MAX_ROWS rows are read.
+ * The file is `.xlsx` (read by ./xlsx-sheet.ts: only the parts a report needs, inflated and parsed
+ * as streams under byte caps, and no cell beyond MAX_COLS columns or the report's rows is kept) or
+ * the same table as `.csv` (csv-parse). What real downloads look like, from public code that reads
+ * them (none of it copied):
+ *
+ * - the US file: "row 0: title, row 1: empty, row 2: headers" with the English headers of
+ *   REPORT_HEADERS (a Vine tax tool's upload route; GitHub code search "Itemized Report" /
+ *   "Estimated Tax Value", sheet_to_json with `range: 2`);
+ * - the German file (vine.amazon.de, `/vine/api/get-tax-report?year=…&fileType=XLSX`): headers on
+ *   the third row (`headerRowIndex = 2`), read by position — order number, ASIN, product name,
+ *   order type (`CANCELLATION` in English), order date, and the ETV last — with dates as
+ *   `03/11/2025` or `03.11.2025` (day first, a time may follow) and the ETV as text such as
+ *   `1.234,56 €` (hutauf/VineTaxTools, main_order_tax_cancellations_eval.user.js at 563c801:
+ *   extractData, parseDateSafe, etvstrtofloat; commit 356ce6f "Fix date parsing to use German
+ *   formats").
+ *
+ * So the header row is looked for in the first HEADER_ROWS rows: by the English names, else by
+ * position when the row below it is a report row (an order number, an ASIN, ORDER/CANCELLATION).
+ * No header names in other languages were found in public sources; the positional reading covers
+ * them. Dates that could be day-first or month-first are read as the user's Vine marketplace writes
+ * them, and a file whose dates contradict it is refused (see readDates). Every text cell is cleaned
+ * as JSON bodies are (cleanText: control and bidi characters).
  */
 import { parse as parseCsv } from "csv-parse/sync";
-import { Inflate } from "fflate";
-import { readSheet } from "read-excel-file/universal";
+import { cleanText } from "../../contract/fields.ts";
+import type { MarketplaceCode } from "../../contract/marketplaces.ts";
 import { badRequest } from "../../lib/errors.ts";
+import { readFirstSheet, type SheetCell, type SheetRow } from "./xlsx-sheet.ts";
 
 export const REPORT_HEADERS = [
   "Order Number",
@@ -23,11 +40,15 @@ export const REPORT_HEADERS = [
   "Cancelled Date",
   "Estimated Tax Value",
 ] as const;
+type Header = (typeof REPORT_HEADERS)[number];
 /** Without these a row cannot be placed; the others are read when present. */
 const REQUIRED = ["Order Number", "ASIN", "Order Type", "Estimated Tax Value"] as const;
 
 export const MAX_ROWS = 20_000;
-export const MAX_UNPACKED_BYTES = 32 * 1024 * 1024;
+/** The header row is looked for in the first ten rows (title, blank rows, subtitle before it). */
+export const HEADER_ROWS = 10;
+/** The report has 8 columns; a few more are tolerated, a cell beyond this is refused. */
+export const MAX_COLS = 16;
 
 export type ReportRow = {
   /** The row's number as the spreadsheet shows it (1-based, title and headers included). */
@@ -44,79 +65,68 @@ export type ReportRow = {
   etvCents: number;
 };
 
-export type ReadReport = { rows: ReportRow[]; errors: { row: number; message: string }[] };
+export type ReadReport = {
+  rows: ReportRow[];
+  errors: { row: number; message: string }[];
+  /** The row that held the headers (1-based). */
+  headerRow: number;
+  /** How the dates were written ("DD/MM/YYYY", "Excel dates", …); null when there were none. */
+  dateForm: string | null;
+};
 
-type Cell = string | number | boolean | Date | null | undefined;
+type Cell = SheetCell;
+
+/** How a marketplace writes a numeric date with the year last; JP writes the year first. */
+const YEAR_LAST_ORDER: Record<MarketplaceCode, "MDY" | "DMY" | null> = {
+  US: "MDY",
+  CA: "MDY",
+  UK: "DMY",
+  DE: "DMY",
+  FR: "DMY",
+  IT: "DMY",
+  ES: "DMY",
+  AU: "DMY",
+  JP: null,
+};
+/** Decimal comma where the marketplace writes amounts so (12,99 €). */
+const DECIMAL_COMMA: ReadonlySet<MarketplaceCode> = new Set(["DE", "FR", "IT", "ES"]);
+const MARKETPLACE_NAME: Record<MarketplaceCode, string> = {
+  US: "the US",
+  CA: "Canada",
+  UK: "the UK",
+  DE: "Germany",
+  FR: "France",
+  IT: "Italy",
+  ES: "Spain",
+  AU: "Australia",
+  JP: "Japan",
+};
 
 const notAReport = () =>
   badRequest(
-    `This file is not an Amazon Vine Itemized Report: the first or second row must hold the headers ${REPORT_HEADERS.join(", ")}. Download the report from your Vine account (Account → Itemized Report) and upload the .xlsx file, or the same table as .csv.`,
+    `This file is not an Amazon Vine Itemized Report: one of its first ${HEADER_ROWS} rows must hold the headers ${REPORT_HEADERS.join(", ")}. Download the report from your Vine account (Account → Itemized Report) and upload the .xlsx file, or the same table as .csv.`,
   );
+const tooManyRows = () => badRequest(`The report has more than ${MAX_ROWS} rows; split it by year`);
 
 const isZip = (b: Uint8Array) => b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 const isOle = (b: Uint8Array) => b[0] === 0xd0 && b[1] === 0xcf && b[2] === 0x11 && b[3] === 0xe0;
 
-const damaged = () => badRequest("This .xlsx file is damaged (it is not a readable zip archive)");
-const tooLarge = () => badRequest("This spreadsheet is too large to be an Itemized Report");
+const LAST_ROW = MAX_ROWS + HEADER_ROWS;
 
-/**
- * How many bytes the .xml parts of the zip unpack to, found by inflating them as read-excel-file
- * (fflate's `unzip`) will: each part as the central directory places it, fed to a streaming
- * inflater 1 KB at a time, so memory stays small and the count stops past `limit` (a zip bomb, or
- * a part whose declared size lies, is refused before read-excel-file unpacks anything).
- */
-export function unpackedXmlBytes(zip: Uint8Array, limit: number): number {
-  const u16 = (o: number) => (zip[o] ?? 0) | ((zip[o + 1] ?? 0) << 8);
-  const u32 = (o: number) => (u16(o) | (u16(o + 2) << 16)) >>> 0;
-  let eocd = zip.length - 22;
-  while (eocd >= 0 && u32(eocd) !== 0x06054b50) {
-    if (zip.length - eocd > 65_558) throw damaged();
-    eocd--;
-  }
-  if (eocd < 0) throw damaged();
-  let at = u32(eocd + 16);
-  let total = 0;
-  for (let n = u16(eocd + 8); n > 0; n--) {
-    if (at + 46 > zip.length || u32(at) !== 0x02014b50) throw damaged();
-    const method = u16(at + 10);
-    const packed = u32(at + 20);
-    const local = u32(at + 42);
-    const nameLength = u16(at + 28);
-    const name = new TextDecoder().decode(zip.subarray(at + 46, at + 46 + nameLength));
-    if (packed === 0xffffffff || local === 0xffffffff) throw tooLarge(); // zip64: not a report
-    at += 46 + nameLength + u16(at + 30) + u16(at + 32);
-    if (!name.endsWith(".xml") && !name.endsWith(".xml.rels")) continue;
-    const start = local + 30 + u16(local + 26) + u16(local + 28);
-    const data = zip.subarray(start, start + packed);
-    if (method === 0) total += data.length;
-    else if (method === 8) {
-      const inflater = new Inflate((chunk) => {
-        total += chunk.length;
-      });
-      try {
-        for (let i = 0; i < data.length && total <= limit; i += 1024) {
-          inflater.push(data.subarray(i, i + 1024), i + 1024 >= data.length);
-        }
-      } catch {
-        throw damaged();
-      }
-    } else throw damaged();
-    if (total > limit) throw tooLarge();
-  }
-  return total;
+function readXlsx(bytes: Uint8Array): SheetRow[] {
+  return readFirstSheet(bytes, {
+    maxCols: MAX_COLS,
+    maxRow: LAST_ROW,
+    beyond: (ref, row) =>
+      row > LAST_ROW
+        ? tooManyRows()
+        : badRequest(
+            `This spreadsheet has a cell at ${ref}, beyond the report's ${REPORT_HEADERS.length} columns; upload the Itemized Report as Amazon serves it`,
+          ),
+  });
 }
 
-async function readXlsx(bytes: Uint8Array): Promise<Cell[][]> {
-  unpackedXmlBytes(bytes, MAX_UNPACKED_BYTES);
-  const copy = bytes.slice().buffer as ArrayBuffer;
-  try {
-    return (await readSheet(copy)) as unknown as Cell[][];
-  } catch {
-    throw notAReport();
-  }
-}
-
-function readCsv(bytes: Uint8Array): Cell[][] {
+function readCsv(bytes: Uint8Array): SheetRow[] {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -124,35 +134,72 @@ function readCsv(bytes: Uint8Array): Cell[][] {
     throw notAReport();
   }
   if (text.includes("\u0000")) throw notAReport();
+  let table: string[][];
   try {
-    return parseCsv(text, {
+    table = parseCsv(text, {
       bom: true,
       relax_column_count: true,
       relax_quotes: true,
-      skip_empty_lines: true,
-      to_line: MAX_ROWS + 2,
+      to_line: LAST_ROW + 1,
     }) as string[][];
   } catch {
     throw badRequest("This CSV file could not be read: check that its quotes are balanced");
   }
+  if (table.length > LAST_ROW) throw tooManyRows();
+  return table.map((cells, i) => ({
+    n: i + 1,
+    cells: cells.slice(0, MAX_COLS).map((c) => (c === "" ? null : c)),
+  }));
 }
 
-const norm = (c: Cell) =>
-  String(c ?? "")
-    .trim()
-    .toLowerCase()
-    .replace(/\s+/g, " ");
+const textOf = (c: Cell) => cleanText(String(c ?? "")).trim();
 
-/** Column index per header, from the first of the first two rows that has the required ones. */
-function findHeaders(table: Cell[][]): { at: number; col: Map<string, number> } {
-  for (let at = 0; at < Math.min(2, table.length); at++) {
-    const names = (table[at] ?? []).map(norm);
-    const col = new Map<string, number>();
-    for (const h of REPORT_HEADERS) {
-      const i = names.indexOf(h.toLowerCase());
-      if (i >= 0) col.set(h, i);
-    }
-    if (REQUIRED.every((h) => col.has(h))) return { at, col };
+const norm = (c: Cell) =>
+  textOf(c)
+    .toLowerCase()
+    .replace(/[\s_]+/g, " ")
+    .replace(/[:*]$/, "")
+    .trim();
+
+const HEADER_NAMES = new Map<string, Header>(REPORT_HEADERS.map((h) => [h.toLowerCase(), h]));
+// Spellings seen besides Amazon's (the same words, another case or spelling).
+HEADER_NAMES.set("canceled date", "Cancelled Date");
+HEADER_NAMES.set("etv", "Estimated Tax Value");
+
+/** "777-\n8888888-\n9999999", "777 8888888 9999999" → "777-8888888-9999999". */
+export function normalizeOrderNumber(c: Cell): string {
+  const s = textOf(typeof c === "number" ? String(c) : c).replace(/[\s\u00A0\u202F]+/g, "");
+  const m = /^(\d{3})-?(\d{7})-?(\d{7})$/.exec(s);
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : s;
+}
+const looksLikeOrder = (c: Cell) => /^[0-9A-Z]{3}-\d{7}-\d{7}$/.test(normalizeOrderNumber(c));
+const looksLikeAsin = (c: Cell) => /^[A-Z0-9]{10}$/.test(textOf(c).toUpperCase());
+const looksLikeType = (c: Cell) => /^(ORDER|CANCELLATION)$/.test(textOf(c).toUpperCase());
+
+/** The header row among the first HEADER_ROWS rows, and each header's column. */
+function findHeaders(table: SheetRow[]): { at: number; col: Map<Header, number> } {
+  const top = table.filter((r) => r.n <= HEADER_ROWS);
+  for (const [i, r] of top.entries()) {
+    const col = new Map<Header, number>();
+    r.cells.forEach((c, j) => {
+      const h = HEADER_NAMES.get(norm(c));
+      if (h && !col.has(h)) col.set(h, j);
+    });
+    if (REQUIRED.every((h) => col.has(h))) return { at: i, col };
+  }
+  // By position (the German file: see the header), when the next row is a report row.
+  for (const [i, r] of top.entries()) {
+    const filled = r.cells.filter((c) => textOf(c) !== "").length;
+    const next = table[i + 1]?.cells ?? [];
+    if (filled < REPORT_HEADERS.length) continue;
+    if (!looksLikeOrder(next[0] ?? null) || !looksLikeAsin(next[1] ?? null)) continue;
+    if (!looksLikeType(next[3] ?? null)) continue;
+    const col = new Map<Header, number>();
+    for (const [j, h] of REPORT_HEADERS.slice(0, 7).entries()) col.set(h, j);
+    let last = r.cells.length - 1;
+    while (last > 0 && textOf(r.cells[last] ?? null) === "") last--;
+    col.set("Estimated Tax Value", last);
+    return { at: i, col };
   }
   throw notAReport();
 }
@@ -166,78 +213,200 @@ function validDay(y: number, m: number, d: number): string | null {
   return `${y}-${pad(m)}-${pad(d)}`;
 }
 
-/**
- * A report date as a calendar day. Excel dates arrive as Date (read-excel-file reads them in UTC)
- * or, unformatted, as serial numbers; text as "11/03/2025", "2025-11-03" (with or without a time)
- * or "Nov 3, 2025". Undefined = not a date; null = empty.
- */
-export function reportDay(c: Cell): string | null | undefined {
-  if (c === null || c === undefined || c === "") return null;
-  if (c instanceof Date) {
-    if (Number.isNaN(c.getTime())) return undefined;
-    return validDay(c.getUTCFullYear(), c.getUTCMonth() + 1, c.getUTCDate()) ?? undefined;
+/** A time may follow a date: "03.11.2025 14:22", "03/11/2025, 14:22", "2025-11-03T17:00:00Z". */
+const TIME_AFTER = "(?:[T ,].*)?$";
+const YEAR_LAST = new RegExp(`^(\\d{1,2})([/.-])(\\d{1,2})\\2(\\d{4})${TIME_AFTER}`);
+const YEAR_FIRST = new RegExp(`^(\\d{4})([/.-])(\\d{1,2})\\2(\\d{1,2})${TIME_AFTER}`);
+
+/** The form a date cell is written in (for the answer); null when it is empty or not a date. */
+function formOf(c: Cell, order: "MDY" | "DMY"): string | null {
+  if (typeof c === "number") return "Excel dates";
+  const s = textOf(c);
+  if (!s) return null;
+  let m = YEAR_FIRST.exec(s);
+  if (m) return m[2] === "-" ? "YYYY-MM-DD" : `YYYY${m[2]}MM${m[2]}DD`;
+  m = YEAR_LAST.exec(s);
+  if (m) {
+    if (m[2] === ".") return "DD.MM.YYYY";
+    return order === "MDY" ? `MM${m[2]}DD${m[2]}YYYY` : `DD${m[2]}MM${m[2]}YYYY`;
   }
+  if (/[A-Za-z]/.test(s)) return "month names";
+  return null;
+}
+
+/**
+ * A report date as a calendar day. Excel dates arrive as serial numbers; text as "11/03/2025"
+ * (month first for `MDY`, day first for `DMY`), "03.11.2025" (always day first), "2025-11-03" or
+ * "2025/11/03" (with or without a time), "Nov 3, 2025" or "3 Nov 2025". Undefined = not a date;
+ * null = empty.
+ */
+export function reportDay(c: Cell, order: "MDY" | "DMY" = "MDY"): string | null | undefined {
+  if (c === null || c === undefined || c === "") return null;
   if (typeof c === "number") {
     if (c < 36526 || c > 401768) return undefined; // 2000-01-01 … 2999-12-31 as Excel serials
     const t = new Date(Date.UTC(1899, 11, 30) + Math.floor(c) * 86_400_000);
     return validDay(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate()) ?? undefined;
   }
-  const s = String(c).trim();
-  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/.exec(s);
-  if (m) return validDay(Number(m[1]), Number(m[2]), Number(m[3])) ?? undefined;
-  m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?: .*)?$/.exec(s);
-  if (m) return validDay(Number(m[3]), Number(m[1]), Number(m[2])) ?? undefined;
+  const s = textOf(c);
+  if (!s) return null;
+  let m = YEAR_FIRST.exec(s);
+  if (m) return validDay(Number(m[1]), Number(m[3]), Number(m[4])) ?? undefined;
+  m = YEAR_LAST.exec(s);
+  if (m) {
+    const [a, b, y] = [Number(m[1]), Number(m[3]), Number(m[4])];
+    const dayFirst = m[2] === "." || order === "DMY";
+    return (dayFirst ? validDay(y, b, a) : validDay(y, a, b)) ?? undefined;
+  }
   m = /^([A-Za-z]{3})[a-z]*\.? (\d{1,2}),? (\d{4})$/.exec(s);
   if (m) {
     const month = MONTHS.indexOf(m[1]!.toLowerCase()) + 1;
     if (month > 0) return validDay(Number(m[3]), month, Number(m[2])) ?? undefined;
   }
+  m = /^(\d{1,2})\.? ([A-Za-z]{3})[a-z]*\.? (\d{4})$/.exec(s);
+  if (m) {
+    const month = MONTHS.indexOf(m[2]!.toLowerCase()) + 1;
+    if (month > 0) return validDay(Number(m[3]), month, Number(m[1])) ?? undefined;
+  }
   return undefined;
 }
 
-/** "$1,234.56", "-12.5", 12.34 → cents; undefined when not an amount. */
-export function reportCents(c: Cell): number | undefined {
+/**
+ * How the file's numeric dates with the year last are to be read: as the marketplace writes them,
+ * unless the file proves otherwise — a first number above 12 can only be a day, a second one above
+ * 12 only a day — and then the file is refused, never read the other way silently. Dotted dates
+ * (03.11.2025) are day first everywhere and prove nothing.
+ */
+function dateOrder(
+  cells: { row: number; cell: Cell }[],
+  marketplace: MarketplaceCode,
+): "MDY" | "DMY" {
+  let dayFirst: { row: number; text: string } | null = null;
+  let monthFirst: { row: number; text: string } | null = null;
+  let ambiguous: { row: number; text: string } | null = null;
+  for (const { row, cell } of cells) {
+    if (typeof cell === "number") continue;
+    const text = textOf(cell);
+    const m = YEAR_LAST.exec(text);
+    if (!m || m[2] === ".") continue;
+    const [a, b] = [Number(m[1]), Number(m[3])];
+    if (a > 12 && b <= 12) dayFirst ??= { row, text };
+    else if (b > 12 && a <= 12) monthFirst ??= { row, text };
+    else if (a <= 12 && b <= 12) ambiguous ??= { row, text };
+  }
+  if (dayFirst && monthFirst) {
+    throw badRequest(
+      `The report's dates are written both day first ("${dayFirst.text}", row ${dayFirst.row}) and month first ("${monthFirst.text}", row ${monthFirst.row}); nothing was imported. Download the report again from Amazon and upload it unchanged.`,
+    );
+  }
+  const expected = YEAR_LAST_ORDER[marketplace];
+  const where = MARKETPLACE_NAME[marketplace];
+  if (expected === "MDY" && dayFirst) {
+    throw badRequest(
+      `The report's dates are written day first ("${dayFirst.text}", row ${dayFirst.row}), but your Vine marketplace is ${where}, where the report writes the month first; nothing was imported. If your Vine account is on another Amazon site, choose it under Account → Profile → Vine marketplace and upload the report again.`,
+    );
+  }
+  if (expected === "DMY" && monthFirst) {
+    throw badRequest(
+      `The report's dates are written month first ("${monthFirst.text}", row ${monthFirst.row}), but your Vine marketplace is ${where}, where the report writes the day first; nothing was imported. If your Vine account is on another Amazon site, choose it under Account → Profile → Vine marketplace and upload the report again.`,
+    );
+  }
+  if (expected) return expected;
+  // Japan writes the year first; a year-last date is read only when the file shows which it is.
+  if (dayFirst) return "DMY";
+  if (monthFirst) return "MDY";
+  if (ambiguous) {
+    throw badRequest(
+      `The report's date "${ambiguous.text}" (row ${ambiguous.row}) can be read day first or month first, and your Vine marketplace (${where}) writes the year first; nothing was imported. Download the report again from Amazon and upload it unchanged.`,
+    );
+  }
+  return "MDY";
+}
+
+const CURRENCY_BEFORE = /^(?:CDN\$|C\$|A\$|AU\$|US\$|[A-Z]{3}|[$€£¥￥])/;
+const CURRENCY_AFTER = /(?:[A-Z]{3}|[$€£¥￥円])$/;
+
+/**
+ * An amount in cents: 12.34 as a number; as text "$1,234.56", "-12.5", "(3.10)", "£3.50",
+ * "CDN$ 12.99", "¥1,234", or with a decimal comma ("12,99 €", "1.234,56 €", "1 234,56 €", "EUR 12,99")
+ * when `decimal` is ",". Undefined when not an amount.
+ */
+export function reportCents(c: Cell, decimal: "." | "," = "."): number | undefined {
   if (typeof c === "number") {
     if (!Number.isFinite(c) || Math.abs(c) >= 1e9) return undefined;
     return Math.round(c * 100);
   }
-  const s = String(c ?? "")
-    .trim()
-    .replace(/^\((.*)\)$/, "-$1");
-  const m = /^(-)?\s*[$€£]?\s*(-)?(\d{1,3}(?:,\d{3})*|\d+)(?:\.(\d{1,2}))?$/.exec(s);
+  let s = textOf(c).replace(/[\s\u00A0\u202F\u2009]+/g, "");
+  let negative = false;
+  const paren = /^\((.*)\)$/.exec(s);
+  if (paren) {
+    negative = true;
+    s = paren[1]!;
+  }
+  for (let i = 0; i < 2; i++) {
+    if (s.startsWith("-")) {
+      negative = true;
+      s = s.slice(1);
+    }
+    if (s.endsWith("-")) {
+      negative = true;
+      s = s.slice(0, -1);
+    }
+    s = s.replace(CURRENCY_BEFORE, "").replace(CURRENCY_AFTER, "");
+  }
+  const comma =
+    decimal === ","
+      ? /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(s)
+      : /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(s);
+  // With a decimal comma, "12.99" (a dot and two digits) is still a decimal point.
+  const dot = decimal === "," && !comma ? /^(\d+)\.(\d{1,2})$/.exec(s) : null;
+  const m = comma ?? dot;
   if (!m) return undefined;
-  const whole = Number(m[3]!.replace(/,/g, ""));
-  if (whole >= 1e9) return undefined;
-  const cents = whole * 100 + Number((m[4] ?? "").padEnd(2, "0"));
-  return m[1] || m[2] ? -cents : cents;
+  const whole = m[1]!.replace(/[.,]/g, "");
+  const fraction = (m[2] ?? "").padEnd(2, "0");
+  const n = Number(whole);
+  if (n >= 1e9) return undefined;
+  const cents = n * 100 + Number(fraction);
+  return negative ? -cents : cents;
 }
 
-const textOf = (c: Cell) => (c instanceof Date ? c.toISOString() : String(c ?? "")).trim();
-
 /** Reads the uploaded file; throws a 400 when it is not an Itemized Report. */
-export async function readItemizedReport(bytes: Uint8Array): Promise<ReadReport> {
+export function readItemizedReport(
+  bytes: Uint8Array,
+  marketplace: MarketplaceCode = "US",
+): ReadReport {
   if (bytes.length === 0) throw badRequest("The file is empty");
   if (isOle(bytes)) {
     throw badRequest(
       "This is an old Excel (.xls) file: open it and save it as .xlsx or .csv, then upload that",
     );
   }
-  const table = isZip(bytes) ? await readXlsx(bytes) : readCsv(bytes);
+  const table = isZip(bytes) ? readXlsx(bytes) : readCsv(bytes);
   const { at, col } = findHeaders(table);
-  const cell = (r: Cell[], h: (typeof REPORT_HEADERS)[number]): Cell => {
+  const cell = (r: SheetRow, h: Header): Cell => {
     const i = col.get(h);
-    return i === undefined ? null : r[i];
+    return i === undefined ? null : (r.cells[i] ?? null);
   };
+  const body = table.slice(at + 1);
+  if (body.length > MAX_ROWS) throw tooManyRows();
+
+  const dateHeaders = ["Order Date", "Shipped Date", "Cancelled Date"] as const;
+  const dateCells = body.flatMap((r) => dateHeaders.map((h) => ({ row: r.n, cell: cell(r, h) })));
+  const order = dateOrder(dateCells, marketplace);
+  const forms = new Set<string>();
+  for (const d of dateCells) {
+    const f = formOf(d.cell, order);
+    if (f) forms.add(f);
+  }
+  const decimal = DECIMAL_COMMA.has(marketplace) ? "," : ".";
+  const example = decimal === "," ? "24,99" : "24.99";
+  const dayExample = order === "DMY" ? "03/11/2025" : "11/03/2025";
+
   const rows: ReportRow[] = [];
   const errors: ReadReport["errors"] = [];
-  const body = table.slice(at + 1);
-  if (body.length > MAX_ROWS) {
-    throw badRequest(`The report has more than ${MAX_ROWS} rows; split it by year`);
-  }
-  for (const [i, r] of body.entries()) {
-    const row = at + 2 + i;
-    if (r.every((c) => textOf(c) === "")) continue;
-    const orderNumber = textOf(cell(r, "Order Number")).slice(0, 64);
+  for (const r of body) {
+    const row = r.n;
+    if (r.cells.every((c) => textOf(c) === "")) continue;
+    const orderNumber = normalizeOrderNumber(cell(r, "Order Number")).slice(0, 64);
     const asin = textOf(cell(r, "ASIN")).toUpperCase();
     const type = textOf(cell(r, "Order Type")).toUpperCase();
     if (!orderNumber) {
@@ -252,15 +421,15 @@ export async function readItemizedReport(bytes: Uint8Array): Promise<ReadReport>
       errors.push({ row, message: "Order Type must be ORDER or CANCELLATION" });
       continue;
     }
-    const etvCents = reportCents(cell(r, "Estimated Tax Value"));
+    const etvCents = reportCents(cell(r, "Estimated Tax Value"), decimal);
     if (etvCents === undefined) {
-      errors.push({ row, message: "Estimated Tax Value is not an amount such as 24.99" });
+      errors.push({ row, message: `Estimated Tax Value is not an amount such as ${example}` });
       continue;
     }
     const days = {
-      orderDate: reportDay(cell(r, "Order Date")),
-      shippedDate: reportDay(cell(r, "Shipped Date")),
-      cancelledDate: reportDay(cell(r, "Cancelled Date")),
+      orderDate: reportDay(cell(r, "Order Date"), order),
+      shippedDate: reportDay(cell(r, "Shipped Date"), order),
+      cancelledDate: reportDay(cell(r, "Cancelled Date"), order),
     };
     const bad = (Object.keys(days) as (keyof typeof days)[]).find((k) => days[k] === undefined);
     if (bad) {
@@ -269,7 +438,7 @@ export async function readItemizedReport(bytes: Uint8Array): Promise<ReadReport>
         shippedDate: "Shipped Date",
         cancelledDate: "Cancelled Date",
       }[bad];
-      errors.push({ row, message: `${label} is not a date such as 2025-11-03` });
+      errors.push({ row, message: `${label} is not a date such as ${dayExample} or 2025-11-03` });
       continue;
     }
     const product = textOf(cell(r, "Product Name")).slice(0, 1000);
@@ -285,5 +454,11 @@ export async function readItemizedReport(bytes: Uint8Array): Promise<ReadReport>
       etvCents,
     });
   }
-  return { rows, errors };
+  const formList = [...forms];
+  return {
+    rows,
+    errors,
+    headerRow: table[at]!.n,
+    dateForm: formList.length ? formList.join(", ") : null,
+  };
 }

@@ -18,6 +18,8 @@
  * - etv: per calendar year of the order's day and currency: `total` and `orders` without
  *   Canceled orders, which are counted in `canceled`; `months` = total per month.
  */
+
+import { cleanText } from "../../contract/fields.ts";
 import {
   DEFAULT_VINE_SETTINGS,
   type ItemizedReportSummary,
@@ -28,9 +30,15 @@ import {
   type VineStanding,
   type VineTier,
 } from "../../contract/index.ts";
+import {
+  MARKETPLACE_CURRENCY,
+  MARKETPLACES,
+  type MarketplaceCode,
+} from "../../contract/marketplaces.ts";
 import type { VineSettingsRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { badRequest } from "../../lib/errors.ts";
+import { AppError, badRequest } from "../../lib/errors.ts";
+import { createRateWindow } from "../../lib/rate-window.ts";
 import { isoDayInZone, offsetMs } from "../../shared/calendar-day.ts";
 import type { NewOrderRow, OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
@@ -114,12 +122,17 @@ export function csvField(v: string | number | null): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** Itemized Report uploads allowed per user per hour (a year's report is one upload). */
+export const REPORT_UPLOADS_PER_HOUR = 10;
+
 export function createVineService(deps: {
   repo: VineRepo;
   orders: OrdersRepo;
   users: UsersRepo;
   events: EventBus;
   now?: () => Date;
+  /** Itemized Report uploads per user per hour (REPORT_UPLOADS_PER_HOUR). */
+  reportUploadsPerHour?: number;
 }) {
   const { repo, events } = deps;
   const clock = deps.now ?? (() => new Date());
@@ -245,8 +258,17 @@ export function createVineService(deps: {
     };
   }
 
-  /** One report row applied to the user's orders (inside the import's transaction). */
-  function applyRow(userId: number, r: ReportRow, sum: ItemizedReportSummary, nowIso: string) {
+  /**
+   * One report row applied to the user's orders (inside the import's transaction), counted in
+   * exactly one of created / updated / canceled / unchanged.
+   */
+  function applyRow(
+    userId: number,
+    r: ReportRow,
+    sum: ItemizedReportSummary,
+    nowIso: string,
+    currency: string,
+  ) {
     const cancel = r.type === "CANCELLATION" || r.cancelledDate !== null;
     const etvCents = Math.abs(r.etvCents);
     const sameNumber = repo.byNumber(userId, r.orderNumber);
@@ -265,16 +287,16 @@ export function createVineService(deps: {
         valueCents: etvCents,
         dateOrdered: r.orderDate,
         status,
+        currency,
         createdAt: nowIso,
         updatedAt: nowIso,
       };
       deps.orders.insert(row);
-      sum.created++;
       if (cancel) sum.canceled++;
+      else sum.created++;
       return;
     }
 
-    sum.matched++;
     const patch: OrderPatch = {};
     // A cancellation row carries the value negated: it only fills an empty value.
     if (!cancel ? order.valueCents !== etvCents : order.valueCents === null && etvCents > 0) {
@@ -285,7 +307,6 @@ export function createVineService(deps: {
     if (!order.asin) patch.asin = r.asin;
     if (cancel && IN_TRANSIT.has(order.status)) {
       patch.status = "Canceled";
-      sum.canceled++;
     } else if (!cancel && r.shippedDate && order.status === "Ordered") {
       patch.status = "Shipped";
     }
@@ -295,6 +316,35 @@ export function createVineService(deps: {
     }
     patch.updatedAt = nowIso;
     deps.orders.update(userId, order.id, patch);
+    if (patch.status === "Canceled") sum.canceled++;
+    else sum.updated++;
+  }
+
+  /** Report uploads per user per hour (issue 22, item 12): each upload is counted, read or not. */
+  const reportUploads = createRateWindow({
+    limit: deps.reportUploadsPerHour ?? REPORT_UPLOADS_PER_HOUR,
+    windowMs: 3_600_000,
+    now: deps.now ? () => clock().getTime() : undefined,
+  });
+
+  /** Throws 429 with Retry-After once the user has uploaded REPORT_UPLOADS_PER_HOUR reports. */
+  function assertReportUploadAllowed(userId: number) {
+    const hit = reportUploads.hit(String(userId));
+    if (hit.ok) return;
+    const seconds = Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
+    const minutes = Math.ceil(seconds / 60);
+    throw new AppError(
+      429,
+      `You have uploaded ${deps.reportUploadsPerHour ?? REPORT_UPLOADS_PER_HOUR} reports in the last hour. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      undefined,
+      { "Retry-After": String(seconds) },
+    );
+  }
+
+  /** The user's Vine marketplace: how the report's dates and amounts are read (US when unknown). */
+  function marketplaceOfUser(userId: number): MarketplaceCode {
+    const m = deps.users.findById(userId)?.vineMarketplace;
+    return m && (MARKETPLACES as readonly string[]).includes(m) ? (m as MarketplaceCode) : "US";
   }
 
   return {
@@ -319,22 +369,28 @@ export function createVineService(deps: {
     standing,
 
     /** POST /api/vine/itemized-report: one transaction; the same file twice changes nothing. */
-    async importItemizedReport(userId: number, bytes: Uint8Array): Promise<ItemizedReportSummary> {
-      const read = await readItemizedReport(bytes);
+    importItemizedReport(userId: number, bytes: Uint8Array): ItemizedReportSummary {
+      assertReportUploadAllowed(userId);
+      const marketplace = marketplaceOfUser(userId);
+      const read = readItemizedReport(bytes, marketplace);
       const sum: ItemizedReportSummary = {
         rows: read.rows.length + read.errors.length,
-        matched: 0,
         created: 0,
+        updated: 0,
         canceled: 0,
         unchanged: 0,
+        skipped: read.errors.length,
         errors: read.errors,
+        headerRow: read.headerRow,
+        dateForm: read.dateForm,
       };
       const nowIso = clock().toISOString();
+      const currency = MARKETPLACE_CURRENCY[marketplace];
       repo.transaction(() => {
-        for (const r of read.rows) applyRow(userId, r, sum, nowIso);
+        for (const r of read.rows) applyRow(userId, r, sum, nowIso, currency);
       });
       sum.errors.sort((a, b) => a.row - b.row);
-      if (sum.created > 0 || sum.matched > sum.unchanged) events.publish(userId, "order", "UPDATE");
+      if (sum.created + sum.updated + sum.canceled > 0) events.publish(userId, "order", "UPDATE");
       return sum;
     },
 
@@ -352,9 +408,9 @@ export function createVineService(deps: {
         const canceled = r.status === "Canceled";
         if (!canceled) totals.set(r.currency, (totals.get(r.currency) ?? 0) + (r.valueCents ?? 0));
         lines.push([
-          r.amazonOrderNumber,
-          r.asin,
-          r.productName,
+          r.amazonOrderNumber === null ? null : cleanText(r.amazonOrderNumber),
+          r.asin === null ? null : cleanText(r.asin),
+          r.productName === null ? null : cleanText(r.productName),
           day,
           r.status,
           canceled ? "yes" : "no",

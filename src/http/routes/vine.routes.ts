@@ -46,7 +46,7 @@ export function vineRoutes(vine: VineService) {
       const file = form.get("file");
       if (!(file instanceof File)) throw badRequest(UPLOAD_HINT);
       const bytes = new Uint8Array(await file.arrayBuffer());
-      return c.json(await vine.importItemizedReport(c.get("user").id, bytes));
+      return c.json(vine.importItemizedReport(c.get("user").id, bytes));
     })
     .get("/etv.csv", (c) => {
       const parsed = etvCsvQuery.safeParse(c.req.query());

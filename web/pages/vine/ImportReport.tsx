@@ -77,12 +77,13 @@ export function ImportReport() {
       {phase.kind === "done" && (
         <div className="vine-import-summary" role="status">
           <p>
-            <strong>{plural(phase.summary.rows, "row")} read:</strong> {phase.summary.matched}{" "}
-            matched, {phase.summary.created} added, {phase.summary.canceled} canceled,{" "}
-            {phase.summary.unchanged} unchanged
-            {phase.summary.errors.length > 0 &&
-              `, ${plural(phase.summary.errors.length, "row")} skipped`}
-            .
+            <strong>{plural(phase.summary.rows, "row")} read:</strong> {phase.summary.created}{" "}
+            added, {phase.summary.updated} updated, {phase.summary.canceled} canceled,{" "}
+            {phase.summary.unchanged} unchanged, {phase.summary.skipped} skipped.
+          </p>
+          <p className="muted">
+            Headers on row {phase.summary.headerRow}
+            {phase.summary.dateForm ? `; dates read as ${phase.summary.dateForm}` : ""}.
           </p>
           {phase.summary.errors.length > 0 && (
             <ul>
