@@ -38,7 +38,7 @@ test("mail skipped under Vine orders only is imported when the same file comes a
   const file = { name: "paid.eml", mimeType: "message/rfc822", buffer: paid };
   await email.goto();
   await email.importFiles([file]);
-  await expect(email.summaryValue("Orders created")).toHaveText("0");
+  await expect(email.summaryValue("Created orders")).toHaveText("0");
   await expect(email.importSummary).toContainText(
     "1 email was not about a Vine order (a free order: a total of 0 in any currency). To import every Amazon order, choose “All Amazon orders” above and import the files again.",
   );
@@ -52,7 +52,7 @@ test("mail skipped under Vine orders only is imported when the same file comes a
   await expect(offer.getByRole("button")).toHaveCount(0);
 
   await email.importFiles([file]);
-  await expect(email.summaryValue("Orders created")).toHaveText("1");
+  await expect(email.summaryValue("Created orders")).toHaveText("1");
   await expect(email.summaryValue("Skipped")).toHaveText("0");
 });
 

@@ -186,15 +186,17 @@ test.describe("Email Configuration without a mailbox", () => {
     await email.importButton.click();
     await expect(email.importSummary).toBeVisible({ timeout: 15_000 });
     await expect(email.summaryValue("Messages read")).toHaveText("1");
-    await expect(email.summaryValue("Orders created")).toHaveText("1");
-    await expect(email.summaryValue("Orders updated")).toHaveText("0");
+    await expect(email.summaryValue("Created orders")).toHaveText("1");
+    await expect(email.summaryValue("Updated orders")).toHaveText("0");
+    await expect(email.importSummary).toContainText("1 email read: 1 created 1 order.");
     await expect(shell.toast("Import Complete")).toBeVisible();
 
     // The same file again: nothing new, and the reason in plain words.
     await email.importFiles([
       { name: "order.eml", mimeType: "message/rfc822", buffer: Buffer.from(raw) },
     ]);
-    await expect(email.summaryValue("Orders created")).toHaveText("0");
+    await expect(email.summaryValue("Created orders")).toHaveText("0");
+    await expect(email.importSummary).toContainText("1 email read: 1 skipped.");
     await expect(email.importSummary).toContainText("Skipped messages:");
 
     const dashboard = new DashboardPage(page);
@@ -202,6 +204,61 @@ test.describe("Email Configuration without a mailbox", () => {
     await expect(dashboard.card(product)).toBeVisible();
     const card = new EmailsScannedCard(page);
     await expect(card.value).toHaveText(/^[1-9]\d*$/);
+  });
+
+  test("an mbox in Vine orders only: what the mode kept out comes first with the offer to switch; the buckets add up", async ({
+    page,
+    signedInUser: _user,
+    shell,
+  }) => {
+    const email = new EmailTab(page);
+    const vineOrder = orderNumber();
+    const paidOrder = orderNumber();
+    const unknownOrder = orderNumber();
+    const box = [
+      amazonMail({
+        kind: "ordered",
+        order: vineOrder,
+        items: [{ name: `Vine Mug ${vineOrder.slice(-4)}`, asin: "B0E2EMBOX1", price: "0.00" }],
+        total: "0.00",
+      }),
+      amazonMail({
+        kind: "ordered",
+        order: paidOrder,
+        items: [{ name: "Paid Grinder", asin: "B0E2EMBOX2", price: "34.99" }],
+        total: "37.44",
+      }),
+      // No total and no price: the Vine rule cannot be decided.
+      amazonMail({
+        kind: "ordered",
+        order: unknownOrder,
+        items: [{ name: "Unclear Vase", asin: "B0E2EMBOX3", price: null }],
+      }),
+    ]
+      .map((m, i) => `From x@y Tue Jan 14 15:04:0${i} 2025\n${m.replace(/\r\n/g, "\n")}\n`)
+      .join("");
+    await email.goto();
+    await email.importFiles([
+      { name: "takeout.mbox", mimeType: "application/mbox", buffer: Buffer.from(box) },
+    ]);
+    const kept = email.importSummary.locator(".import-mode-limited");
+    await expect(kept).toContainText(
+      "“Vine orders only” kept 1 email about other Amazon orders out (paid orders and their updates).",
+    );
+    await expect(email.importSummary).toContainText(
+      "3 emails read: 1 created 1 order, 1 not understood, 1 skipped.",
+    );
+    await expect(email.summaryValue("Not understood")).toHaveText("1");
+    await expect(email.importSummary).toContainText(
+      "1 email from Amazon was not understood (US 1); it is read again when Grapevine's mail reader is updated.",
+    );
+    await kept.getByRole("button", { name: "Import all Amazon orders" }).click();
+    await expect(shell.toast("Import setting saved")).toBeVisible();
+    await expect(page.getByRole("radio", { name: /All Amazon orders/ })).toBeChecked();
+    await expect(kept.getByRole("region", { name: "Skipped mail" })).toContainText(
+      "1 email read earlier was skipped because of “Vine orders only”. To import it now, import the same files again.",
+    );
+    await expect(kept.getByRole("button", { name: "Import all Amazon orders" })).toHaveCount(0);
   });
 
   test("a file that is not mail is refused with the server's words", async ({
@@ -410,7 +467,7 @@ test.describe("Email Configuration with a connected mailbox (calls answered by t
     await email.importFiles([
       { name: "paid.eml", mimeType: "message/rfc822", buffer: Buffer.from(raw) },
     ]);
-    await expect(email.summaryValue("Orders created")).toHaveText("0");
+    await expect(email.summaryValue("Created orders")).toHaveText("0");
     await page.getByRole("radio", { name: /All Amazon orders/ }).check();
     const offer = page.getByRole("region", { name: "Skipped mail" });
     await expect(offer).toContainText(

@@ -18,7 +18,7 @@ import { createDashboardService } from "./features/dashboard/dashboard.service.t
 import { createHealthService } from "./features/health/health.service.ts";
 import { createGmailOAuth } from "./features/mailbox/gmail-oauth.service.ts";
 import { createIngestRepo } from "./features/mailbox/ingest.repo.ts";
-import { createMailIngestService } from "./features/mailbox/ingest.service.ts";
+import { createMailIngestService, type IngestDeps } from "./features/mailbox/ingest.service.ts";
 import { createMailImportRepo } from "./features/mailbox/mail-import.repo.ts";
 import { createMailImportService } from "./features/mailbox/mail-import.service.ts";
 import { createMailboxRepo } from "./features/mailbox/mailbox.repo.ts";
@@ -66,6 +66,11 @@ export type ServiceOverrides = {
   /** Alert channels: a clock, short retry waits, a short request timeout. */
   alerts?: Partial<Pick<AlertsDeps, "now" | "retryDelaysMs" | "timeoutMs" | "resolve">>;
   mailbox?: Partial<MailboxServiceDeps>;
+  /**
+   * The mail pipeline's reader and its version: tests simulate a reader upgrade (issue 21 item
+   * 6) by raising the version and giving the reader that reads more.
+   */
+  mail?: Partial<Pick<IngestDeps, "readAmazonMail" | "readerVersion">>;
   tracking?: {
     lookup?: CarrierLookup;
     now?: () => Date;
@@ -152,6 +157,7 @@ export function createServices(
     parseMail,
     readAmazonMail,
     isAmazonSender,
+    ...overrides.mail,
   });
   /** Vine standing: thresholds, review rate, evaluation, ETV, the Itemized Report import. */
   const vine = createVineService({

@@ -70,7 +70,7 @@ export class EmailTab {
     await this.importButton.click();
   }
 
-  /** The number shown for a summary line ("Messages read", "Orders created", ...). */
+  /** The number shown for a summary line ("Messages read", "Created orders", ...). */
   summaryValue(term: string): Locator {
     return this.importSummary
       .locator("div")

@@ -79,12 +79,45 @@ export const SKIP_REASONS = [
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
+/**
+ * Where each message read went: every message is in exactly one bucket, and the buckets add up
+ * to `messagesRead` (docs/behaviour.md#mail).
+ */
+export type MessageBuckets = {
+  /** Messages that created at least one order. */
+  created: number;
+  /** Messages that updated orders (and created none). */
+  updated: number;
+  /** Messages about orders Grapevine has that changed nothing (e.g. a late "Delivered"). */
+  unchanged: number;
+  /**
+   * Amazon mail the reader could not understand enough to act on (an order confirmation whose
+   * total could not be read in "Vine orders only", order mail of an unknown kind): kept in the
+   * ledger and read again when Grapevine's mail reader improves.
+   */
+  notUnderstood: number;
+  /** Messages skipped for a reason of `skipped` (their sum). */
+  skipped: number;
+};
+
 /** POST /api/imap/import and the summary of a scan. */
 export type IngestSummary = {
   messagesRead: number;
+  /** Orders (not messages: one confirmation may create several). */
   ordersCreated: number;
   ordersUpdated: number;
+  /** Messages by bucket; they add up to messagesRead. */
+  messages: MessageBuckets;
   skipped: Partial<Record<SkipReason, number>>;
+  /** `messages.notUnderstood` by the marketplace of the sender ("unknown" for others). */
+  notUnderstoodByMarketplace: Partial<Record<string, number>>;
+  /**
+   * Messages "Vine orders only" kept (part of) out: paid orders, and later mail about orders
+   * "All Amazon orders" would create. Counted in their bucket too (mostly skipped "not-vine").
+   */
+  modeLimited: number;
+  /** The import mode the messages were read with. */
+  importMode: "vine" | "all";
   /**
    * Amazon mail the reader did not take for order mail ("not-an-order-mail"), by the marketplace
    * of its sender (US, FR…, "unknown"): mail in a language the reader does not know shows here.

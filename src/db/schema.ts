@@ -233,8 +233,20 @@ export const processedMessages = sqliteTable(
      * a later mail "all" mode would create orders from): read again once the mode allows it.
      */
     modeLimited: integer("mode_limited").notNull().default(0),
-    /** The message's Date (ISO), kept for mode-limited messages: the period a re-scan covers. */
+    /**
+     * The message's Date (ISO), kept for messages that may be read again (mode-limited, not
+     * understood, read incompletely): the period a re-scan covers.
+     */
     mailDate: text("mail_date"),
+    /** READER_VERSION of the reader that read it (rows from before versions: 1). */
+    readerVersion: integer("reader_version").notNull().default(1),
+    /**
+     * What the mail showed but the reader could not read (MailFacts.unread, comma-separated:
+     * "kind", "total", "items", "delivery-date"); null when it read everything. With reason
+     * "not-understood" (nothing applied) or on an applied message (read incompletely), the
+     * message is read again once READER_VERSION is higher than `readerVersion`.
+     */
+    unread: text("unread"),
   },
   (t) => [primaryKey({ columns: [t.userId, t.messageKey] })],
 );
@@ -248,6 +260,11 @@ export const mailStats = sqliteTable("mail_stats", {
   lastProcessedTime: text("last_processed_time"),
   /** "vine" (only $0.00 Vine orders, the default) or "all" Amazon orders. */
   importMode: text("import_mode").notNull().default("vine"),
+  /**
+   * The READER_VERSION for which the mailbox was last re-read (a backfill over the period of the
+   * messages not understood or read incompletely); 1 until a newer reader asked for one.
+   */
+  mailboxRereadVersion: integer("mailbox_reread_version").notNull().default(1),
 });
 
 /** A running or interrupted "Process Old Emails" backfill, so it resumes after a restart. */

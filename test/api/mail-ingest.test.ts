@@ -554,11 +554,16 @@ describe("scans, counters, notifications and events", () => {
       summary = mail.endScan(scan);
       expect(mail.endScan(scan)).toEqual(summary); // ending twice sends nothing more
     });
+    // Orders are counted as orders; messages in exactly one bucket each, adding up to 5.
     expect(summary).toEqual({
       messagesRead: 5,
       ordersCreated: 3,
       ordersUpdated: 2,
+      messages: { created: 2, updated: 1, unchanged: 0, notUnderstood: 0, skipped: 2 },
       skipped: { duplicate: 1, "not-amazon": 1 },
+      notUnderstoodByMarketplace: {},
+      modeLimited: 0,
+      importMode: "vine",
       otherByMarketplace: {},
     });
     const notes = notificationsOf(u.userid);

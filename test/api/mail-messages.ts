@@ -5,7 +5,8 @@
  */
 import type { MailKind } from "../../src/mail/amazon/types.ts";
 
-export type TestItem = { name: string; asin: string | null; price: string };
+/** `price: null`: the item line shows no price (a mail whose amounts cannot be read). */
+export type TestItem = { name: string; asin: string | null; price: string | null };
 export type MailSpec = {
   kind: MailKind;
   order?: string;
@@ -95,7 +96,7 @@ export function amazonMail(spec: MailSpec): string {
         : "https://www.amazon.com/gp/your-account";
       rows.push(
         `<tr><td><a class="item" href="${url}"><img src="https://m.media-amazon.com/images/I/${it.asin ?? "none"}.jpg" alt="${escapeHtml(it.name)}"></a></td>` +
-          `<td><a class="item" href="${url}">${escapeHtml(it.name)}</a><br>Quantity: 1<br><span class="price">$${it.price}</span></td></tr>`,
+          `<td><a class="item" href="${url}">${escapeHtml(it.name)}</a><br>Quantity: 1${it.price === null ? "" : `<br><span class="price">$${it.price}</span>`}</td></tr>`,
       );
     }
     if (spec.total !== undefined) rows.push(`<tr><td>Order Total: $${spec.total}</td></tr>`);

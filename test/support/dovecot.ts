@@ -32,7 +32,7 @@ import type {
   MailboxIngest,
   MailboxServiceDeps,
 } from "../../src/features/mailbox/mailbox.service.ts";
-import { createHarness, type Harness } from "../harness.ts";
+import { createHarness, type Harness, type ServiceOverrides } from "../harness.ts";
 
 export const DOVECOT_BIN = "/usr/sbin/dovecot";
 export const DOVECOT_INSTALL = "apt-get install -y dovecot-imapd";
@@ -465,7 +465,12 @@ export const TEST_TIMINGS = {
 
 export function createImapHarness(
   dc: Dovecot,
-  opts: { mailbox?: Partial<MailboxServiceDeps>; env?: Record<string, string> } = {},
+  opts: {
+    mailbox?: Partial<MailboxServiceDeps>;
+    env?: Record<string, string>;
+    /** The mail reader and its version (a reader upgrade, issue 21 item 6). */
+    mail?: NonNullable<ServiceOverrides>["mail"];
+  } = {},
 ): ImapHarness {
   let hook: IngestHook | null = null;
   const ingested: ImapHarness["ingested"] = [];
@@ -479,6 +484,7 @@ export function createImapHarness(
     beginScan: (userId, source) => target().beginScan(userId, source),
     endScan: (scan) => target().endScan(scan),
     stats: (userId) => target().stats(userId),
+    takeMailboxReread: (userId) => target().takeMailboxReread(userId),
     countSkipped: (scan, reason) => {
       skippedUnread.push(reason);
       target().countSkipped(scan, reason);
@@ -524,6 +530,7 @@ export function createImapHarness(
         backfillRetry: { attempts: 2, delayMs: 50 },
         ...opts.mailbox,
       },
+      ...(opts.mail ? { mail: opts.mail } : {}),
     },
   );
   real = h.services.mailIngest;

@@ -113,11 +113,89 @@ describe("order confirmations", () => {
     expect(plan.creates[0]?.body.estimatedretailvalue).toBe("24.99");
   });
 
-  test("no total: Vine when every item is 0.00", () => {
+  test("no total: Vine when every item is 0.00; otherwise the Vine rule cannot be decided", () => {
     const o = mailOrder({ total: null });
     expect(planFacts(facts("ordered", [o]), ctx()).creates).toHaveLength(1);
-    const p = mailOrder({ total: null, items: [item({ price: "5.00" })] });
-    expect(planFacts(facts("ordered", [p]), ctx()).skip).toBe("not-vine");
+    // Without the total an item price is no proof (the reader may have read another amount):
+    // not taken for paid, not created: not understood, to be read again by a newer reader.
+    for (const items of [[item({ price: "5.00" })], [item({ price: null })]]) {
+      const p = planFacts(facts("ordered", [mailOrder({ total: null, items })]), ctx());
+      expect(p).toMatchObject({ skip: "not-understood", undecided: 1, modeLimited: false });
+      expect(p.creates).toHaveLength(0);
+    }
+  });
+
+  test("a total the reader flags unread in Vine mode: not understood; in all mode the order is created", () => {
+    const unreadTotal: MailFacts = {
+      ...facts("ordered", [mailOrder({ total: null, items: [item({ price: null })] })]),
+      unread: ["total"],
+    };
+    expect(planFacts(unreadTotal, ctx())).toMatchObject({ skip: "not-understood", undecided: 1 });
+    const all = planFacts(unreadTotal, ctx([], { mode: "all" }));
+    expect(all.skip).toBeNull();
+    expect(all.creates.map((c) => c.body.productname)).toEqual([item().productname]);
+    // A decided total still decides: 12.00 is paid (kept out), 0.00 is Vine.
+    const paid = mailOrder({ total: "12.00", items: [item({ price: null })] });
+    expect(planFacts(facts("ordered", [paid]), ctx()).skip).toBe("not-vine");
+  });
+
+  test("two orders in one confirmation, one undecided: the Vine one is created, the other left out", () => {
+    const vine = mailOrder();
+    const unknown = mailOrder({
+      amazonordernumber: "113-7654321-7654321",
+      total: null,
+      items: [item({ asin: "B0OTHER001", productname: "Desk Lamp", price: null })],
+    });
+    const p = planFacts(facts("ordered", [vine, unknown]), ctx());
+    expect(p.skip).toBeNull();
+    expect(p.undecided).toBe(1);
+    expect(p.creates.map((c) => c.body.amazonordernumber)).toEqual([NUMBER]);
+  });
+
+  test("kind other flagged unread kind, or an order mail with nothing read and something unread: not understood", () => {
+    expect(planFacts({ ...facts("other", []), unread: ["kind"] }, ctx()).skip).toBe(
+      "not-understood",
+    );
+    expect(planFacts(facts("other", []), ctx()).skip).toBe("not-an-order-mail");
+    const noItems = facts("ordered", [mailOrder({ items: [] })]);
+    expect(planFacts(noItems, ctx()).skip).toBe("unreadable");
+    expect(planFacts({ ...noItems, unread: ["items"] }, ctx()).skip).toBe("not-understood");
+  });
+
+  test("read again after being applied (fill): only empty fields, no status change, no text replaced", () => {
+    const typed = order({
+      status: "Ordered",
+      expecteddeliverydatetext: "Typed by the user",
+      trackingnumber: null,
+      productimage: null,
+    });
+    const shipped = mailOrder({ trackingnumber: "1Z999AA10123456784", carrier: "UPS" });
+    const fill = ctx([typed], { fill: { creates: false } });
+    const later = planFacts(facts("shipped", [shipped]), fill);
+    expect(later.updates).toHaveLength(1);
+    expect(later.updates[0]!.body).toEqual({
+      trackingnumber: "1Z999AA10123456784",
+      carrier: "UPS",
+    });
+    // Without fill the same mail moves it to Shipped and replaces the text.
+    expect(planFacts(facts("shipped", [shipped]), ctx([typed])).updates[0]!.body).toMatchObject({
+      status: "Shipped",
+      expecteddeliverydatetext: "Friday, January 17",
+    });
+    // A confirmation read again fills the empty picture and never creates a missing item unless
+    // the first reading missed items.
+    const two = mailOrder({
+      items: [item(), item({ asin: "B0SECOND01", productname: "Second Thing" })],
+    });
+    const again = planFacts(facts("ordered", [two]), fill);
+    expect(again.creates).toHaveLength(0);
+    expect(again.updates[0]!.body).toMatchObject({
+      productimage: "https://m.media-amazon.com/images/I/earbuds.jpg",
+    });
+    expect(again.updates[0]!.body).not.toHaveProperty("expecteddeliverydatetext");
+    expect(again.updates[0]!.body).not.toHaveProperty("productname");
+    const missed = planFacts(facts("ordered", [two]), ctx([typed], { fill: { creates: true } }));
+    expect(missed.creates.map((c) => c.body.asin)).toEqual(["B0SECOND01"]);
   });
 
   test("an item that exists already is not created again; a hand-entered one is adopted", () => {

@@ -5,8 +5,11 @@
  *
  * Rules (the pipeline's, not the reader's):
  * - Order confirmation ("ordered"): one order per item line. In "vine" mode only an order whose
- *   total is 0.00 (Vine orders are free; with no total, every item priced 0.00) is imported, else
- *   the message is skipped "not-vine". In "all" mode every order. An item that already exists
+ *   total is 0.00 (Vine orders are free; with no total, every item priced 0.00) is imported; an
+ *   order whose total is another amount is kept out ("not-vine"). An order whose total could not
+ *   be read (null, and not every item priced 0.00) cannot be decided: it is neither imported nor
+ *   taken for paid, and when nothing else of the message applies the message is "not-understood"
+ *   (read again by a newer reader). In "all" mode every order, read total or not. An item that already exists
  *   (same order number, same item) is not created again; a hand-entered order (no order number)
  *   with the same ASIN is adopted instead: it gets the order number and the empty fields filled.
  *   The value is the item's price, except 0.00 (a Vine price, not the item's value: left empty).
@@ -28,6 +31,12 @@
  *   changed by mail.
  * - Values are checked with the API's own field rules; a value that fails (a bad URL, a price
  *   that is not an amount) is dropped, not the order.
+ * - A message that names something the reader could not read (MailFacts.unread) and from which
+ *   nothing applies is "not-understood", not "unreadable".
+ * - Reading again a message applied before (`fill`: a newer reader, the message was read
+ *   incompletely) only fills what is empty: no status change, no text replaced, so nothing the
+ *   user typed or changed since is overwritten; it creates orders only when the first reading
+ *   missed some (`fill.creates`: items or a total it could not read).
  */
 
 import { cleanText } from "../../contract/fields.ts";
@@ -50,6 +59,9 @@ import type {
 
 export type ImportMode = "vine" | "all";
 
+/** Why a message changed nothing, as the ledger records it: a skip reason, or not understood. */
+export type LedgerReason = SkipReason | "not-understood";
+
 /** What a planned update does, for the scan's summary notification. */
 export type Change = "shipped" | "delivered" | "canceled" | "delayed" | "details";
 
@@ -62,7 +74,12 @@ export type Plan = {
   /** Orders the mail is about that needed no change (e.g. a late Delivered). */
   unchanged: number;
   /** Why nothing at all happens; null when something is created, updated or unchanged. */
-  skip: SkipReason | null;
+  skip: LedgerReason | null;
+  /**
+   * Orders of the message whose Vine rule could not be decided ("vine" mode, total unreadable):
+   * left out. With anything else applied, the message is read incompletely ("total").
+   */
+  undecided: number;
   /**
    * True when the import mode kept something out: a paid order in "vine" mode, or a later mail
    * about orders we do not have that "all" mode would create. Such a message is read again once
@@ -79,6 +96,11 @@ export type FactsContext = {
   unnumberedByAsin: (asin: string) => Order[];
   /** The message's Date header: the order date / delivery date when the mail states none. */
   mailDate: Date | null;
+  /**
+   * Set when the message was applied before and is read again by a newer reader: only empty
+   * fields are filled; orders are created only when `creates` (the first reading missed some).
+   */
+  fill?: { creates: boolean };
 };
 
 const RANK: Record<OrderStatus, number> = {
@@ -185,9 +207,14 @@ function iso(v: string | null | undefined): string | null {
 const mailDateIso = (d: Date | null) =>
   d && !Number.isNaN(d.getTime()) ? iso(d.toISOString()) : null;
 
-function isVineOrder(o: MailOrder): boolean {
-  if (o.total !== null) return o.total === "0.00";
-  return o.items.length > 0 && o.items.every((i) => i.price === "0.00");
+/**
+ * The Vine rule: a total of 0.00 in any currency is a Vine order, another total a paid one. With
+ * no total read, every item priced 0.00 is a Vine order; anything else cannot be decided.
+ */
+export function vineVerdict(o: MailOrder): "vine" | "paid" | "unknown" {
+  if (o.total !== null) return o.total === "0.00" ? "vine" : "paid";
+  if (o.items.length > 0 && o.items.every((i) => i.price === "0.00")) return "vine";
+  return "unknown";
 }
 
 function newOrderBody(
@@ -269,6 +296,23 @@ function laterChange(
     const n = field("amazonordernumber", o.amazonordernumber, 64);
     if (n) body.amazonordernumber = n; // an adopted hand-entered order
   }
+  if (ctx.fill) {
+    // Read again: what this mail says that the order lacks, nothing more.
+    if (!inTransit(order.status) && kind !== "delivered") return { body: {}, change };
+    const empty = (v: string | null) => v === null || v === "";
+    if (kind === "shipped" || kind === "out-for-delivery" || kind === "delayed") {
+      const tn = field("trackingnumber", o.trackingnumber, 64);
+      if (kind !== "delayed" && tn && empty(order.trackingnumber)) {
+        body.trackingnumber = tn;
+        if (o.carrier) body.carrier = o.carrier;
+      }
+      if (text && empty(order.expecteddeliverydatetext)) body.expecteddeliverydatetext = text;
+    } else if (kind === "delivered" && RANK[order.status] >= RANK.Received) {
+      const when = iso(o.datedelivered) ?? mailDateIso(ctx.mailDate);
+      if (when && !order.datedelivered) body.datedelivered = when;
+    }
+    return { body: body as UpdateOrderBody, change };
+  }
   switch (kind) {
     case "shipped":
     case "out-for-delivery": {
@@ -319,9 +363,24 @@ function laterChange(
  * --------------------------------------------------------------------------------------------- */
 
 export function planFacts(facts: MailFacts, ctx: FactsContext): Plan {
-  const plan: Plan = { creates: [], updates: [], unchanged: 0, skip: null, modeLimited: false };
-  if (facts.kind === "other") return { ...plan, skip: "not-an-order-mail" };
-  if (facts.orders.length === 0) return { ...plan, skip: "unreadable" };
+  const plan: Plan = {
+    creates: [],
+    updates: [],
+    unchanged: 0,
+    skip: null,
+    undecided: 0,
+    modeLimited: false,
+  };
+  const misread = (facts.unread?.length ?? 0) > 0;
+  if (facts.kind === "other") {
+    return {
+      ...plan,
+      skip: facts.unread?.includes("kind") ? "not-understood" : "not-an-order-mail",
+    };
+  }
+  if (facts.orders.length === 0)
+    return { ...plan, skip: misread ? "not-understood" : "unreadable" };
+  const mayCreate = !ctx.fill || ctx.fill.creates;
 
   const taken = new Set<number>();
   let notVine = 0;
@@ -337,7 +396,12 @@ export function planFacts(facts: MailFacts, ctx: FactsContext): Plan {
     const existing = ctx.byNumber(o.amazonordernumber);
 
     if (facts.kind === "ordered") {
-      if (ctx.mode === "vine" && !isVineOrder(o)) {
+      const verdict = ctx.mode === "vine" ? vineVerdict(o) : "vine";
+      if (verdict === "unknown") {
+        plan.undecided++;
+        continue;
+      }
+      if (verdict === "paid") {
         notVine++;
         plan.modeLimited = true;
         continue;
@@ -358,7 +422,7 @@ export function planFacts(facts: MailFacts, ctx: FactsContext): Plan {
           update(adopt, fillEmpty(adopt, item, o, ctx), "details");
           continue;
         }
-        const created = newOrderBody(item, o, ctx, facts.kind, facts.marketplace);
+        const created = mayCreate && newOrderBody(item, o, ctx, facts.kind, facts.marketplace);
         if (created) plan.creates.push(created);
       }
       continue;
@@ -396,8 +460,8 @@ export function planFacts(facts: MailFacts, ctx: FactsContext): Plan {
         (facts.kind === "shipped" ||
           facts.kind === "out-for-delivery" ||
           facts.kind === "delivered");
-      if (creatable && ctx.mode !== "all") plan.modeLimited = true;
-      if (creatable && ctx.mode === "all") {
+      if (creatable && ctx.mode !== "all" && !ctx.fill) plan.modeLimited = true;
+      if (creatable && ctx.mode === "all" && mayCreate) {
         for (const item of o.items) {
           const created = newOrderBody(item, o, ctx, facts.kind, facts.marketplace);
           if (created) plan.creates.push(created);
@@ -412,9 +476,11 @@ export function planFacts(facts: MailFacts, ctx: FactsContext): Plan {
   }
 
   if (plan.creates.length || plan.updates.length || plan.unchanged) return plan;
-  // Nothing happened: the most telling reason (an unreadable order mail otherwise).
-  if (notVine) plan.skip = "not-vine";
+  // Nothing happened: the most telling reason (an unreadable order mail otherwise). An order the
+  // Vine rule could not decide may be a Vine order: never taken for paid.
+  if (plan.undecided) plan.skip = "not-understood";
+  else if (notVine) plan.skip = "not-vine";
   else if (noMatch) plan.skip = "no-matching-order";
-  else plan.skip = "unreadable";
+  else plan.skip = misread ? "not-understood" : "unreadable";
   return plan;
 }

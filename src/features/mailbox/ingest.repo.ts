@@ -41,11 +41,14 @@ export function createIngestRepo(db: Db) {
       at: string;
       limited: number;
       mailDate: string | null;
+      version: number;
+      unread: string | null;
     }
   >(
     `INSERT INTO processed_messages (user_id, message_key, outcome, reason, kind, orders_created,
-       orders_updated, processed_at, mode_limited, mail_date)
-     VALUES ($user, $key, $outcome, $reason, $kind, $created, $updated, $at, $limited, $mailDate)
+       orders_updated, processed_at, mode_limited, mail_date, reader_version, unread)
+     VALUES ($user, $key, $outcome, $reason, $kind, $created, $updated, $at, $limited, $mailDate,
+       $version, $unread)
      ON CONFLICT (user_id, message_key) DO NOTHING`,
   );
   const forgetLedger = db.$client.query<unknown, { user: number; key: string }>(
@@ -54,6 +57,16 @@ export function createIngestRepo(db: Db) {
   const limitedStmt = db.$client.query<{ n: number; oldest: string | null }, { user: number }>(
     `SELECT count(*) AS n, min(mail_date) AS oldest FROM processed_messages
      WHERE user_id = $user AND mode_limited = 1`,
+  );
+  // Messages a newer reader reads again (see `rereadDue`): not understood, or read incompletely.
+  const rereadStmt = db.$client.query<
+    { n: number; oldest: string | null; undated: number },
+    { user: number; version: number }
+  >(
+    `SELECT count(*) AS n, min(mail_date) AS oldest,
+       coalesce(sum(mail_date IS NULL), 0) AS undated FROM processed_messages
+     WHERE user_id = $user AND reader_version < $version
+       AND (reason = 'not-understood' OR unread IS NOT NULL)`,
   );
   const bumpStmt = db.$client.query<unknown, { user: number; now: string }>(
     `INSERT INTO mail_stats (user_id, emails_scanned, last_processed_time) VALUES ($user, 1, $now)
@@ -102,6 +115,8 @@ export function createIngestRepo(db: Db) {
         at: row.processedAt,
         limited: row.modeLimited ? 1 : 0,
         mailDate: row.mailDate ?? null,
+        version: row.readerVersion ?? 1,
+        unread: row.unread ?? null,
       }).changes > 0,
 
     /** Removes a ledger entry (a message about to be read again); false when there was none. */
@@ -112,6 +127,33 @@ export function createIngestRepo(db: Db) {
     modeLimited: (userId: number): { messages: number; oldestMailDate: string | null } => {
       const row = limitedStmt.get({ user: userId });
       return { messages: row?.n ?? 0, oldestMailDate: row?.oldest ?? null };
+    },
+
+    /**
+     * Messages recorded by a reader older than `version` as not understood or read incompletely:
+     * how many, the oldest one's date (ISO) and how many have no date.
+     */
+    rereadDue: (
+      userId: number,
+      version: number,
+    ): { messages: number; oldestMailDate: string | null; undated: number } => {
+      const row = rereadStmt.get({ user: userId, version });
+      return {
+        messages: row?.n ?? 0,
+        oldestMailDate: row?.oldest ?? null,
+        undated: row?.undated ?? 0,
+      };
+    },
+
+    /** The reader version the user's mailbox was last re-read for (1 when never). */
+    mailboxRereadVersion: (userId: number): number =>
+      statsStmt.get({ user: userId })?.mailboxRereadVersion ?? 1,
+
+    setMailboxRereadVersion: (userId: number, version: number): void => {
+      db.insert(mailStats)
+        .values({ userId, mailboxRereadVersion: version })
+        .onConflictDoUpdate({ target: mailStats.userId, set: { mailboxRereadVersion: version } })
+        .run();
     },
 
     /** emails_scanned + 1 and last_processed_time = now, creating the row on first use. */

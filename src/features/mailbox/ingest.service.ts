@@ -43,6 +43,18 @@
  *   that does not add the header) is accepted, logged and counted as unverified in the result and
  *   the scan: such a server would equally keep a forged header the sender wrote, so refusing would
  *   protect nothing, and Gmail always adds the header, so real Gmail mail never takes this path.
+ * - Not understood (issue 21 items 4 and 6): Amazon mail the reader could not read enough to act
+ *   on (an order confirmation whose total could not be read in "Vine orders only", so the Vine
+ *   rule cannot be decided; order mail of a kind the reader did not decide, MailFacts.unread
+ *   "kind"; order mail with nothing read and something unread) is recorded skipped
+ *   "not-understood": never taken for paid, never invented as an order, counted apart in the
+ *   summary (by marketplace), left in the mailbox folder. The ledger keeps the reader's version
+ *   and what it could not read (`unread`) for every message; when the reader's version is higher
+ *   (`readerVersion`, READER_VERSION by default), a message recorded as not understood or read
+ *   incompletely (applied, with something unread) is read again when it comes again (files
+ *   imported again; a mailbox re-read: `rereadDue` / `takeMailboxReread`, run by the mailbox
+ *   service as a backfill over their period). Read again after being applied, it only fills what
+ *   the orders lack (apply-facts `fill`): nothing the user typed is overwritten.
  * - Counters: emailsscanned + 1 and lastprocessedtime = now for every message read for the first
  *   time, Amazon or not, in the same transaction as its ledger entry.
  * - A scan collects totals; endScan sends ONE notification when the scan created or updated
@@ -61,13 +73,20 @@ import type {
 import type { EventBus } from "../../events/bus.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Logger } from "../../log.ts";
-import type { MailFacts, MailKind, MailMessage, Marketplace } from "../../mail/amazon/types.ts";
+import { READER_VERSION } from "../../mail/amazon/reader.ts";
+import type {
+  MailFacts,
+  MailKind,
+  MailMessage,
+  Marketplace,
+  UnreadField,
+} from "../../mail/amazon/types.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import { toOrder } from "../orders/order-model.ts";
 import type { OrdersService } from "../orders/orders.service.ts";
 import type { ExportSection } from "../users/users.service.ts";
-import { type Change, type ImportMode, planFacts } from "./apply-facts.ts";
+import { type Change, type ImportMode, type LedgerReason, planFacts } from "./apply-facts.ts";
 import { checkAuthentication, type HeaderLine } from "./auth-check.ts";
 import type { IngestRepo, LedgerRow } from "./ingest.repo.ts";
 
@@ -77,7 +96,10 @@ export type Outcome = "created" | "updated" | "unchanged" | "skipped";
 export type IngestResult = {
   messageKey: string;
   outcome: Outcome;
-  reason?: SkipReason;
+  /** Why it changed nothing ("not-understood": kept to be read again by a newer reader). */
+  reason?: LedgerReason;
+  /** The import mode kept (part of) it out: read again once the mode is "all". */
+  modeLimited?: boolean;
   kind?: MailKind;
   ordersCreated: number;
   ordersUpdated: number;
@@ -117,6 +139,8 @@ export type IngestDeps = {
   parseMail: (raw: Uint8Array) => Promise<MailMessage> | MailMessage;
   /** The Amazon reader: pure, never touches the database. */
   readAmazonMail: (msg: MailMessage) => MailFacts;
+  /** The reader's version (READER_VERSION); tests simulate an upgrade by raising it. */
+  readerVersion?: () => number;
   isAmazonSender: (address: string) => boolean;
   now?: () => Date;
 };
@@ -214,8 +238,22 @@ export type RereadOffer = {
 };
 
 type Decision =
-  | { type: "skip"; reason: SkipReason; kind?: MailKind; marketplace?: Marketplace }
+  | {
+      type: "skip";
+      reason: LedgerReason;
+      kind?: MailKind;
+      marketplace?: Marketplace;
+      unread?: readonly UnreadField[];
+      mailDate?: Date | null;
+    }
   | { type: "apply"; facts: MailFacts; mailDate: Date | null };
+
+/** The ledger's `unread` column: the fields joined, null when none. */
+const unreadColumn = (fields: readonly UnreadField[] | undefined): string | null =>
+  fields && fields.length > 0 ? [...new Set(fields)].sort().join(",") : null;
+
+const validDate = (d: Date | null | undefined): string | null =>
+  d && !Number.isNaN(d.getTime()) ? d.toISOString() : null;
 
 const emptyChanges = (): Record<Change, number> => ({
   shipped: 0,
@@ -244,25 +282,37 @@ export const INGEST_BATCH_MAX_BYTES = 8 * 1024 * 1024;
  */
 export const MAIL_MESSAGE_MAX_BYTES = 10 * 1024 * 1024;
 
+const LONGEST_PERIOD = OLD_EMAIL_PERIODS[OLD_EMAIL_PERIODS.length - 1]!;
+
 /** How many created products the notification names before "and N more". */
 const NOTIFY_NAMES = 5;
 
 export function createMailIngestService(deps: IngestDeps) {
   const { repo, log } = deps;
   const clock = deps.now ?? (() => new Date());
+  const readerVersion = deps.readerVersion ?? (() => READER_VERSION);
 
+  /** Every message in exactly one bucket (MessageBuckets): they add up to messagesRead. */
   function tally(scan: Scan, r: IngestResult) {
     const s = scan.summary;
     s.messagesRead++;
     if (r.alreadyProcessed) {
       s.skipped.duplicate = (s.skipped.duplicate ?? 0) + 1;
+      s.messages.skipped++;
       return;
     }
     s.ordersCreated += r.ordersCreated;
     s.ordersUpdated += r.ordersUpdated;
-    if (r.outcome === "skipped" && r.reason) {
-      s.skipped[r.reason] = (s.skipped[r.reason] ?? 0) + 1;
-    }
+    if (r.modeLimited) s.modeLimited++;
+    if (r.reason === "not-understood") {
+      s.messages.notUnderstood++;
+      const m = r.marketplace ?? "unknown";
+      s.notUnderstoodByMarketplace[m] = (s.notUnderstoodByMarketplace[m] ?? 0) + 1;
+    } else if (r.outcome === "skipped") {
+      const reason = (r.reason ?? "unreadable") as SkipReason;
+      s.skipped[reason] = (s.skipped[reason] ?? 0) + 1;
+      s.messages.skipped++;
+    } else s.messages[r.outcome]++;
     if (r.reason === "not-an-order-mail" && r.marketplace) {
       const by = s.otherByMarketplace ?? {};
       by[r.marketplace] = (by[r.marketplace] ?? 0) + 1;
@@ -277,12 +327,17 @@ export function createMailIngestService(deps: IngestDeps) {
    */
   const rereadable = (userId: number, row: LedgerRow): boolean =>
     row.reason === "no-matching-order" ||
-    (row.modeLimited === 1 && repo.stats(userId).importMode === "all");
+    (row.modeLimited === 1 && repo.stats(userId).importMode === "all") ||
+    byNewerReader(row);
+
+  /** Not understood or read incompletely by a reader older than today's. */
+  const byNewerReader = (row: LedgerRow): boolean =>
+    row.readerVersion < readerVersion() && (row.reason === "not-understood" || row.unread !== null);
 
   const fromLedger = (row: LedgerRow): IngestResult => ({
     messageKey: row.messageKey,
     outcome: row.outcome as Outcome,
-    ...(row.reason ? { reason: row.reason as SkipReason } : {}),
+    ...(row.reason ? { reason: row.reason as LedgerReason } : {}),
     ...(row.kind ? { kind: row.kind as MailKind } : {}),
     ordersCreated: row.ordersCreated,
     ordersUpdated: row.ordersUpdated,
@@ -350,11 +405,15 @@ export function createMailIngestService(deps: IngestDeps) {
       return { type: "skip", reason: "unreadable" };
     }
     if (facts.kind === "other") {
+      // Order mail by its sender and structure whose kind the reader could not decide: kept to
+      // be read again; any other "other" is plainly not about an order.
+      const unknownKind = facts.unread?.includes("kind") === true;
       return {
         type: "skip",
-        reason: "not-an-order-mail",
+        reason: unknownKind ? "not-understood" : "not-an-order-mail",
         kind: "other",
         marketplace: facts.marketplace,
+        ...(unknownKind ? { unread: facts.unread, mailDate: msg.date } : {}),
       };
     }
     if (facts.forwarded) {
@@ -387,7 +446,13 @@ export function createMailIngestService(deps: IngestDeps) {
       ...(auth ? { authentication: auth } : {}),
     };
     let reread = false;
-    const record = (r: IngestResult, limited?: { mailDate: Date | null }) => {
+    /** The entry read again because a newer reader may read it better (null otherwise). */
+    let rereadOf: LedgerRow | null = null;
+    const version = readerVersion();
+    const record = (
+      r: IngestResult,
+      extra: { mailDate?: Date | null; unread?: readonly UnreadField[] } = {},
+    ) => {
       repo.recordProcessed({
         userId,
         messageKey: key,
@@ -397,8 +462,10 @@ export function createMailIngestService(deps: IngestDeps) {
         ordersCreated: r.ordersCreated,
         ordersUpdated: r.ordersUpdated,
         processedAt: nowIso,
-        modeLimited: limited ? 1 : 0,
-        mailDate: limited?.mailDate?.toISOString() ?? null,
+        modeLimited: r.modeLimited ? 1 : 0,
+        mailDate: validDate(extra.mailDate),
+        readerVersion: version,
+        unread: unreadColumn(extra.unread),
       });
       // A message read again (see the header) was counted the first time.
       if (!reread) repo.countScanned(userId, nowIso);
@@ -409,9 +476,10 @@ export function createMailIngestService(deps: IngestDeps) {
       if (!prior || !rereadable(userId, prior)) return prior;
       repo.forgetProcessed(userId, key);
       reread = true;
+      rereadOf = byNewerReader(prior) ? prior : null;
       return undefined;
     };
-    const skipped = (reason: SkipReason, kind?: MailKind): IngestResult => ({
+    const skipped = (reason: LedgerReason, kind?: MailKind): IngestResult => ({
       ...base,
       outcome: "skipped",
       reason,
@@ -428,10 +496,16 @@ export function createMailIngestService(deps: IngestDeps) {
       if (decision.type === "skip") {
         const r = skipped(decision.reason, decision.kind);
         if (decision.marketplace) r.marketplace = decision.marketplace;
-        record(r);
+        record(r, { mailDate: decision.mailDate, unread: decision.unread });
         return r;
       }
       const { facts, mailDate } = decision;
+      // Applied before and read again by a newer reader: fill in only what is missing.
+      const before: LedgerRow | null = rereadOf;
+      const fill =
+        before && before.outcome !== "skipped"
+          ? { creates: /(^|,)(items|total)(,|$)/.test(before.unread ?? "") }
+          : undefined;
       // The first Amazon mail of a known marketplace decides the user's Vine marketplace.
       if (facts.marketplace !== "unknown") repo.learnVineMarketplace(userId, facts.marketplace);
       const mode = repo.stats(userId).importMode;
@@ -440,11 +514,19 @@ export function createMailIngestService(deps: IngestDeps) {
         mailDate,
         byNumber: (n) => repo.ordersByNumber(userId, n).map(toOrder),
         unnumberedByAsin: (a) => repo.unnumberedByAsin(userId, a).map(toOrder),
+        ...(fill ? { fill } : {}),
       });
       let r: IngestResult;
-      const limited = plan.modeLimited ? { mailDate } : undefined;
-      if (plan.skip) r = skipped(plan.skip, facts.kind);
-      else {
+      // What was not read: the reader's list, and the total of an order the Vine rule could not
+      // decide (today's reader may leave the total null without saying so).
+      const unread: UnreadField[] = [...(facts.unread ?? [])];
+      if (plan.undecided > 0) unread.push("total");
+      if (plan.skip) {
+        r = skipped(plan.skip, facts.kind);
+        if (plan.skip === "not-understood" || plan.skip === "not-an-order-mail") {
+          r.marketplace = facts.marketplace;
+        }
+      } else {
         for (const c of plan.creates) {
           // Absent fields are read as undefined, exactly like a request that leaves them out.
           const o = deps.orders.create(userId, c.body as CreateOrderBody);
@@ -464,7 +546,8 @@ export function createMailIngestService(deps: IngestDeps) {
           ordersUpdated: updated,
         };
       }
-      record(r, limited);
+      if (plan.modeLimited) r.modeLimited = true;
+      record(r, { mailDate, unread });
       return r;
     };
 
@@ -529,6 +612,18 @@ export function createMailIngestService(deps: IngestDeps) {
     p.prior
       ? { result: fromLedger(p.prior), names: [], changes: emptyChanges() }
       : applyOne(userId, p.key, p.decision, p.auth);
+
+  /** The smallest "Process Old Emails" period reaching the oldest date; the longest when undated. */
+  function periodReaching(due: {
+    messages: number;
+    oldestMailDate: string | null;
+    undated: number;
+  }): number | null {
+    if (due.messages === 0) return null;
+    if (!due.oldestMailDate || due.undated > 0) return LONGEST_PERIOD;
+    const days = Math.ceil((clock().getTime() - Date.parse(due.oldestMailDate)) / 86_400_000) + 1;
+    return OLD_EMAIL_PERIODS.find((p) => p >= days) ?? LONGEST_PERIOD;
+  }
 
   const service = {
     /**
@@ -637,6 +732,7 @@ export function createMailIngestService(deps: IngestDeps) {
     /** Counts a message that was not read at all (over MAIL_MESSAGE_MAX_BYTES, unreadable). */
     countSkipped(scan: Scan, reason: "too-large" | "unreadable"): void {
       scan.summary.messagesRead++;
+      scan.summary.messages.skipped++;
       scan.summary.skipped[reason] = (scan.summary.skipped[reason] ?? 0) + 1;
     },
 
@@ -649,7 +745,11 @@ export function createMailIngestService(deps: IngestDeps) {
           messagesRead: 0,
           ordersCreated: 0,
           ordersUpdated: 0,
+          messages: { created: 0, updated: 0, unchanged: 0, notUnderstood: 0, skipped: 0 },
           skipped: {},
+          notUnderstoodByMarketplace: {},
+          modeLimited: 0,
+          importMode: repo.stats(userId).importMode,
           otherByMarketplace: {},
         },
         unverified: 0,
@@ -666,7 +766,9 @@ export function createMailIngestService(deps: IngestDeps) {
     endScan(scan: Scan): IngestSummary {
       const summary: IngestSummary = {
         ...scan.summary,
+        messages: { ...scan.summary.messages },
         skipped: { ...scan.summary.skipped },
+        notUnderstoodByMarketplace: { ...scan.summary.notUnderstoodByMarketplace },
         otherByMarketplace: { ...scan.summary.otherByMarketplace },
       };
       if (scan.ended) return summary;
@@ -679,7 +781,7 @@ export function createMailIngestService(deps: IngestDeps) {
         );
         deps.events.publish(userId, "user", "UPDATE");
       }
-      if (summary.ordersCreated + summary.ordersUpdated > 0) {
+      if (summary.ordersCreated + summary.ordersUpdated + summary.messages.notUnderstood > 0) {
         try {
           deps.notify(userId, "information", scanMessage(scan), { event: scanEvents(scan) });
         } catch (err) {
@@ -717,11 +819,29 @@ export function createMailIngestService(deps: IngestDeps) {
       if (repo.stats(userId).importMode !== "all") return { messages: 0, daysBack: null };
       const { messages, oldestMailDate } = repo.modeLimited(userId);
       if (messages === 0 || !oldestMailDate) return { messages, daysBack: null };
-      const days = Math.ceil((clock().getTime() - Date.parse(oldestMailDate)) / 86_400_000) + 1;
-      const daysBack =
-        OLD_EMAIL_PERIODS.find((p) => p >= days) ??
-        OLD_EMAIL_PERIODS[OLD_EMAIL_PERIODS.length - 1]!;
-      return { messages, daysBack };
+      return { messages, daysBack: periodReaching({ messages, oldestMailDate, undated: 0 }) };
+    },
+
+    /**
+     * Messages a newer reader reads again (not understood or read incompletely by an older one)
+     * and the "Process Old Emails" period reaching the oldest (the longest when some have no date).
+     */
+    rereadDue(userId: number): RereadOffer {
+      const due = repo.rereadDue(userId, readerVersion());
+      return { messages: due.messages, daysBack: periodReaching(due) };
+    },
+
+    /**
+     * The mailbox's re-read for today's reader, once: the period to re-scan when messages are due
+     * and the mailbox was not re-read for this version yet (then it is marked re-read); else null.
+     */
+    takeMailboxReread(userId: number): { daysBack: number; messages: number } | null {
+      const version = readerVersion();
+      if (repo.mailboxRereadVersion(userId) >= version) return null;
+      const due = service.rereadDue(userId);
+      if (due.messages === 0) return null;
+      repo.setMailboxRereadVersion(userId, version);
+      return { messages: due.messages, daysBack: due.daysBack ?? LONGEST_PERIOD };
     },
 
     /** The export's `mail` section: counters, the import setting and the ledger by outcome. */
@@ -771,5 +891,29 @@ export function scanMessage(scan: Scan): SafeHtml {
       html`${lead}<strong>${plural(scan.summary.ordersUpdated, "order", "orders")} updated</strong> from ${where}: ${other.join(", ")}.`,
     );
   }
+  const unknown = scan.summary.messages.notUnderstood;
+  if (unknown > 0) {
+    const lead = parts.length > 0 ? " " : "";
+    parts.push(
+      html`${lead}${notUnderstoodSentence(unknown, scan.summary.notUnderstoodByMarketplace)}`,
+    );
+  }
   return html`${parts}`;
+}
+
+/**
+ * "2 emails from Amazon were not understood (JP 2); they are read again when Grapevine's mail
+ * reader is updated." (docs/messages.md, Mail and account).
+ */
+export function notUnderstoodSentence(
+  n: number,
+  byMarketplace: Partial<Record<string, number>>,
+): string {
+  const where = Object.entries(byMarketplace)
+    .filter(([, c]) => (c ?? 0) > 0)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
+    .map(([m, c]) => `${m === "unknown" ? "other marketplaces" : m} ${c}`);
+  return `${plural(n, "email", "emails")} from Amazon ${n === 1 ? "was" : "were"} not understood${
+    where.length > 0 ? ` (${where.join(", ")})` : ""
+  }; ${n === 1 ? "it is" : "they are"} read again when Grapevine's mail reader is updated.`;
 }

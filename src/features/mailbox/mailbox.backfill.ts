@@ -30,7 +30,8 @@ import type { MailboxConnections } from "./mailbox.connection.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 
 /** What the mailbox (supervisors and backfills) uses of the ingestion service. */
-export type MailboxIngest = MailIngestPort<Scan> & Pick<MailIngestService, "stats">;
+export type MailboxIngest = MailIngestPort<Scan> &
+  Pick<MailIngestService, "stats" | "takeMailboxReread">;
 
 /** A backfill persists its progress (done_through_uid) after this many messages. */
 const BACKFILL_PROGRESS_EVERY = 50;
@@ -50,6 +51,8 @@ export function createBackfillRunner(deps: {
   /** A failing message is retried this often before it is skipped, this far apart. */
   backfillRetry: { attempts: number; delayMs: number };
   onAuthFailure: (userId: number, err: ImapError) => void;
+  /** A run ended by itself (done, failed, given up; not cancelled, not at shutdown). */
+  onEnded?: (userId: number) => void;
 }) {
   const { repo, events, timings, domains, backfillRetry, fetchLimits } = deps;
   const backfills = new Map<number, BackfillRun>();
@@ -218,6 +221,7 @@ export function createBackfillRunner(deps: {
       .catch((err) => userLog(userId).error({ err }, "backfill crashed"))
       .finally(() => {
         if (backfills.get(userId) === run) backfills.delete(userId);
+        if (!run.cancelled && !stopping) deps.onEnded?.(userId);
       });
     backfills.set(userId, run);
   }

@@ -160,7 +160,32 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     domains,
     backfillRetry,
     onAuthFailure: (userId, e) => authFailed(userId, e),
+    // A re-read after a reader upgrade waits for a running backfill (see rereadAfterUpgrade).
+    onEnded: (userId) => rereadAfterUpgrade(userId),
   });
+
+  /**
+   * After the mail reader was upgraded (READER_VERSION raised), the mail it may read better (not
+   * understood or read incompletely by an older reader) is read again from the mailbox, once per
+   * version: a backfill of the monitored folder over their period, through which the ledger lets
+   * them (and only them, besides mode-limited mail) be read again. Checked at start, when a
+   * mailbox connects and when a backfill ends (a running one is never replaced).
+   */
+  function rereadAfterUpgrade(userId: number) {
+    if (stopping || backfill.isRunning(userId)) return;
+    const a = repo.findAccount(userId);
+    if (!a?.isConnected || a.authState !== "ok") return;
+    const due = deps.ingest.takeMailboxReread(userId);
+    if (!due) return;
+    const since = new Date(now().getTime() - due.daysBack * DAY_MS);
+    userLog(userId).info(
+      { messages: due.messages, daysBack: due.daysBack },
+      "mail reader upgraded: mail it did not understand is read again",
+    );
+    repo.startBackfill(userId, a.selectedFolder, since.toISOString());
+    backfill.run(userId);
+  }
+  let stopping = false;
 
   /** The server refused the credentials: Expired state, one critical notification. */
   function authFailed(userId: number, err: ImapError) {
@@ -322,6 +347,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     userLog(userId).info({ email: c.emailAddress, authType: c.authType }, "Gmail connected");
     manager.start(userId);
     if (repo.getBackfill(userId)?.status === "running") backfill.run(userId);
+    rereadAfterUpgrade(userId);
     events.publish(userId, "user", "UPDATE");
     events.publish(userId, "IMAP", "STATUS");
     return {
@@ -557,12 +583,14 @@ export function createMailboxService(deps: MailboxServiceDeps) {
       for (const userId of repo.runningBackfillUserIds()) {
         if (settingsOf(userId)) backfill.run(userId);
       }
+      for (const userId of repo.connectedUserIds()) rereadAfterUpgrade(userId);
       if (n > 0) log.info({ mailboxes: n }, "mailbox supervisors started");
       return n;
     },
 
     /** Shutdown: stop backfills and supervisors before the database closes. */
     async stopAll() {
+      stopping = true;
       await Promise.race([
         Promise.all([manager.stopAll(), backfill.stopAll()]),
         Bun.sleep(timings.stopGraceMs + 2000),

@@ -49,7 +49,7 @@ export function EmailTab() {
         <ProviderChooser onGmail={() => setGmailOpen(true)} />
       )}
       <ImportModeCard mode={user.importMode ?? "vine"} connected={connected} />
-      <ImportCard />
+      <ImportCard connected={connected} importMode={user.importMode ?? "vine"} />
       <PrivacyCard />
       <GmailConnectDialog open={gmailOpen} onClose={() => setGmailOpen(false)} oauth={oauth} />
     </div>

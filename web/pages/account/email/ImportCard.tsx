@@ -16,7 +16,15 @@ import { authHeaders, errorMessage, SignedOutError, throwIfNotOk } from "../../.
 import { formatBytes } from "../../../lib/format.ts";
 import { ALL_INVALIDATION_PREFIXES, invalidatePrefixes } from "../../../lib/live-events.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
-import { plural, skippedLines, skippedTotal } from "./settings.ts";
+import { type Reread, RereadOffer, useSaveImportMode } from "./ImportModeCard.tsx";
+import {
+  modeLimitedLine,
+  notUnderstoodLine,
+  plural,
+  skippedLines,
+  skippedTotal,
+  summaryHeadline,
+} from "./settings.ts";
 
 /**
  * POST /api/imap/import: multipart with repeated `files` fields, with upload progress (0 to 1).
@@ -63,7 +71,13 @@ type Phase =
   | { kind: "error"; message: string }
   | { kind: "done"; summary: IngestSummary };
 
-export function ImportCard() {
+export function ImportCard({
+  connected,
+  importMode,
+}: {
+  connected: boolean;
+  importMode: "vine" | "all";
+}) {
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
@@ -178,33 +192,68 @@ export function ImportCard() {
           {phase.message}
         </div>
       )}
-      {phase.kind === "done" && <ImportSummary summary={phase.summary} />}
+      {phase.kind === "done" && (
+        <ImportSummary summary={phase.summary} connected={connected} importMode={importMode} />
+      )}
     </article>
   );
 }
 
-function ImportSummary({ summary }: { summary: IngestSummary }) {
+/**
+ * The import's summary: what "Vine orders only" kept out first (with the offer to switch), then
+ * every message in exactly one bucket (the buckets add up to the messages read), then why the
+ * skipped ones were skipped.
+ */
+function ImportSummary({
+  summary,
+  connected,
+  importMode,
+}: {
+  summary: IngestSummary;
+  connected: boolean;
+  importMode: "vine" | "all";
+}) {
   const skipped = skippedLines(summary);
+  const kept = modeLimitedLine(summary);
+  const unknown = notUnderstoodLine(summary);
+  const b = summary.messages;
   return (
     <section className="import-summary" aria-label="Import summary">
+      {kept && (
+        <ModeLimitedOffer line={kept} connected={connected} switched={importMode === "all"} />
+      )}
+      <p className="import-headline">{summaryHeadline(summary)}</p>
       <dl>
         <div>
           <dt>Messages read</dt>
           <dd>{summary.messagesRead}</dd>
         </div>
         <div>
-          <dt>Orders created</dt>
-          <dd>{summary.ordersCreated}</dd>
+          <dt>Created orders</dt>
+          <dd>{b.created}</dd>
         </div>
         <div>
-          <dt>Orders updated</dt>
-          <dd>{summary.ordersUpdated}</dd>
+          <dt>Updated orders</dt>
+          <dd>{b.updated}</dd>
         </div>
+        {b.unchanged > 0 && (
+          <div>
+            <dt>Changed nothing</dt>
+            <dd>{b.unchanged}</dd>
+          </div>
+        )}
+        {b.notUnderstood > 0 && (
+          <div>
+            <dt>Not understood</dt>
+            <dd>{b.notUnderstood}</dd>
+          </div>
+        )}
         <div>
           <dt>Skipped</dt>
           <dd>{skippedTotal(summary)}</dd>
         </div>
       </dl>
+      {unknown && <p className="muted-note">{unknown}</p>}
       {skipped.length > 0 && (
         <>
           <p className="muted-note">Skipped messages:</p>
@@ -216,5 +265,40 @@ function ImportSummary({ summary }: { summary: IngestSummary }) {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * "“Vine orders only” kept 3 emails … out." and the offer to import every Amazon order; once
+ * switched, the re-read offer of the import-mode card (import the files again, or re-scan).
+ */
+function ModeLimitedOffer({
+  line,
+  connected,
+  switched,
+}: {
+  line: string;
+  connected: boolean;
+  switched: boolean;
+}) {
+  const [reread, setReread] = useState<Reread | null>(null);
+  const save = useSaveImportMode({ onSaved: setReread });
+  const done = save.isSuccess || switched;
+  return (
+    <div className="import-mode-limited">
+      <p>{line}</p>
+      {!done && (
+        <button
+          type="button"
+          className="secondary small"
+          disabled={save.isPending}
+          aria-busy={save.isPending || undefined}
+          onClick={() => save.mutate("all")}
+        >
+          Import all Amazon orders
+        </button>
+      )}
+      {reread && <RereadOffer reread={reread} connected={connected} />}
+    </div>
   );
 }

@@ -9,35 +9,23 @@ import { toast, toastError } from "../../../lib/toast.tsx";
 
 type Mode = "vine" | "all";
 /** What the server says the new mode makes readable again (mail skipped under the old one). */
-type Reread = { messages: number; daysBack: number | null };
+export type Reread = { messages: number; daysBack: number | null };
 
-const OPTIONS: { value: Mode; label: string; hint: string }[] = [
-  {
-    value: "vine",
-    label: "Vine orders only",
-    hint: "Orders whose total is zero ($0.00, £0.00, 0,00 €, ¥0…). Your other Amazon orders are left alone.",
-  },
-  {
-    value: "all",
-    label: "All Amazon orders",
-    hint: "Every order confirmation from Amazon becomes an order here.",
-  },
-];
-
-export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boolean }) {
+/**
+ * PUT /api/imap/import-mode: saves the mode, keeps it on screen until the refetch confirms it,
+ * the saved toast. Used by this card and by the import summary's offer to switch.
+ */
+export function useSaveImportMode(
+  opts: { onSaved?: (reread: Reread | null) => void; onFailed?: () => void } = {},
+) {
   const queryClient = useQueryClient();
-  const [reread, setReread] = useState<Reread | null>(null);
-  // The choice shown, set in the same render as the click (a controlled radio that waited for
-  // the mutation's pending state would be reset to the old value for a moment).
-  const [choice, setChoice] = useState<Mode>(mode);
-  useEffect(() => setChoice(mode), [mode]);
-  const save = useMutation({
+  return useMutation({
     mutationFn: (importMode: Mode) =>
       apiJson<{ importMode: Mode; reread?: Reread }>("PUT", "/api/imap/import-mode", {
         importMode,
       }),
     onSuccess: (res) => {
-      setReread(res.reread && res.reread.messages > 0 ? res.reread : null);
+      opts.onSaved?.(res.reread && res.reread.messages > 0 ? res.reread : null);
       // Keep the saved choice on screen until the refetch confirms it (no flicker back).
       queryClient.setQueryData<UserData>(userKeys.data(), (old) =>
         old ? { ...old, importMode: res.importMode } : old,
@@ -53,10 +41,32 @@ export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boo
       });
     },
     onError: (err) => {
-      setChoice(mode);
+      opts.onFailed?.();
       toastError(err, errorMessage(err, "Failed to save the import setting"));
     },
   });
+}
+
+const OPTIONS: { value: Mode; label: string; hint: string }[] = [
+  {
+    value: "vine",
+    label: "Vine orders only",
+    hint: "Orders whose total is zero ($0.00, £0.00, 0,00 €, ¥0…). Your other Amazon orders are left alone.",
+  },
+  {
+    value: "all",
+    label: "All Amazon orders",
+    hint: "Every order confirmation from Amazon becomes an order here.",
+  },
+];
+
+export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boolean }) {
+  const [reread, setReread] = useState<Reread | null>(null);
+  // The choice shown, set in the same render as the click (a controlled radio that waited for
+  // the mutation's pending state would be reset to the old value for a moment).
+  const [choice, setChoice] = useState<Mode>(mode);
+  useEffect(() => setChoice(mode), [mode]);
+  const save = useSaveImportMode({ onSaved: setReread, onFailed: () => setChoice(mode) });
   return (
     <article className="import-mode-card">
       <header>
@@ -96,7 +106,7 @@ export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boo
 }
 
 /** After switching to all orders: the mail read before that is now imported when read again. */
-function RereadOffer({ reread, connected }: { reread: Reread; connected: boolean }) {
+export function RereadOffer({ reread, connected }: { reread: Reread; connected: boolean }) {
   const rescan = useProcessOldEmails();
   const n = reread.messages;
   const emails = n === 1 ? "1 email" : `${n} emails`;

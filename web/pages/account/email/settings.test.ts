@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
 import type { EmailSettings } from "../../../../src/contract/user.ts";
 import {
   DEFAULT_PERIOD,
@@ -7,7 +8,9 @@ import {
   folderOptions,
   folderSelectPayload,
   isAuthorizationExpired,
+  modeLimitedLine,
   NONE_FOLDER,
+  notUnderstoodLine,
   PERIOD_OPTIONS,
   periodLabel,
   processConfirmText,
@@ -16,6 +19,7 @@ import {
   shouldAutoRefreshFolders,
   skippedLines,
   skippedTotal,
+  summaryHeadline,
   withMonitoredFolder,
 } from "./settings.ts";
 
@@ -175,13 +179,34 @@ test("'Email Authorization Expired': settings, not connected, no access token", 
   expect(isAuthorizationExpired(null)).toBe(false);
 });
 
-test("import summary: skipped reasons as sentences saying what to do, largest first, zeros left out", () => {
-  const summary = {
-    messagesRead: 9,
-    ordersCreated: 1,
-    ordersUpdated: 0,
-    skipped: { "not-amazon": 2, spoofed: 1, duplicate: 0, "not-vine": 5 },
+/** A summary with its message buckets filled from `skipped` and the given counts. */
+function aSummary(over: Partial<IngestSummary> & Pick<IngestSummary, "skipped">): IngestSummary {
+  const skipped = Object.values(over.skipped).reduce<number>((a, n) => a + (n ?? 0), 0);
+  const messages = over.messages ?? {
+    created: over.ordersCreated ?? 0,
+    updated: 0,
+    unchanged: 0,
+    notUnderstood: 0,
+    skipped,
   };
+  return {
+    messagesRead:
+      messages.created + messages.updated + messages.unchanged + messages.notUnderstood + skipped,
+    ordersCreated: 0,
+    ordersUpdated: 0,
+    notUnderstoodByMarketplace: {},
+    modeLimited: 0,
+    importMode: "vine",
+    ...over,
+    messages,
+  };
+}
+
+test("import summary: skipped reasons as sentences saying what to do, largest first, zeros left out", () => {
+  const summary = aSummary({
+    ordersCreated: 1,
+    skipped: { "not-amazon": 2, spoofed: 1, duplicate: 0, "not-vine": 5 },
+  });
   expect(skippedLines(summary).map((l) => l.text)).toEqual([
     "5 emails were not about a Vine order (a free order: a total of 0 in any currency). To import every Amazon order, choose “All Amazon orders” above and import the files again.",
     "2 emails were not from Amazon.",
@@ -196,14 +221,48 @@ test("import summary: skipped reasons as sentences saying what to do, largest fi
 });
 
 test("import summary: Amazon mail not understood is counted by marketplace", () => {
-  const summary = {
-    messagesRead: 4,
-    ordersCreated: 0,
-    ordersUpdated: 0,
+  const summary = aSummary({
     skipped: { "not-an-order-mail": 4 },
     otherByMarketplace: { unknown: 1, FR: 3, DE: 0 },
-  };
+  });
   expect(skippedLines(summary).map((l) => l.text)).toEqual([
     "4 emails from Amazon were not about an order (FR 3, other marketplaces 1).",
   ]);
+});
+
+test("import summary: the first line puts every message in one bucket, adding up to the messages read", () => {
+  // 45 messages: 3 created 5 orders, 1 updated 2, 2 not understood, 39 skipped (the issue's
+  // "Messages read 45 · Orders created 5 · Skipped 41" counted orders among messages).
+  const summary = aSummary({
+    ordersCreated: 5,
+    ordersUpdated: 2,
+    messages: { created: 3, updated: 1, unchanged: 0, notUnderstood: 2, skipped: 39 },
+    skipped: { "not-amazon": 30, "not-vine": 8, duplicate: 1 },
+    notUnderstoodByMarketplace: { JP: 2 },
+    modeLimited: 8,
+  });
+  expect(summary.messagesRead).toBe(45);
+  expect(summaryHeadline(summary)).toBe(
+    "45 emails read: 3 created 5 orders, 1 updated 2 orders, 2 not understood, 39 skipped.",
+  );
+  expect(notUnderstoodLine(summary)).toBe(
+    "2 emails from Amazon were not understood (JP 2); they are read again when Grapevine's mail reader is updated.",
+  );
+  expect(modeLimitedLine(summary)).toBe(
+    "“Vine orders only” kept 8 emails about other Amazon orders out (paid orders and their updates).",
+  );
+  // Nothing kept out, or all orders imported: no such line; nothing read: the count alone.
+  expect(modeLimitedLine({ ...summary, modeLimited: 0 })).toBeNull();
+  expect(modeLimitedLine({ ...summary, importMode: "all" })).toBeNull();
+  expect(notUnderstoodLine(aSummary({ skipped: {} }))).toBeNull();
+  expect(summaryHeadline(aSummary({ skipped: {} }))).toBe("0 emails read.");
+  expect(
+    summaryHeadline(
+      aSummary({
+        ordersCreated: 1,
+        messages: { created: 1, updated: 0, unchanged: 1, notUnderstood: 0, skipped: 0 },
+        skipped: {},
+      }),
+    ),
+  ).toBe("2 emails read: 1 created 1 order, 1 changed nothing.");
 });

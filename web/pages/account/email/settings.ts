@@ -186,7 +186,11 @@ export function skippedLines(summary: IngestSummary): { reason: SkipReason; text
 
 /** " (FR 2, other marketplaces 1)": where the mail that was not understood came from. */
 function byMarketplace(summary: IngestSummary): string {
-  const parts = Object.entries(summary.otherByMarketplace ?? {})
+  return marketplaceCounts(summary.otherByMarketplace ?? {});
+}
+
+function marketplaceCounts(counts: Partial<Record<string, number>>): string {
+  const parts = Object.entries(counts)
     .filter(([, n]) => typeof n === "number" && n > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
     .map(([m, n]) => `${m === "unknown" ? "other marketplaces" : m} ${n}`);
@@ -195,4 +199,39 @@ function byMarketplace(summary: IngestSummary): string {
 
 export function skippedTotal(summary: IngestSummary): number {
   return Object.values(summary.skipped).reduce<number>((a, n) => a + (n ?? 0), 0);
+}
+
+/**
+ * The summary's first line: every message read in exactly one bucket, the buckets adding up to
+ * the messages read ("45 emails read: 3 created 5 orders, 1 updated 2 orders, 2 not understood,
+ * 39 skipped."); empty buckets are left out. docs/messages.md, Mail and account.
+ */
+export function summaryHeadline(summary: IngestSummary): string {
+  const b = summary.messages;
+  const parts: string[] = [];
+  if (b.created > 0) parts.push(`${b.created} created ${plural(summary.ordersCreated, "order")}`);
+  if (b.updated > 0) parts.push(`${b.updated} updated ${plural(summary.ordersUpdated, "order")}`);
+  if (b.unchanged > 0) parts.push(`${b.unchanged} changed nothing`);
+  if (b.notUnderstood > 0) parts.push(`${b.notUnderstood} not understood`);
+  if (b.skipped > 0) parts.push(`${b.skipped} skipped`);
+  const read = `${emails(summary.messagesRead)} read`;
+  return parts.length > 0 ? `${read}: ${parts.join(", ")}.` : `${read}.`;
+}
+
+/**
+ * What "Vine orders only" kept out of this import, when it kept anything: said first, with the
+ * offer to switch (docs/messages.md, Mail and account).
+ */
+export function modeLimitedLine(summary: IngestSummary): string | null {
+  const n = summary.modeLimited;
+  if (summary.importMode !== "vine" || n <= 0) return null;
+  return `“Vine orders only” kept ${emails(n)} about other Amazon orders out (paid orders and their updates).`;
+}
+
+/** The mail not understood, by marketplace, and what happens to it (as the scan notification). */
+export function notUnderstoodLine(summary: IngestSummary): string | null {
+  const n = summary.messages.notUnderstood;
+  if (n <= 0) return null;
+  const where = marketplaceCounts(summary.notUnderstoodByMarketplace);
+  return `${emails(n)} from Amazon ${was(n)} not understood${where}; ${n === 1 ? "it is" : "they are"} read again when Grapevine's mail reader is updated.`;
 }
