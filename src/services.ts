@@ -77,6 +77,8 @@ export type ServiceOverrides = {
   health?: { freeBytes?: (dir: string) => number };
   /** Vine standing's clock ("today", window edges). */
   vine?: { now?: () => Date };
+  /** The orders service's clock ("Mark delivered"'s today, stamps). */
+  orders?: { now?: () => Date };
 };
 
 export function createServices(
@@ -119,6 +121,7 @@ export function createServices(
     users: usersRepo,
     events,
     mediaDir: config.mediaDir,
+    now: overrides.orders?.now,
     tracking,
     // Built below; called only after a request, when every service exists.
     onReviewDecided: (userId, order) =>

@@ -32,6 +32,8 @@ import type { VineSettingsRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { isoDayInZone, offsetMs } from "../../shared/calendar-day.ts";
+import { amountText } from "../../shared/money.ts";
+import { currencyOfUser } from "../orders/order-model.ts";
 import type { NewOrderRow, OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
@@ -263,7 +265,10 @@ export function createVineService(deps: {
         asin: r.asin,
         estimatedRetailValue: moneyText(etvCents),
         valueCents: etvCents,
+        // The report is the user's marketplace's: its currency (not the column's USD default).
+        currency: currencyOfUser(deps.users.findById(userId)),
         dateOrdered: r.orderDate,
+        dateShipped: cancel ? null : r.shippedDate,
         status,
         createdAt: nowIso,
         updatedAt: nowIso,
@@ -282,6 +287,7 @@ export function createVineService(deps: {
       patch.valueCents = etvCents;
     }
     if (!order.dateOrdered && r.orderDate) patch.dateOrdered = r.orderDate;
+    if (!cancel && !order.dateShipped && r.shippedDate) patch.dateShipped = r.shippedDate;
     if (!order.asin) patch.asin = r.asin;
     if (cancel && IN_TRANSIT.has(order.status)) {
       patch.status = "Canceled";
@@ -358,7 +364,7 @@ export function createVineService(deps: {
           day,
           r.status,
           canceled ? "yes" : "no",
-          r.valueCents === null ? null : moneyText(r.valueCents),
+          r.valueCents === null ? null : amountText(r.valueCents, r.currency),
           r.currency,
         ]);
       }
@@ -371,7 +377,7 @@ export function createVineService(deps: {
           null,
           null,
           null,
-          moneyText(cents),
+          amountText(cents, currency),
           currency,
         ]);
       }
