@@ -66,7 +66,10 @@ const d = (s: string) => new Date(`${s}T00:00:00.000Z`);
 
 async function importReport(token: string, rows: (string | number | Date | null)[][]) {
   const form = new FormData();
-  form.append("file", new File([buildXlsx([HEADERS, ...rows])], "Itemized Report.xlsx"));
+  form.append(
+    "file",
+    new File([new Uint8Array(buildXlsx([HEADERS, ...rows]))], "Itemized Report.xlsx"),
+  );
   const res = await h.req("POST", "/api/vine/itemized-report", { token, raw: form });
   expect(res.status).toBe(200);
 }
