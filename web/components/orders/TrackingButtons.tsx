@@ -5,7 +5,7 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { Carrier } from "../../../src/contract/constants.ts";
+import { CARRIER_LABELS, type Carrier } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { usePublicConfig } from "../../hooks/usePublicConfig.ts";
 import { isAdmin, useAuth } from "../../lib/auth.tsx";
@@ -62,11 +62,20 @@ export function useCanLookUp(carrier: Carrier | null | undefined): boolean {
 }
 
 /** The line under a disabled Update Tracking: why, and for the administrator where to set it up. */
-export function TrackingLookupNote(props: { id?: string }) {
+export function TrackingLookupNote(props: { id?: string; carrier: Carrier | null }) {
   const admin = isAdmin(useAuth().user);
+  const { carrier } = props;
+  if (carrier === "AMAZON") {
+    return (
+      <small id={props.id} className="muted tracking-unavailable">
+        Amazon Logistics parcels cannot be looked up: Amazon's delivery mail marks them Received.
+      </small>
+    );
+  }
   return (
     <small id={props.id} className="muted tracking-unavailable">
-      Tracking look-ups are not set up on this server for this carrier.
+      Tracking look-ups {carrier && carrier !== "OTHER" ? `for ${CARRIER_LABELS[carrier]} ` : ""}are
+      not set up on this server.
       {admin && (
         <>
           {" "}
@@ -97,7 +106,7 @@ export function UpdateOrderTrackingButton(props: { order: Order; disabled?: bool
       >
         Update Tracking
       </button>
-      {!canLookUp && <TrackingLookupNote id={noteId} />}
+      {!canLookUp && <TrackingLookupNote id={noteId} carrier={props.order.carrier} />}
     </>
   );
 }

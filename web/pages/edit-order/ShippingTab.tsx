@@ -128,7 +128,7 @@ export function ShippingFields(
           </button>
         )}
         {order && props.onUpdateTracking && savedNumber && !canLookUp && (
-          <TrackingLookupNote id="tracking-lookup-note" />
+          <TrackingLookupNote id="tracking-lookup-note" carrier={order.carrier} />
         )}
         {order && (
           <p className="muted last-updated">
