@@ -111,7 +111,7 @@ test("stored photos load with the token, never a 401 first; a refused file offer
   await media.upload([
     { name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not a picture at all") },
   ]);
-  await expect(media.region.getByText("Upload failed")).toBeVisible();
+  await expect(media.region.getByText("Upload failed", { exact: true })).toBeVisible();
   await expect(media.dismiss("fake.png")).toBeVisible();
   await expect(media.retry()).toHaveCount(0);
 });
