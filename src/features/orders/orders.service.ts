@@ -11,6 +11,9 @@
  * - Tracking: a number on an Ordered order makes it Shipped; clearing the number clears the carrier
  *   and takes a Shipped order back to Ordered; a missing carrier is detected from the number. An
  *   explicit status in the same request wins over the automatic change.
+ * - "Mark delivered" (issue 23 item 5): an Ordered or Shipped order becomes Received on a given day,
+ *   or on its shipped day plus its marketplace's usual days (never after today); all "shipped, not
+ *   tracked" orders at once in one transaction.
  * - Another user's order is "Order not found", exactly like a missing one.
  * - Every change is published on the event bus after it is written.
  */

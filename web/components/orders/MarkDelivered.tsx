@@ -120,8 +120,8 @@ export function UntrackedShipments() {
           {n} shipped {n === 1 ? "order has" : "orders have"} no tracking
         </strong>{" "}
         (from your Itemized Report): nothing will mark {n === 1 ? "it" : "them"} delivered, so{" "}
-        {n === 1 ? "it does" : "they do"} not reach review reminders. They are shown as "Shipped ·
-        not tracked", apart from parcels in transit.
+        {n === 1 ? "it does" : "they do"} not reach review reminders. Their cards say "Not tracked",
+        apart from parcels in transit.
       </p>
       <button type="button" className="small" onClick={() => setOpen(true)}>
         Mark all delivered…
