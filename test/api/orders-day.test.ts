@@ -251,6 +251,12 @@ describe("Mark delivered (item 5)", () => {
       ["Received", "2026-10-08"],
     ]);
     expect((await orders(other.token)).map((o) => o.status)).toEqual(["Shipped", "Shipped"]);
+    // Received now, they reach review age: the reminders count from the delivery day.
+    const before = h.services.notifications.list(u.userid).length;
+    h.services.reminders.run(new Date("2026-10-20T12:00:00.000Z"));
+    expect(h.services.notifications.list(u.userid).length - before).toBe(1);
+    h.services.reminders.run(new Date("2026-10-22T12:00:00.000Z"));
+    expect(h.services.notifications.list(u.userid).length - before).toBe(2);
 
     const oneDay = await json<MarkDeliveredAllResponse>(
       h.req("POST", "/api/orders/untracked/delivered", {
