@@ -330,5 +330,10 @@ describe("search and amounts (item 14)", () => {
     expect(
       exported.body.orders.filter((o) => o.currency === "JPY").map((o) => o.estimatedretailvalue),
     ).toEqual(["4990", "4990"]);
+    const csv = await (
+      await h.req("GET", "/api/vine/etv.csv?year=2026", { token: u.token })
+    ).text();
+    expect(csv).toContain(",4990,JPY\r\n");
+    expect(csv).toContain("Total 2026 (without canceled orders),,,,,,9980,JPY");
   });
 });
