@@ -119,9 +119,16 @@ test.describe("Notifications", () => {
     await expect(notifications.panel.getByText("All caught up!")).toBeVisible();
     await notifications.expectUnread(0);
 
-    // Delete all.
+    // Delete all: asked first; "Keep them" keeps them (issue 23 item 13).
     await notifications.showTab("All");
     await notifications.deleteAll.click();
+    await expect(notifications.dialog).toContainText("Delete all 3 notifications?");
+    await notifications.keepAll.click();
+    await expect(notifications.confirmDeleteAll).toHaveCount(0);
+    await notifications.expectCounts(0, 3);
+    expect(await listNotificationsApi(request, user.token)).toHaveLength(3);
+    await notifications.deleteAll.click();
+    await notifications.confirmDeleteAll.click();
     await notifications.expectCounts(0, 0);
     await expect(notifications.panel.getByText("No notifications yet")).toBeVisible();
     await expect(notifications.deleteAll).toBeDisabled();
@@ -243,6 +250,7 @@ test.describe("Notifications", () => {
     await expect(notifications.dialog).toBeVisible();
 
     await notifications.deleteAll.click();
+    await notifications.confirmDeleteAll.click();
     await shell.expectToast("Failed to delete notifications");
     await notifications.expectCounts(1, 1);
   });

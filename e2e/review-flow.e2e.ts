@@ -106,6 +106,11 @@ test("upload two photos, reorder, remove one, enhance and accept the text, submi
 
   // 3. Remove the one now second (the first upload).
   await list.getByRole("button", { name: "Remove image 2" }).click();
+  // Removing asks first (issue 23 item 13).
+  await page
+    .getByRole("dialog", { name: "Delete image 2" })
+    .getByRole("button", { name: "Delete" })
+    .click();
   await expect(page.getByText("Image deleted")).toBeVisible();
   await expect(list.getByRole("img", { name: /^Review image \d$/ })).toHaveCount(1);
   await expect.poll(stored).toEqual([second]);

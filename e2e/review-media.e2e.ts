@@ -61,8 +61,13 @@ test("upload two photos, reorder them, remove one", async ({
     .poll(async () => (await getOrderApi(request, user.token, order.orderid)).reviewimages)
     .toEqual(uploaded);
 
-  // Remove the first.
+  // Remove the first: asked first (issue 23 item 13); Cancel keeps it.
   await media.remove(1).click();
+  await media.confirmDialog(1).getByRole("button", { name: "Cancel" }).click();
+  await expect(media.confirmDialog(1)).toHaveCount(0);
+  await expect(media.stored).toHaveCount(2);
+  await media.remove(1).click();
+  await media.confirmDialog(1).getByRole("button", { name: "Delete" }).click();
   await shell.expectToast("Image deleted");
   await expect(media.stored).toHaveCount(1);
   await expect.poll(() => media.widths()).toEqual([50]);
@@ -74,4 +79,39 @@ test("upload two photos, reorder them, remove one", async ({
     headers: { Authorization: `Bearer ${user.token}` },
   });
   expect(gone.status()).toBe(404);
+});
+
+test("stored photos load with the token, never a 401 first; a refused file offers no Retry", async ({
+  page,
+  request,
+  signedInUser: user,
+}) => {
+  const order = await createOrderApi(request, user.token, {
+    productname: "Desk Lamp",
+    asin: "B0LAMP0001",
+    status: "Received",
+  });
+  const stored = await request.post(`/api/orders/${order.orderid}/review/images`, {
+    headers: { Authorization: `Bearer ${user.token}` },
+    multipart: { images: photo("lamp.png", 60, [200, 80, 20]) },
+  });
+  expect(stored.status()).toBe(200);
+  // Every answer for a stored media file while the page opens (issue 23 item 16).
+  const statuses: number[] = [];
+  page.on("response", (r) => {
+    if (new URL(r.url()).pathname.includes("/media/")) statuses.push(r.status());
+  });
+  await page.goto(`/orders/${order.orderid}/edit?section=review`);
+  const media = new ReviewMediaArea(page);
+  await expect.poll(() => media.widths()).toEqual([60]);
+  expect(statuses.length).toBeGreaterThan(0);
+  expect(statuses.filter((s) => s === 401)).toEqual([]);
+
+  // A file the server refuses (not a picture inside) can never succeed: no Retry (item 15).
+  await media.upload([
+    { name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not a picture at all") },
+  ]);
+  await expect(media.region.getByText("Upload failed", { exact: true })).toBeVisible();
+  await expect(media.dismiss("fake.png")).toBeVisible();
+  await expect(media.retry()).toHaveCount(0);
 });

@@ -82,6 +82,8 @@ export type ServiceOverrides = {
   health?: { freeBytes?: (dir: string) => number };
   /** Vine standing's clock ("today", window edges); Itemized Report uploads per user per hour. */
   vine?: { now?: () => Date; reportUploadsPerHour?: number };
+  /** The orders service's clock ("Mark delivered"'s today, stamps). */
+  orders?: { now?: () => Date };
 };
 
 export function createServices(
@@ -124,6 +126,7 @@ export function createServices(
     users: usersRepo,
     events,
     mediaDir: config.mediaDir,
+    now: overrides.orders?.now,
     tracking,
     // Built below; called only after a request, when every service exists.
     onReviewDecided: (userId, order) =>

@@ -9,6 +9,8 @@ export class AdminLogsPage {
   /** Body rows only (the header row holds column headers, not cells). */
   readonly fileRows: Locator;
   readonly errorHeading: Locator;
+  readonly adminsOnlyHeading: Locator;
+  readonly tryAgain: Locator;
   readonly emptyHeading: Locator;
   readonly viewer: LogViewer;
   readonly confirmDelete: Locator;
@@ -19,6 +21,8 @@ export class AdminLogsPage {
     this.table = main.getByRole("table");
     this.fileRows = this.table.getByRole("row").filter({ has: page.getByRole("cell") });
     this.errorHeading = main.getByRole("heading", { name: "Error Loading Log Files" });
+    this.adminsOnlyHeading = main.getByRole("heading", { name: "Administrators Only" });
+    this.tryAgain = main.getByRole("button", { name: "Try Again" });
     this.emptyHeading = main.getByRole("heading", { name: "No Log Files Found" });
     this.viewer = new LogViewer(page);
     this.confirmDelete = page.getByRole("dialog", { name: "Delete log file" });

@@ -45,6 +45,13 @@ export class EditOrderPage {
   readonly markRejected: Locator;
   readonly reference: Locator;
   readonly viewOnAmazon: Locator;
+  // Issue 23
+  readonly dateDelivered: Locator;
+  readonly writeReview: Locator;
+  readonly updateTracking: Locator;
+  readonly trackingLookupNote: Locator;
+  readonly restoreDraft: Locator;
+  readonly discardDraft: Locator;
 
   constructor(readonly page: Page) {
     const main = page.getByRole("main");
@@ -78,6 +85,12 @@ export class EditOrderPage {
     this.carrier = main.getByLabel("Carrier");
     this.viewTracking = main.getByRole("link", { name: /View Tracking/ });
     this.lastUpdated = main.getByText(/^Last updated: /);
+    this.dateDelivered = main.getByLabel("Date delivered");
+    this.writeReview = main.getByRole("link", { name: /Write review on Amazon/ });
+    this.updateTracking = main.getByRole("button", { name: "Update Tracking" });
+    this.trackingLookupNote = main.getByText(/Tracking look-ups .*are not set up on this server/);
+    this.restoreDraft = main.getByRole("button", { name: "Restore draft" });
+    this.discardDraft = main.getByRole("button", { name: "Discard draft" });
 
     this.reviewStatus = main.locator(".review-status");
     this.rating = main.getByRole("group", { name: "Rating" });
@@ -126,6 +139,7 @@ export class AddOrderPage {
   readonly status: Locator;
   readonly trackingNumber: Locator;
   readonly carrier: Locator;
+  readonly dateDelivered: Locator;
   readonly submit: Locator;
   readonly cancel: Locator;
 
@@ -141,6 +155,7 @@ export class AddOrderPage {
     this.status = main.getByLabel("Status", { exact: true });
     this.trackingNumber = main.getByLabel("Tracking number");
     this.carrier = main.getByLabel("Carrier");
+    this.dateDelivered = main.getByLabel("Date delivered");
     this.submit = main.getByRole("button", { name: "Add Order" });
     this.cancel = main.getByRole("link", { name: "Cancel", exact: true });
   }

@@ -14,6 +14,9 @@ export class NotificationsPopover {
   readonly items: Locator;
   readonly markAllAsRead: Locator;
   readonly deleteAll: Locator;
+  /** "Delete all notifications" asks first (issue 23 item 13). */
+  readonly confirmDeleteAll: Locator;
+  readonly keepAll: Locator;
   readonly close: Locator;
 
   constructor(readonly page: Page) {
@@ -30,6 +33,8 @@ export class NotificationsPopover {
       name: "Delete all notifications",
       exact: true,
     });
+    this.confirmDeleteAll = this.dialog.getByRole("button", { name: "Delete all", exact: true });
+    this.keepAll = this.dialog.getByRole("button", { name: "Keep them", exact: true });
     this.close = this.dialog.getByRole("button", { name: "Close", exact: true });
   }
 

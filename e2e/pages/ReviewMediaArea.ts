@@ -30,6 +30,16 @@ export class ReviewMediaArea {
   remove(n: number): Locator {
     return this.region.getByRole("button", { name: `Remove image ${n}` });
   }
+  /** The "Delete image N" confirmation that Remove opens (issue 23 item 13). */
+  confirmDialog(n: number): Locator {
+    return this.page.getByRole("dialog", { name: `Delete image ${n}` });
+  }
+  retry(): Locator {
+    return this.region.getByRole("button", { name: "Retry" });
+  }
+  dismiss(name: string): Locator {
+    return this.region.getByRole("button", { name: `Dismiss ${name}` });
+  }
   progress(name: string): Locator {
     return this.region.getByRole("progressbar", { name: `Uploading ${name}` });
   }

@@ -33,6 +33,11 @@ export type Order = {
   expecteddeliveryestimated: boolean;
   dateordered: string | null;
   datedelivered: string | null;
+  /**
+   * YYYY-MM-DD the Itemized Report says it shipped; null otherwise. A Shipped order with this date
+   * and no tracking number is "shipped, not tracked": nothing will mark it delivered by itself.
+   */
+  dateshipped: string | null;
   status: OrderStatus;
   rating: number | null;
   reviewsubject: string | null;
@@ -191,6 +196,34 @@ export type TrackingUpdateResponse = {
   trackingInfo: { delivered: boolean; expectedDelivery: string | null } | null;
   warning?: string;
 };
+
+/**
+ * POST /api/orders/{id}/delivered and POST /api/orders/untracked/delivered ("Mark delivered",
+ * issue 23 item 5): the day it arrived; absent, each order's usual day (shipped date plus its
+ * marketplace's usual days, never after today).
+ */
+export const markDeliveredBody = z.object({
+  datedelivered: isoDate("Date delivered").refine(
+    (v) => v == null || /^\d{4}-\d{2}-\d{2}$/.test(v),
+    "Date delivered must be a date such as 2026-11-21",
+  ),
+});
+export type MarkDeliveredBody = z.infer<typeof markDeliveredBody>;
+
+/** One "shipped, not tracked" order as GET /api/orders/untracked lists it. */
+export type UntrackedShipment = {
+  orderid: number;
+  productname: string;
+  amazonordernumber: string | null;
+  dateshipped: string;
+  /** The order's marketplace (orderMarketplace) and its usual days from shipped to delivered. */
+  marketplace: string;
+  usualdays: number;
+  /** The day "Mark delivered" uses when none is given. */
+  suggesteddelivered: string;
+};
+export type UntrackedShipmentsResponse = { orders: UntrackedShipment[] };
+export type MarkDeliveredAllResponse = { updated: number; message: string };
 
 export const detectCarrierBody = z.object({
   trackingNumber: z

@@ -69,6 +69,8 @@ export const orders = sqliteTable(
       .default(false),
     dateOrdered: text("date_ordered"),
     dateDelivered: text("date_delivered"),
+    /** YYYY-MM-DD the Itemized Report says it shipped (issue 23 item 5): "Mark delivered"'s base. */
+    dateShipped: text("date_shipped"),
     status: text("status").notNull().default("Ordered"),
     rating: integer("rating"),
     reviewSubject: text("review_subject"),

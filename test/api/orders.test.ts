@@ -121,6 +121,7 @@ describe("POST /api/orders and GET /api/orders/{id}", () => {
       expecteddeliveryestimated: false,
       dateordered: "2026-11-01",
       datedelivered: null,
+      dateshipped: null,
       status: "Ordered",
       rating: null,
       reviewsubject: null,

@@ -65,8 +65,8 @@ export function Header() {
                 </summary>
                 <ul dir="rtl">
                   <li className="user-menu-identity" dir="ltr">
-                    <strong>{user.displayname}</strong>
-                    <small>{user.email}</small>
+                    <strong title={user.displayname}>{user.displayname}</strong>
+                    <small title={user.email}>{user.email}</small>
                   </li>
                   <li dir="ltr">
                     <Link href="/vine" onClick={closeMenu}>

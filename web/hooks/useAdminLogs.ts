@@ -7,8 +7,8 @@ export const adminLogKeys = {
   file: (name: string) => [`/api/admin/logs/${encodeURIComponent(name)}`] as const,
 };
 
-export function useLogFiles() {
-  return useQuery<LogFileList>({ queryKey: adminLogKeys.all() });
+export function useLogFiles(opts: { enabled?: boolean } = {}) {
+  return useQuery<LogFileList>({ queryKey: adminLogKeys.all(), ...opts });
 }
 
 export function useLogFile(name: string | null) {

@@ -24,7 +24,8 @@ export function useVineSettings() {
   return useQuery<VineSettings>({ queryKey: vineKeys.settings() });
 }
 
-export function useSaveVineSettings() {
+/** `describe` rewrites the server's message for the toast (the form names fields as it shows them). */
+export function useSaveVineSettings(describe: (message: string) => string = (m) => m) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (settings: Partial<VineSettings>) =>
@@ -34,7 +35,7 @@ export function useSaveVineSettings() {
       void queryClient.invalidateQueries({ queryKey: vineKeys.standing() });
       toast({ title: VINE_SETTINGS_SAVED, variant: "success" });
     },
-    onError: (err) => toastError(err, errorMessage(err, VINE_SETTINGS_SAVE_FAILED)),
+    onError: (err) => toastError(err, describe(errorMessage(err, VINE_SETTINGS_SAVE_FAILED))),
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Carrier, OrderStatus } from "../../src/contract/constants.ts";
 import type { Order } from "../../src/contract/orders.ts";
+import { parseAmount } from "./amount.ts";
 import { dayKey } from "./order-days.ts";
 
 export const TEXT_FIELDS = [
@@ -18,6 +19,7 @@ export const TEXT_FIELDS = [
   "expecteddeliverydate",
   "expecteddeliverydatetext",
   "dateordered",
+  "datedelivered",
   "reviewsubject",
   "reviewtext",
   "reviewreference",
@@ -38,7 +40,11 @@ export type OrderForm = Record<TextField, string> & {
 };
 export type FormField = keyof OrderForm;
 
-export const DATE_FIELDS: readonly TextField[] = ["expecteddeliverydate", "dateordered"];
+export const DATE_FIELDS: readonly TextField[] = [
+  "expecteddeliverydate",
+  "dateordered",
+  "datedelivered",
+];
 
 export function emptyOrderForm(): OrderForm {
   const values = Object.fromEntries(TEXT_FIELDS.map((f) => [f, ""])) as Record<TextField, string>;
@@ -80,6 +86,11 @@ function payloadValue(form: OrderForm, f: FormField): string | number | boolean 
   const v = form[f];
   if (f === "rating") return (v as number | null) ?? null;
   if (f === "reviewexempt") return v === true;
+  // "129,99" in euros is sent as "129.99"; yen as a whole number (parseAmount).
+  if (f === "estimatedretailvalue") {
+    const amount = parseAmount(String(v ?? ""), form.currency || "USD");
+    if (amount.ok) return amount.value === "" ? null : amount.value;
+  }
   const t = String(v ?? "").trim();
   return t === "" ? null : t;
 }
@@ -156,4 +167,21 @@ export function withDetectedCarrier(form: OrderForm, carrier: Carrier | null): O
     carrier: carrier ?? form.carrier,
     status: form.status === "Ordered" ? "Shipped" : form.status,
   };
+}
+
+/** Statuses that mean the parcel arrived: the delivery date is filled with today when empty. */
+const ARRIVED: readonly OrderStatus[] = [
+  "Received",
+  "Review Submitted",
+  "Review Approved",
+  "Review Rejected",
+];
+
+/**
+ * A status chosen in the form (issue 23 item 12): moving to Received (or later) with no delivery
+ * date fills it with today (the user's day), which the user can then correct.
+ */
+export function withStatus(form: OrderForm, status: OrderStatus, today: string): OrderForm {
+  const fill = ARRIVED.includes(status) && form.datedelivered.trim() === "";
+  return { ...form, status, ...(fill ? { datedelivered: today } : {}) };
 }

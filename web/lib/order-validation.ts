@@ -7,6 +7,7 @@ import {
   PRODUCT_IMAGE_MESSAGE,
   REVIEW_SUBJECT_MAX,
 } from "../../src/contract/constants.ts";
+import { parseAmount } from "./amount.ts";
 import type { FormField, OrderForm } from "./order-form.ts";
 import { isCarrier, isOrderStatus } from "./order-status.ts";
 
@@ -20,8 +21,6 @@ function isHttpUrl(v: string): boolean {
     return false;
   }
 }
-
-const MONEY_RE = /^\$?\s*\d{1,3}(,?\d{3})*(\.\d{1,2})?$|^\$?\s*\d+(\.\d{1,2})?$/;
 
 /** The client rules of docs/behaviour.md#validation (and the server's amount rule), message per field. */
 export function validateOrderForm(form: OrderForm): FormErrors {
@@ -39,9 +38,11 @@ export function validateOrderForm(form: OrderForm): FormErrors {
     errors.rating = "Rating must be 1 to 5 stars";
   }
   if (form.carrier !== "" && !isCarrier(form.carrier)) errors.carrier = "Choose a carrier";
-  const value = form.estimatedretailvalue.trim();
-  if (value && !MONEY_RE.test(value)) {
-    errors.estimatedretailvalue = "Estimated value must be an amount such as 24.99";
+  const amount = parseAmount(form.estimatedretailvalue, form.currency || "USD");
+  if (!amount.ok) errors.estimatedretailvalue = amount.error;
+  const delivered = form.datedelivered.trim();
+  if (delivered && form.dateordered.trim() && delivered < form.dateordered.trim()) {
+    errors.datedelivered = "Date delivered cannot be before the date ordered";
   }
   if (form.reviewsubject.length > REVIEW_SUBJECT_MAX) {
     errors.reviewsubject = `Review subject must be at most ${REVIEW_SUBJECT_MAX} characters`;
@@ -63,6 +64,7 @@ export const FIELD_TABS: Record<FormField, EditTab> = {
   status: "product",
   shiptoaddress: "shipping",
   expecteddeliverydate: "shipping",
+  datedelivered: "shipping",
   expecteddeliverydatetext: "shipping",
   trackingnumber: "shipping",
   carrier: "shipping",

@@ -14,10 +14,16 @@ import {
 } from "./format.ts";
 import { displayDay } from "./order-days.ts";
 
-/** The retailer's page of a published review (docs/screens.md 'View on'). */
-export function reviewUrl(reference: string | null | undefined): string | null {
+/**
+ * The retailer's page of a published review (docs/screens.md 'View on'), on the order's own
+ * Amazon site (web/lib/amazon-links.ts `orderSite`).
+ */
+export function reviewUrl(
+  reference: string | null | undefined,
+  site = "https://www.amazon.com",
+): string | null {
   const r = (reference ?? "").trim();
-  return r ? `https://www.amazon.com/review/${encodeURIComponent(r)}` : null;
+  return r ? `${site}/review/${encodeURIComponent(r)}` : null;
 }
 
 export type ReviewStatusLine = {

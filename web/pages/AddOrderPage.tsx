@@ -33,10 +33,13 @@ export function AddOrderPage() {
     detecting,
     onTrackingNumber,
     validate,
-  } = useOrderForm(() => ({
-    ...emptyOrderForm(),
-    dateordered: dayKey(new Date(), timeZone) ?? "",
-  }));
+  } = useOrderForm(
+    () => ({
+      ...emptyOrderForm(),
+      dateordered: dayKey(new Date(), timeZone) ?? "",
+    }),
+    timeZone,
+  );
   // Until the user picks one, the currency of their Vine marketplace (what the server would use).
   const form: OrderForm = {
     ...state,

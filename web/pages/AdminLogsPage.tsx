@@ -1,23 +1,29 @@
 /** Admin log files (docs/screens.md): list, view (tail, search, refresh, auto-scroll), download, delete. */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { Link } from "wouter";
 import { ConfirmDialog } from "../components/Dialog.tsx";
 import { adminLogKeys, useLogFile, useLogFiles } from "../hooks/useAdminLogs.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
-import { apiRequest, downloadFile, errorMessage } from "../lib/api.ts";
+import { ApiError, apiRequest, downloadFile, errorMessage } from "../lib/api.ts";
+import { isAdmin, useAuth } from "../lib/auth.tsx";
 import { formatBytes, formatDate } from "../lib/format.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 
 export function AdminLogsPage() {
-  const { data, isLoading, isError, refetch, error } = useLogFiles();
+  // Only the administrator may read them (the API answers 403): anyone else is told so, with no
+  // Try Again that could never work (issue 23 item 15).
+  const admin = isAdmin(useAuth().user);
+  const { data, isLoading, isError, refetch, error } = useLogFiles({ enabled: admin });
+  const forbidden = !admin || (error instanceof ApiError && error.status === 403);
   const queryClient = useQueryClient();
   const timeZone = useTimeZone();
   const [viewing, setViewing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
 
   useEffect(() => {
-    if (isError) toastError(error, "Failed to load log files");
-  }, [isError, error]);
+    if (isError && !forbidden) toastError(error, "Failed to load log files");
+  }, [isError, error, forbidden]);
 
   const remove = useMutation({
     mutationFn: (name: string) =>
@@ -48,7 +54,15 @@ export function AdminLogsPage() {
         <h1>Log Files</h1>
         <p>Server logs, one file per day. Older files are removed automatically.</p>
       </hgroup>
-      {isLoading ? (
+      {forbidden ? (
+        <article className="empty-state">
+          <h2>Administrators Only</h2>
+          <p>Only this server's administrator (the first account created) can see its log files.</p>
+          <Link href="/" className="button-link">
+            Back to dashboard
+          </Link>
+        </article>
+      ) : isLoading ? (
         <article aria-busy="true">Loading log files…</article>
       ) : isError ? (
         <article className="empty-state">

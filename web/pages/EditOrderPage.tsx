@@ -11,10 +11,14 @@ import { ConfirmDialog } from "../components/Dialog.tsx";
 import { useNow } from "../components/orders/useNow.ts";
 import { Tabs } from "../components/Tabs.tsx";
 import { invalidateAfterOrderChange, isNotFound, orderKeys, useOrder } from "../hooks/useOrders.ts";
+import { useMediaToken } from "../hooks/useReviewMedia.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useRefreshOrderTracking } from "../hooks/useTracking.ts";
 import { toastTrackingError, toastTrackingSaved } from "../hooks/useTrackingEntry.ts";
 import { apiJson, apiRequest, errorMessage } from "../lib/api.ts";
+import { useAuth } from "../lib/auth.tsx";
+import { formatDate } from "../lib/format.ts";
+import { dayKey } from "../lib/order-days.ts";
 import {
   changedFields,
   type FormField,
@@ -22,9 +26,17 @@ import {
   type OrderForm,
   type OrderPayload,
   orderToForm,
+  withStatus,
 } from "../lib/order-form.ts";
 import { fromLabel, safeFrom } from "../lib/order-links.ts";
 import { type EditTab, FIELD_TABS } from "../lib/order-validation.ts";
+import {
+  clearDraft,
+  draftDiffers,
+  type ReviewDraft,
+  readDraft,
+  writeDraft,
+} from "../lib/review-draft.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 import { ProductFields } from "./edit-order/ProductTab.tsx";
 import { ReviewFields } from "./edit-order/ReviewTab.tsx";
@@ -45,6 +57,8 @@ export function EditOrderPage() {
   const initialTab: EditTab = search.get("section") === "review" ? "review" : "product";
   const id = /^\d+$/.test(params.id ?? "") ? Number(params.id) : Number.NaN;
   const { data: order, isLoading, isError, error, refetch } = useOrder(id);
+  // The review photos' token is asked for with the order, so the pictures never wait for it.
+  useMediaToken();
   const missing = !Number.isInteger(id) || id <= 0 || (isError && isNotFound(error));
 
   return (
@@ -99,9 +113,45 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
   const [tab, setTab] = useState<EditTab>(props.initialTab);
   const [original, setOriginal] = useState<OrderForm>(() => orderToForm(order, timeZone));
   const { form, setForm, errors, set, detecting, onTrackingNumber, validate, markSaved } =
-    useOrderForm(() => original);
+    useOrderForm(() => original, timeZone);
   const [deleting, setDeleting] = useState(false);
   const dirty = Object.keys(changedFields(original, form)).length > 0;
+
+  // Unsaved review text is kept on this device and offered back on return (item 13).
+  const userId = useAuth().user?.userid ?? 0;
+  const [offered, setOffered] = useState<ReviewDraft | null>(() => {
+    const d = userId ? readDraft(userId, order.orderid) : null;
+    return draftDiffers(d, order) ? d : null;
+  });
+  const reviewDirty =
+    form.reviewsubject !== original.reviewsubject || form.reviewtext !== original.reviewtext;
+  useEffect(() => {
+    if (!userId) return;
+    if (reviewDirty) {
+      writeDraft(userId, order.orderid, {
+        subject: form.reviewsubject,
+        text: form.reviewtext,
+        savedAt: new Date().toISOString(),
+      });
+    } else if (!offered) clearDraft(userId, order.orderid);
+  }, [userId, order.orderid, form.reviewsubject, form.reviewtext, reviewDirty, offered]);
+  // Closing or reloading the tab with unsaved review text asks first (the draft is kept too).
+  useEffect(() => {
+    if (!reviewDirty) return;
+    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener("beforeunload", ask);
+    return () => window.removeEventListener("beforeunload", ask);
+  }, [reviewDirty]);
+  function restoreDraft() {
+    if (!offered) return;
+    setForm((f) => ({ ...f, reviewsubject: offered.subject, reviewtext: offered.text }));
+    setOffered(null);
+    setTab("review");
+  }
+  function discardDraft() {
+    clearDraft(userId, order.orderid);
+    setOffered(null);
+  }
 
   // A fresh copy from the server (refetch, live update) replaces the form while nothing is edited.
   const lastSeen = useRef(order.updatedate);
@@ -159,7 +209,10 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
   });
 
   function submit(opts: { close?: boolean; overrides?: Partial<OrderForm> } = {}) {
-    const next = { ...form, ...opts.overrides };
+    let next = { ...form, ...opts.overrides };
+    if (opts.overrides?.status) {
+      next = withStatus(next, opts.overrides.status, dayKey(new Date(), timeZone) ?? "");
+    }
     const fields = validate(next);
     if (fields.length) {
       const first = TABS.find((t) => fields.some((f) => FIELD_TABS[f] === t.id));
@@ -229,6 +282,23 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
         <h1>Edit Order</h1>
         <p>{order.amazonordernumber ? `Order #${order.amazonordernumber}` : order.productname}</p>
       </hgroup>
+
+      {offered && (
+        <div className="draft-offer" role="status">
+          <p>
+            Your unsaved review from {formatDate(offered.savedAt, timeZone)} was kept on this
+            device.
+          </p>
+          <div className="button-row">
+            <button type="button" className="small" onClick={restoreDraft}>
+              Restore draft
+            </button>
+            <button type="button" className="outline secondary small" onClick={discardDraft}>
+              Discard draft
+            </button>
+          </div>
+        </div>
+      )}
 
       <Tabs
         tabs={TABS}

@@ -3,7 +3,7 @@
  * address (?status=&q=&sort=&page=&size=), so the edit screen's `from` returns to the same view.
  * Filtering, search, sorting and paging happen on the server (GET /api/orders + X-Total-Count).
  */
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { ORDER_SORT_LABELS, ORDER_SORTS, ORDER_STATUSES } from "../../src/contract/constants.ts";
 import { OrderCard } from "../components/orders/OrderCard.tsx";
@@ -24,6 +24,13 @@ import {
 import { isOrderSort, isOrderStatus } from "../lib/order-status.ts";
 import { totalPages } from "../lib/pagination.ts";
 import "../styles/orders.css";
+
+// "Shipped, not tracked" orders and Mark all delivered (issue 23 item 5): loaded after the list.
+const UntrackedShipments = lazy(() =>
+  import("../components/orders/MarkDelivered.tsx").then((m) => ({
+    default: m.UntrackedShipments,
+  })),
+);
 
 export function OrdersPage() {
   const search = useSearch();
@@ -88,6 +95,7 @@ export function OrdersPage() {
           type="search"
           aria-label="Search orders"
           placeholder="Search orders..."
+          title="Product name, order number or ASIN"
           value={query}
           onChange={(e) => setQuery(e.currentTarget.value)}
         />
@@ -126,6 +134,12 @@ export function OrdersPage() {
           ))}
         </select>
       </search>
+
+      {(view.status === "Shipped" || view.status === "all") && (
+        <Suspense fallback={null}>
+          <UntrackedShipments />
+        </Suspense>
+      )}
 
       {isLoading ? (
         <div className="order-list" role="status" aria-busy="true" aria-label="Loading orders">

@@ -114,6 +114,38 @@ export function PrivacyPolicyPage() {
       </section>
 
       <section>
+        <h2>Alert channels (optional)</h2>
+        <p>
+          Nothing leaves this server as an alert unless you add a channel in Account Settings,
+          Alerts, and choose which events it hears about. Each alert holds its title, a short
+          message (for example "Review overdue"), the product's name, the order number and status,
+          and a link back to the order on this server; never your mail, reviews, photos or password.
+        </p>
+        <ul>
+          <li>
+            <strong>ntfy:</strong> sent to the ntfy server you name (ntfy.sh unless you choose
+            another), on the topic you choose. A topic on a public server without an access token or
+            password is readable by anyone who knows or guesses its name: pick a long, random topic
+            name, or protect the topic with a token or password.
+          </li>
+          <li>
+            <strong>Webhooks (JSON, Discord, Slack):</strong> sent to the web address you enter, so
+            to whoever runs it (Discord, Slack, or your own service) and everyone who can read the
+            channel it posts in.
+          </li>
+          <li>
+            <strong>Web Push:</strong> sent through your browser maker's push service (for example
+            Google's for Chrome, Mozilla's for Firefox, Apple's for Safari), encrypted so that only
+            your device can read it.
+          </li>
+          <li>
+            The last 20 deliveries of each channel are kept on this server so you can see what was
+            sent; removing a channel removes them and stops everything it would still send.
+          </li>
+        </ul>
+      </section>
+
+      <section>
         <h2>Email processing</h2>
         <ul>
           <li>

@@ -12,6 +12,7 @@ import {
 } from "../../contract/marketplaces.ts";
 import type { CantReviewReason } from "../../contract/vine.ts";
 import type { OrderRow } from "../../db/schema.ts";
+import { amountText, currencyDigits } from "../../shared/money.ts";
 
 export const ORDER_NOT_FOUND = "Order not found";
 
@@ -48,13 +49,18 @@ export function toOrder(r: OrderRow): Order {
     productimage: r.productImage,
     asin: r.asin,
     shiptoaddress: r.shipToAddress,
-    estimatedretailvalue: r.estimatedRetailValue,
+    // Yen and other currencies without decimals show none, also when stored as "4990.00".
+    estimatedretailvalue:
+      r.valueCents !== null && currencyDigits(r.currency) === 0
+        ? amountText(r.valueCents, r.currency)
+        : r.estimatedRetailValue,
     currency: r.currency,
     expecteddeliverydate: r.expectedDeliveryDate,
     expecteddeliverydatetext: r.expectedDeliveryDateText,
     expecteddeliveryestimated: r.expectedDeliveryEstimated,
     dateordered: r.dateOrdered,
     datedelivered: r.dateDelivered,
+    dateshipped: r.dateShipped,
     status: r.status as OrderStatus,
     rating: r.rating,
     reviewsubject: r.reviewSubject,
@@ -86,7 +92,7 @@ export const ROW_COLUMNS = `id, user_id AS userId, amazon_order_number AS amazon
   value_cents AS valueCents, currency, expected_delivery_date AS expectedDeliveryDate,
   expected_delivery_date_text AS expectedDeliveryDateText,
   expected_delivery_estimated AS expectedDeliveryEstimated, date_ordered AS dateOrdered,
-  date_delivered AS dateDelivered, status, rating, review_subject AS reviewSubject,
+  date_delivered AS dateDelivered, date_shipped AS dateShipped, status, rating, review_subject AS reviewSubject,
   review_text AS reviewText, review_images AS reviewImages, review_reference AS reviewReference,
   date_review_submitted AS dateReviewSubmitted, date_review_approved AS dateReviewApproved,
   date_review_rejected AS dateReviewRejected, tracking_number AS trackingNumber, carrier,

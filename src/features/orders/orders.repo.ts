@@ -45,13 +45,18 @@ export const likeContains = (q: string) => `%${q.replace(/[\\%_]/g, (ch) => `\\$
  * - from 3 characters on, text with other characters matches through the trigram index
  *   orders_search (migration 0003), which folds the case of every letter (ä finds Ä);
  * - shorter text of other characters, which the trigram index cannot look up, uses LIKE.
+ * - text shaped like an ASIN (10 letters and digits, at least one digit: "B0ABCD1234") also finds
+ *   the order of that ASIN, in any case (issue 23 item 14); walked in list order like "like".
  * A quoted FTS5 phrase and an escaped LIKE pattern have no operators or wildcards: % _ * " and
  * the like match themselves.
  */
-type SearchRule = "none" | "like" | "fts";
+type SearchRule = "none" | "like" | "fts" | "asin";
+
+const ASIN_SHAPE = /^(?=.*\d)[A-Za-z0-9]{10}$/;
 
 function searchRule(q: string | undefined): SearchRule {
   if (!q) return "none";
+  if (ASIN_SHAPE.test(q)) return "asin";
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range
   if (/^[\x00-\x7f]*$/.test(q) || [...q].length < 3) return "like";
   return "fts";
@@ -64,7 +69,7 @@ function searchRule(q: string | undefined): SearchRule {
  * the Kelvin sign to k and the long s to s) and lets LIKE decide, so both plans agree. Which plan
  * a page takes is decided in `list` from the figures the cache already holds.
  */
-type SearchPlan = "none" | "like" | "fts" | "fts-like";
+type SearchPlan = "none" | "like" | "fts" | "fts-like" | "asin";
 
 /** `table` qualifies the columns where the search index's own columns of those names are joined. */
 const likeCondition = (table = "") =>
@@ -85,6 +90,7 @@ const SEARCH_CONDITION: Record<SearchPlan, string> = {
   like: likeCondition(),
   fts: FTS_CONDITION,
   "fts-like": FTS_CONDITION + likeCondition(),
+  asin: ` AND (asin = +$asin COLLATE NOCASE${likeCondition().replace(" AND (", " OR ")}`,
 };
 
 /** The named parameters a plan's statements take besides user, status, limit and offset. */
@@ -93,6 +99,7 @@ function searchParams(q: string, plan: SearchPlan): Params {
   if (plan === "like") return { like: likeContains(q) };
   if (plan === "fts") return { q: ftsPhrase };
   if (plan === "fts-like") return { q: ftsPhrase, like: likeContains(q) };
+  if (plan === "asin") return { asin: q, like: likeContains(q) };
   return {};
 }
 
@@ -269,6 +276,10 @@ export function createOrdersRepo(db: Db) {
   const allStmt = sqlite.prepare<RawOrderRow, [number]>(
     `SELECT ${ROW_COLUMNS} FROM orders WHERE user_id = +?1 ORDER BY id ASC`,
   );
+  const untrackedStmt = sqlite.prepare<RawOrderRow, [number]>(
+    `SELECT ${ROW_COLUMNS} FROM orders WHERE user_id = +?1 AND status = 'Shipped'
+       AND tracking_number IS NULL AND date_shipped IS NOT NULL ORDER BY date_shipped ASC, id ASC`,
+  );
   const deleteStmt = sqlite.prepare<unknown, [number, number]>(
     "DELETE FROM orders WHERE id = ?1 AND user_id = ?2",
   );
@@ -333,6 +344,15 @@ export function createOrdersRepo(db: Db) {
 
     /** Every order of the user, oldest first (the data export). */
     listAll: (userId: number): OrderRow[] => toRows(allStmt.all(userId)),
+
+    /**
+     * "Shipped, not tracked" (issue 23 item 5): Shipped, no tracking number, a shipped date from
+     * the Itemized Report; oldest shipment first.
+     */
+    untracked: (userId: number): OrderRow[] => toRows(untrackedStmt.all(userId)),
+
+    /** Runs fn in one SQLite transaction (rolled back if it throws). */
+    transaction: <T>(fn: () => T): T => sqlite.transaction(fn)(),
 
     /** The newest orders by creation. */
     recent: (userId: number, n: number): OrderRow[] => toRows(recentStmt.all(userId, n)),

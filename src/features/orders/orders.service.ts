@@ -11,6 +11,9 @@
  * - Tracking: a number on an Ordered order makes it Shipped; clearing the number clears the carrier
  *   and takes a Shipped order back to Ordered; a missing carrier is detected from the number. An
  *   explicit status in the same request wins over the automatic change.
+ * - "Mark delivered" (issue 23 item 5): an Ordered or Shipped order becomes Received on a given day,
+ *   or on its shipped day plus its marketplace's usual days (never after today); all "shipped, not
+ *   tracked" orders at once in one transaction.
  * - Another user's order is "Order not found", exactly like a missing one.
  * - Every change is published on the event bus after it is written.
  */
@@ -26,9 +29,17 @@ import type {
   TrackingUpdateResponse,
   UpdateOrderBody,
 } from "../../contract/index.ts";
+import {
+  type MarkDeliveredAllResponse,
+  orderMarketplace,
+  type UntrackedShipment,
+  USUAL_DELIVERY_DAYS,
+  usualDeliveredDay,
+} from "../../contract/index.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { badRequest, notFound } from "../../lib/errors.ts";
+import { amountText, currencyDigits } from "../../shared/money.ts";
 import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import type { TrackingService } from "../tracking/tracking.service.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
@@ -59,8 +70,11 @@ const STAMP_BODY_FIELD = {
 /** Largest accepted value: a billion dollars, well inside exact integer cents. */
 const MAX_VALUE_DOLLARS = 1_000_000_000;
 
-/** "$1,234.5" → { text: "1234.50", cents: 123450 }; the contract already checked the shape. */
-export function parseMoney(v: string): { text: string; cents: number } {
+/**
+ * "$1,234.5" → { text: "1234.50", cents: 123450 }; the contract already checked the shape. A
+ * currency without decimals (yen) is stored as a whole number ("4990"); a fraction in it is a 400.
+ */
+export function parseMoney(v: string, currency = "USD"): { text: string; cents: number } {
   const s = v.replace(/[$,\s]/g, "");
   const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(s);
   if (!m) throw badRequest("Estimated value must be an amount such as 24.99");
@@ -69,7 +83,12 @@ export function parseMoney(v: string): { text: string; cents: number } {
     throw badRequest("Estimated value must be less than $1,000,000,000");
   }
   const cents = dollars * 100 + Number((m[2] ?? "").padEnd(2, "0"));
-  return { text: `${dollars}.${String(cents % 100).padStart(2, "0")}`, cents };
+  if (currencyDigits(currency) === 0 && cents % 100 !== 0) {
+    throw badRequest(
+      `Amounts in ${currency} have no decimals: write a whole number such as ${dollars}`,
+    );
+  }
+  return { text: amountText(cents, currency), cents };
 }
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -160,6 +179,51 @@ function trackingChange(
 }
 
 /* ------------------------------------------------------------------------------------------------
+ * "Mark delivered" (issue 23 item 5)
+ * --------------------------------------------------------------------------------------------- */
+
+/** A sent delivery day: a real day, not after today; null when none was sent. */
+function checkDeliveredDay(day: string | null | undefined, today: string): string | null {
+  if (!day) return null;
+  const d = DATE_ONLY.exec(day);
+  if (!d || !dayExists(Number(d[1]), Number(d[2]), Number(d[3]))) throw badDate("datedelivered");
+  if (day > today) throw badRequest("Date delivered cannot be after today");
+  return day;
+}
+
+function defaultDeliveredDay(
+  r: OrderRow,
+  userMarketplace: string | null | undefined,
+  today: string,
+): string {
+  if (!r.dateShipped) return today;
+  return usualDeliveredDay(
+    r.dateShipped,
+    orderMarketplace(toMarketplaceInput(r), userMarketplace),
+    today,
+  );
+}
+
+const toMarketplaceInput = (r: OrderRow) => ({ producturl: r.productUrl, currency: r.currency });
+
+function untrackedOf(
+  r: OrderRow,
+  userMarketplace: string | null | undefined,
+  today: string,
+): UntrackedShipment {
+  const marketplace = orderMarketplace(toMarketplaceInput(r), userMarketplace);
+  return {
+    orderid: r.id,
+    productname: r.productName,
+    amazonordernumber: r.amazonOrderNumber,
+    dateshipped: r.dateShipped ?? today,
+    marketplace,
+    usualdays: USUAL_DELIVERY_DAYS[marketplace],
+    suggesteddelivered: usualDeliveredDay(r.dateShipped ?? today, marketplace, today),
+  };
+}
+
+/* ------------------------------------------------------------------------------------------------
  * The service
  * --------------------------------------------------------------------------------------------- */
 
@@ -242,7 +306,10 @@ export function createOrdersService(deps: {
       const zone = zoneOf(userId);
       const now = clock();
       const nowIso = now.toISOString();
-      const money = body.estimatedretailvalue ? parseMoney(body.estimatedretailvalue) : null;
+      const currency = body.currency ?? currencyOfUser(deps.users.findById(userId));
+      const money = body.estimatedretailvalue
+        ? parseMoney(body.estimatedretailvalue, currency)
+        : null;
 
       let expectedDate: string | null = null;
       let estimated = false;
@@ -273,7 +340,7 @@ export function createOrdersService(deps: {
         shipToAddress: body.shiptoaddress ?? null,
         estimatedRetailValue: money?.text ?? null,
         valueCents: money?.cents ?? null,
-        currency: body.currency ?? currencyOfUser(deps.users.findById(userId)),
+        currency,
         expectedDeliveryDate: expectedDate,
         expectedDeliveryDateText: body.expecteddeliverydatetext ?? null,
         expectedDeliveryEstimated: estimated,
@@ -351,7 +418,9 @@ export function createOrdersService(deps: {
       }
 
       if (body.estimatedretailvalue !== undefined) {
-        const money = body.estimatedretailvalue ? parseMoney(body.estimatedretailvalue) : null;
+        const money = body.estimatedretailvalue
+          ? parseMoney(body.estimatedretailvalue, body.currency ?? cur.currency)
+          : null;
         patch.estimatedRetailValue = money?.text ?? null;
         patch.valueCents = money?.cents ?? null;
       }
@@ -429,6 +498,71 @@ export function createOrdersService(deps: {
       if (!saved) throw notFound(ORDER_NOT_FOUND);
       deps.events.publish(userId, "order", "UPDATE");
       return deps.tracking.afterTrackingSaved(userId, saved);
+    },
+
+    /**
+     * "Shipped, not tracked" orders (issue 23 item 5) with the day "Mark delivered" would use:
+     * the shipped day plus the usual days of the order's marketplace, never after today.
+     */
+    untracked(userId: number): UntrackedShipment[] {
+      const user = deps.users.findById(userId);
+      const today = isoDayInZone(clock(), user?.timezone || "UTC");
+      return deps.orders.untracked(userId).map((r) => untrackedOf(r, user?.vineMarketplace, today));
+    },
+
+    /**
+     * "Mark delivered" on one order: Received on the given day, or on its usual day (shipped day
+     * plus the marketplace's days; today for an order without a shipped date). Only an order on
+     * its way (Ordered or Shipped) can be; a day after today is refused.
+     */
+    markDelivered(userId: number, id: number, day: string | null | undefined): Order {
+      const cur = mustFind(userId, id);
+      if (cur.status !== "Shipped" && cur.status !== "Ordered") {
+        throw badRequest(
+          `This order is already ${cur.status}: only an order on its way can be marked delivered`,
+        );
+      }
+      const user = deps.users.findById(userId);
+      const today = isoDayInZone(clock(), user?.timezone || "UTC");
+      const date =
+        checkDeliveredDay(day, today) ?? defaultDeliveredDay(cur, user?.vineMarketplace, today);
+      const saved = deps.orders.update(userId, id, {
+        status: "Received",
+        dateDelivered: date,
+        updatedAt: clock().toISOString(),
+      });
+      if (!saved) throw notFound(ORDER_NOT_FOUND);
+      deps.events.publish(userId, "order", "UPDATE");
+      return toOrder(saved);
+    },
+
+    /** "Mark all delivered": every "shipped, not tracked" order, in one transaction. */
+    markAllDelivered(userId: number, day: string | null | undefined): MarkDeliveredAllResponse {
+      const user = deps.users.findById(userId);
+      const today = isoDayInZone(clock(), user?.timezone || "UTC");
+      const given = checkDeliveredDay(day, today);
+      const nowIso = clock().toISOString();
+      const updated = deps.orders.transaction(() => {
+        let n = 0;
+        for (const r of deps.orders.untracked(userId)) {
+          const date = given ?? defaultDeliveredDay(r, user?.vineMarketplace, today);
+          deps.orders.update(userId, r.id, {
+            status: "Received",
+            dateDelivered: date,
+            updatedAt: nowIso,
+          });
+          n++;
+        }
+        return n;
+      });
+      if (updated > 0) deps.events.publish(userId, "order", "UPDATE");
+      return {
+        updated,
+        message:
+          updated === 0
+            ? "No shipped orders without tracking to mark delivered"
+            : `${updated} ${updated === 1 ? "order" : "orders"} marked delivered`,
+      };
     },
 
     /** Removes the order and its media folder (DATA_DIR/media/<userid>/<orderid>). */

@@ -40,6 +40,7 @@ import type { EventBus } from "../../events/bus.ts";
 import { AppError, badRequest } from "../../lib/errors.ts";
 import { createRateWindow } from "../../lib/rate-window.ts";
 import { isoDayInZone, offsetMs } from "../../shared/calendar-day.ts";
+import { amountText } from "../../shared/money.ts";
 import type { NewOrderRow, OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
@@ -286,6 +287,7 @@ export function createVineService(deps: {
         estimatedRetailValue: moneyText(etvCents),
         valueCents: etvCents,
         dateOrdered: r.orderDate,
+        dateShipped: cancel ? null : r.shippedDate,
         status,
         currency,
         createdAt: nowIso,
@@ -304,6 +306,7 @@ export function createVineService(deps: {
       patch.valueCents = etvCents;
     }
     if (!order.dateOrdered && r.orderDate) patch.dateOrdered = r.orderDate;
+    if (!cancel && !order.dateShipped && r.shippedDate) patch.dateShipped = r.shippedDate;
     if (!order.asin) patch.asin = r.asin;
     if (cancel && IN_TRANSIT.has(order.status)) {
       patch.status = "Canceled";
@@ -414,7 +417,7 @@ export function createVineService(deps: {
           day,
           r.status,
           canceled ? "yes" : "no",
-          r.valueCents === null ? null : moneyText(r.valueCents),
+          r.valueCents === null ? null : amountText(r.valueCents, r.currency),
           r.currency,
         ]);
       }
@@ -427,7 +430,7 @@ export function createVineService(deps: {
           null,
           null,
           null,
-          moneyText(cents),
+          amountText(cents, currency),
           currency,
         ]);
       }

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import {
   createOrderBody,
+  markDeliveredBody,
   orderListQuery,
   trackingBody,
   updateOrderBody,
@@ -32,6 +33,14 @@ export function ordersRoutes(orders: OrdersService, tracking: TrackingService) {
       c.header("Content-Type", "application/json");
       return c.body(json);
     })
+    .get("/untracked", (c) => {
+      c.header("Cache-Control", "no-store");
+      return c.json({ orders: orders.untracked(c.get("user").id) });
+    })
+    .post("/untracked/delivered", async (c) => {
+      const body = await readBody(c, markDeliveredBody);
+      return c.json(orders.markAllDelivered(c.get("user").id, body.datedelivered));
+    })
     .post("/", async (c) => {
       const body = await readBody(c, createOrderBody);
       return c.json(orders.create(c.get("user").id, body), 201);
@@ -49,6 +58,11 @@ export function ordersRoutes(orders: OrdersService, tracking: TrackingService) {
     .delete("/:id", async (c) => {
       const id = intParam(c, "id");
       return c.json(await orders.remove(c.get("user").id, id));
+    })
+    .post("/:id/delivered", async (c) => {
+      const id = intParam(c, "id");
+      const body = await readBody(c, markDeliveredBody);
+      return c.json(orders.markDelivered(c.get("user").id, id, body.datedelivered));
     })
     .put("/:id/tracking", async (c) => {
       const id = intParam(c, "id");

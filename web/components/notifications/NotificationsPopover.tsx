@@ -19,6 +19,7 @@ import {
 import { createPortal } from "react-dom";
 import { useLocation } from "wouter";
 import type { Notification } from "../../../src/contract/notifications.ts";
+import { useAutoFocus } from "../../hooks/useAutoFocus.ts";
 import {
   useDeleteAllNotifications,
   useDeleteNotification,
@@ -235,6 +236,9 @@ export function NotificationsPopover({
   const [, navigate] = useLocation();
   const timeZone = useTimeZone();
   const [tab, setTab] = useState<Tab>("unread");
+  // "Delete all notifications" asks first (issue 23 item 13): nothing is lost by a slip.
+  const [confirmAll, setConfirmAll] = useState(false);
+  const keepRef = useAutoFocus<HTMLButtonElement>(confirmAll);
   const tabIds = { unread: useId(), all: useId() };
   const panelId = useId();
   const headingId = useId();
@@ -378,13 +382,43 @@ export function NotificationsPopover({
             icon="trash"
             className="notif-danger"
             disabled={all.length === 0}
-            onClick={() =>
-              removeAll.mutate(undefined, { onError: fail("Failed to delete notifications") })
-            }
+            onClick={() => setConfirmAll(true)}
           />
           <IconButton label="Close" icon="close" onClick={() => onClose(true)} />
         </div>
       </header>
+      {confirmAll && all.length > 0 && (
+        <fieldset className="notif-confirm" aria-labelledby={`${headingId}-confirm`}>
+          <p id={`${headingId}-confirm`}>
+            Delete all {all.length} {all.length === 1 ? "notification" : "notifications"}? This
+            cannot be undone.
+          </p>
+          <div className="notif-confirm-actions">
+            <button
+              type="button"
+              className="secondary outline small"
+              ref={keepRef}
+              onClick={() => setConfirmAll(false)}
+            >
+              Keep them
+            </button>
+            <button
+              type="button"
+              className="danger small"
+              aria-busy={removeAll.isPending || undefined}
+              disabled={removeAll.isPending}
+              onClick={() =>
+                removeAll.mutate(undefined, {
+                  onError: fail("Failed to delete notifications"),
+                  onSettled: () => setConfirmAll(false),
+                })
+              }
+            >
+              Delete all
+            </button>
+          </div>
+        </fieldset>
+      )}
       <div className="notif-tabs" role="tablist" aria-label="Show">
         {(["unread", "all"] as const).map((t) => (
           <button

@@ -3,11 +3,13 @@
  * click anywhere else on the card does the same. A card can open one inline editor (tracking on the
  * dashboard, status on the list); while any card edits, the others are blocked (docs/screens.md).
  */
-import { lazy, type MouseEvent, Suspense } from "react";
+import { lazy, type MouseEvent, Suspense, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { CARRIER_LABELS, type OrderStatus } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { useSetOrderStatus } from "../../hooks/useOrders.ts";
+import { useUserData } from "../../hooks/useUser.ts";
+import { writeReviewUrl } from "../../lib/amazon-links.ts";
 import { deliveryAge, isJustDelivered } from "../../lib/delivery.ts";
 import { formatMoney } from "../../lib/format.ts";
 import { displayDay, reviewDateText } from "../../lib/order-days.ts";
@@ -25,6 +27,9 @@ const TrackingEditor = lazy(() =>
 );
 const StatusSelect = lazy(() =>
   import("./StatusSelect.tsx").then((m) => ({ default: m.StatusSelect })),
+);
+const MarkDeliveredDialog = lazy(() =>
+  import("./MarkDelivered.tsx").then((m) => ({ default: m.MarkDeliveredDialog })),
 );
 /** While an inline editor's code arrives (once per visit). */
 const EDITOR_LOADING = <span className="muted">Loading…</span>;
@@ -67,6 +72,12 @@ export function OrderCard(props: {
       ? reviewDateText(order, timeZone)
       : null;
   const canEditReview = order.status === "Received" || order.status === "Review Rejected";
+  // Shipped per the Itemized Report, no tracking: nothing will mark it delivered (issue 23 item 5).
+  const untracked =
+    order.status === "Shipped" && !order.trackingnumber && Boolean(order.dateshipped);
+  // Amazon's review form on the order's own site, where a review is due (issue 23 item 10).
+  const marketplace = useUserData().data?.vineMarketplace;
+  const writeLink = canEditReview ? writeReviewUrl(order, marketplace) : null;
   // A Shipped order with a number can be asked about now (docs/screens.md 'Update Tracking').
   const canUpdateTracking = order.status === "Shipped" && Boolean(order.trackingnumber);
 
@@ -106,7 +117,10 @@ export function OrderCard(props: {
           {order.dateordered && <span>Ordered {displayDay(order.dateordered, timeZone)}</span>}
         </p>
 
-        {filter === "Shipped" && (
+        {untracked && (
+          <UntrackedLine order={order} timeZone={timeZone} disabled={inactive || props.editing} />
+        )}
+        {filter === "Shipped" && !untracked && (
           <p className="order-card-extra">
             <DeliveryDate order={order} now={now} timeZone={timeZone} />
           </p>
@@ -156,10 +170,49 @@ export function OrderCard(props: {
                   Edit Review
                 </Link>
               ))}
+            {writeLink && !props.editing && (
+              <a
+                href={writeLink}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="button-link small write-review"
+                aria-label={`Write review on Amazon: ${order.productname}`}
+              >
+                Write review on Amazon ↗
+              </a>
+            )}
           </div>
         )}
       </div>
     </article>
+  );
+}
+
+/** "Shipped Oct 2 · not tracked" and Mark delivered (its dialog loads on the first press). */
+function UntrackedLine(props: { order: Order; timeZone: string; disabled: boolean }) {
+  const [open, setOpen] = useState(false);
+  const { order } = props;
+  return (
+    <p className="order-card-extra untracked-line">
+      <span>
+        <span className="status-badge untracked-badge">Not tracked</span> Shipped{" "}
+        {displayDay(order.dateshipped, props.timeZone)}
+      </span>
+      <button
+        type="button"
+        className="outline small"
+        disabled={props.disabled}
+        onClick={() => setOpen(true)}
+        aria-label={`Mark delivered: ${order.productname}`}
+      >
+        Mark delivered
+      </button>
+      {open && (
+        <Suspense fallback={EDITOR_LOADING}>
+          <MarkDeliveredDialog order={order} open onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </p>
   );
 }
 

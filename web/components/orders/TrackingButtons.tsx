@@ -5,7 +5,10 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { CARRIER_LABELS, type Carrier } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
+import { usePublicConfig } from "../../hooks/usePublicConfig.ts";
+import { isAdmin, useAuth } from "../../lib/auth.tsx";
 import { toastError } from "../../lib/toast.tsx";
 import "../../styles/tracking.css";
 
@@ -48,20 +51,62 @@ export function ShippedRefreshButton() {
   );
 }
 
+/**
+ * False when this server has no look-up for the carrier (GET /api/config's trackingCarriers):
+ * Update Tracking could only fail (issue 23 item 15). True while the configuration loads.
+ */
+export function useCanLookUp(carrier: Carrier | null | undefined): boolean {
+  const config = usePublicConfig().data;
+  if (!config) return true;
+  return carrier != null && config.trackingCarriers.includes(carrier);
+}
+
+/** The line under a disabled Update Tracking: why, and for the administrator where to set it up. */
+export function TrackingLookupNote(props: { id?: string; carrier: Carrier | null }) {
+  const admin = isAdmin(useAuth().user);
+  const { carrier } = props;
+  if (carrier === "AMAZON") {
+    return (
+      <small id={props.id} className="muted tracking-unavailable">
+        Amazon Logistics parcels cannot be looked up: Amazon's delivery mail marks them Received.
+      </small>
+    );
+  }
+  return (
+    <small id={props.id} className="muted tracking-unavailable">
+      Tracking look-ups {carrier && carrier !== "OTHER" ? `for ${CARRIER_LABELS[carrier]} ` : ""}are
+      not set up on this server.
+      {admin && (
+        <>
+          {" "}
+          To set them up, add carrier keys as the README's "Carrier tracking" settings and
+          docs/CARRIERS.md describe, then restart.
+        </>
+      )}
+    </small>
+  );
+}
+
 /** A card's Update Tracking: asks the carrier about this one order. */
 export function UpdateOrderTrackingButton(props: { order: Order; disabled?: boolean }) {
   const queryClient = useQueryClient();
   const { busy, run } = useTrackingCall();
+  const canLookUp = useCanLookUp(props.order.carrier);
+  const noteId = `tracking-note-${props.order.orderid}`;
   return (
-    <button
-      type="button"
-      className="outline secondary small tracking-update"
-      aria-label={`Update Tracking: ${props.order.productname}`}
-      disabled={busy || props.disabled}
-      aria-busy={busy || undefined}
-      onClick={() => void run((m) => m.updateOrderTracking(queryClient, props.order.orderid))}
-    >
-      Update Tracking
-    </button>
+    <>
+      <button
+        type="button"
+        className="outline secondary small tracking-update"
+        aria-label={`Update Tracking: ${props.order.productname}`}
+        aria-describedby={canLookUp ? undefined : noteId}
+        disabled={busy || props.disabled || !canLookUp}
+        aria-busy={busy || undefined}
+        onClick={() => void run((m) => m.updateOrderTracking(queryClient, props.order.orderid))}
+      >
+        Update Tracking
+      </button>
+      {!canLookUp && <TrackingLookupNote id={noteId} carrier={props.order.carrier} />}
+    </>
   );
 }

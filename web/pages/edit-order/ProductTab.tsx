@@ -1,7 +1,11 @@
 /** Product Information: image, name, ASIN, value, status, date ordered, View Product Page. */
+
+import { currencyDigits } from "../../../src/shared/money.ts";
 import { CurrencySelect } from "../../components/orders/CurrencySelect.tsx";
 import { ProductImage } from "../../components/orders/ProductImage.tsx";
 import { StatusSelect } from "../../components/orders/StatusSelect.tsx";
+import { useUserData } from "../../hooks/useUser.ts";
+import { productPageUrl } from "../../lib/amazon-links.ts";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
 
 /** "$", "£", "€", "¥", "CA$", "A$": the sign formatMoney writes for a currency. */
@@ -18,11 +22,15 @@ export function currencySymbol(currency: string): string {
 
 export function ProductFields(props: FormProps & { onDelete?: () => void }) {
   const { form } = props;
+  const marketplace = useUserData().data?.vineMarketplace;
   const image = form.productimage.trim();
   const url = form.producturl.trim();
   // The edit screen always shows the picture (or a parcel); Add Order only once there is one.
   const showImage = Boolean(image) || Boolean(props.onDelete);
-  const urlOk = url !== "" && !props.errors.producturl && /^https?:\/\//i.test(url);
+  // The product URL, else the ASIN's page on the order's Amazon site (issue 23 item 10).
+  const productPage = props.errors.producturl
+    ? null
+    : productPageUrl({ asin: form.asin, producturl: url, currency: form.currency }, marketplace);
   return (
     <div className={showImage ? "edit-product" : "edit-product no-image"}>
       {showImage && (
@@ -39,7 +47,7 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
           field="estimatedretailvalue"
           label={`Estimated value (${currencySymbol(form.currency)})`}
           inputMode="decimal"
-          placeholder="24.99"
+          placeholder={currencyDigits(form.currency || "USD") === 0 ? "4990" : "24.99"}
         />
         <Field
           label="Currency"
@@ -78,8 +86,8 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
         />
       </div>
       <div className="button-row">
-        {urlOk && (
-          <a href={url} target="_blank" rel="noopener noreferrer" className="button-link">
+        {productPage && (
+          <a href={productPage} target="_blank" rel="noopener noreferrer" className="button-link">
             View Product Page ↗
           </a>
         )}

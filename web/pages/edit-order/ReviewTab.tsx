@@ -7,6 +7,8 @@ import { REVIEW_SUBJECT_MAX } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { StarRating } from "../../components/orders/StarRating.tsx";
 import { useReviewSettings } from "../../hooks/useReviewSettings.ts";
+import { useUserData } from "../../hooks/useUser.ts";
+import { orderSite, writeReviewUrl } from "../../lib/amazon-links.ts";
 import { reviewStatusLine, reviewUrl } from "../../lib/review-status.ts";
 import { DEFAULT_TARGET_WORDS, wordBand, wordCount } from "../../lib/review-text.ts";
 import { toast } from "../../lib/toast.tsx";
@@ -66,7 +68,10 @@ export function ReviewFields(
   const words = wordCount(form.reviewtext);
   // Once the review is approved the count is history, not a goal: shown without a colour.
   const band = order.status === "Review Approved" ? "done" : wordBand(words, target);
-  const link = order.status === "Review Approved" ? reviewUrl(order.reviewreference) : null;
+  const marketplace = useUserData().data?.vineMarketplace;
+  const site = orderSite(order, marketplace);
+  const link = order.status === "Review Approved" ? reviewUrl(order.reviewreference, site) : null;
+  const writeLink = writeReviewUrl(order, marketplace);
   const canSubmit = form.status === "Received" || form.status === "Review Rejected";
   const enhance = useEnhance({ ...props, orderId: order.orderid });
 
@@ -145,6 +150,17 @@ export function ReviewFields(
       <MediaArea order={order} />
 
       <div className="button-row">
+        {writeLink && (
+          <a
+            href={writeLink}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="button-link"
+            title="Amazon's review form for this product, on the order's marketplace"
+          >
+            Write review on Amazon ↗
+          </a>
+        )}
         {canSubmit && (
           <button type="button" onClick={props.onMarkSubmitted} disabled={props.busy}>
             Mark Review Submitted

@@ -5,6 +5,7 @@
  */
 import type { Order } from "../../../src/contract/orders.ts";
 import { CarrierSelect } from "../../components/orders/CarrierSelect.tsx";
+import { TrackingLookupNote, useCanLookUp } from "../../components/orders/TrackingButtons.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { trackingUrl } from "../../lib/tracking-links.ts";
 import { Field, type FormProps, TextInput } from "./fields.tsx";
@@ -39,6 +40,7 @@ export function ShippingFields(
   const unsavedNumber =
     form.trackingnumber.trim() !== savedNumber ||
     (form.carrier || null) !== (order?.carrier ?? null);
+  const canLookUp = useCanLookUp(order?.carrier);
   return (
     <div className="edit-shipping">
       <div className="form-grid">
@@ -63,6 +65,13 @@ export function ShippingFields(
               onChange={(e) => props.set("expecteddeliverydate", e.currentTarget.value)}
             />
           )}
+        />
+        <TextInput
+          {...props}
+          field="datedelivered"
+          label="Date delivered"
+          type="date"
+          hint="Filled with today when the order is marked Received; correct it if it came another day. Review reminders and ages count from it."
         />
         <TextInput
           {...props}
@@ -99,9 +108,6 @@ export function ShippingFields(
         <TextInput {...props} field="shiptoaddress" label="Ship-to address" multiline />
         <TextInput {...props} field="deliverydetails" label="Delivery details" multiline />
       </div>
-      {order?.datedelivered && (
-        <p className="muted">Delivered: {formatDate(order.datedelivered, props.timeZone)}</p>
-      )}
       <div className="button-row tracking-row">
         {link && (
           <a href={link} target="_blank" rel="noopener noreferrer" className="button-link">
@@ -112,13 +118,17 @@ export function ShippingFields(
           <button
             type="button"
             className="outline"
-            disabled={props.updatingTracking || unsavedNumber}
+            disabled={props.updatingTracking || unsavedNumber || !canLookUp}
             aria-busy={props.updatingTracking || undefined}
+            aria-describedby={canLookUp ? undefined : "tracking-lookup-note"}
             title={unsavedNumber ? "Save the tracking number first" : undefined}
             onClick={props.onUpdateTracking}
           >
             Update Tracking
           </button>
+        )}
+        {order && props.onUpdateTracking && savedNumber && !canLookUp && (
+          <TrackingLookupNote id="tracking-lookup-note" carrier={order.carrier} />
         )}
         {order && (
           <p className="muted last-updated">

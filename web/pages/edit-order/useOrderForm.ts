@@ -6,22 +6,28 @@
  */
 import { useState } from "react";
 import { useCarrierDetection } from "../../hooks/useTrackingEntry.ts";
+import { dayKey } from "../../lib/order-days.ts";
 import {
   type FormField,
   type OrderForm,
   withDetectedCarrier,
+  withStatus,
   withTrackingNumber,
 } from "../../lib/order-form.ts";
 import { type FormErrors, validateOrderForm } from "../../lib/order-validation.ts";
 
-export function useOrderForm(initial: () => OrderForm) {
+export function useOrderForm(initial: () => OrderForm, timeZone?: string) {
   const [form, setForm] = useState<OrderForm>(initial);
   const [errors, setErrors] = useState<FormErrors>({});
   // Detection runs only for a number the user typed, not for the one the order came with.
   const [typedNumber, setTypedNumber] = useState(false);
 
   const set = <K extends FormField>(field: K, value: OrderForm[K]) => {
-    setForm((f) => ({ ...f, [field]: value }));
+    if (field === "status") {
+      // Received (or later) with no delivery date: today, to correct if need be (item 12).
+      const today = dayKey(new Date(), timeZone) ?? "";
+      setForm((f) => withStatus(f, value as OrderForm["status"], today));
+    } else setForm((f) => ({ ...f, [field]: value }));
     if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
   };
 

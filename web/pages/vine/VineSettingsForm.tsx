@@ -17,9 +17,21 @@ const NUMBERS: { field: NumberField; label: string; suffix?: string }[] = [
   { field: "dailyLimitGold", label: "Daily limit (Gold)", suffix: "orders" },
 ];
 
+/** The form's own names for the settings, in the server's messages too (issue 23 item 15). */
+const LABELS: Record<string, string> = {
+  ...Object.fromEntries(NUMBERS.map((n) => [n.field, n.label])),
+  tier: "Tier",
+  evaluationStart: "Evaluation period starts",
+  evaluationEnd: "Evaluation period ends",
+};
+export const withFormLabels = (message: string): string =>
+  message.replace(/\b(tier|evaluationStart|evaluationEnd|[a-z]+(?:[A-Z][a-z]+)+)\b/g, (name) =>
+    LABELS[name] ? `"${LABELS[name]}"` : name,
+  );
+
 export function VineSettingsForm() {
   const { data } = useVineSettings();
-  const save = useSaveVineSettings();
+  const save = useSaveVineSettings(withFormLabels);
   const [form, setForm] = useState<VineSettings | null>(null);
   useEffect(() => {
     if (data) setForm(data);

@@ -7,12 +7,14 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { Order } from "../../../../src/contract/orders.ts";
+import { ConfirmDialog } from "../../../components/Dialog.tsx";
 import { mediaSrc, useMediaToken, useReviewMedia } from "../../../hooks/useReviewMedia.ts";
-import { errorMessage } from "../../../lib/api.ts";
+import { ApiError, errorMessage } from "../../../lib/api.ts";
 import { toast } from "../../../lib/toast.tsx";
 import {
   ACCEPT,
   ALBUM_REFUSAL,
+  canRetryUpload,
   checkFiles,
   classifyDroppedUrl,
   GOOGLE_PHOTOS_CDN,
@@ -35,6 +37,8 @@ type UploadItem = {
   errorMessage: string | null;
   /** The server's reason, shown under 'Upload failed'. */
   reason: string | null;
+  /** False when the server refused the file itself: no Retry (canRetryUpload). */
+  retryable: boolean;
 };
 
 const REORDER_TYPE = "application/x-grapevine-media";
@@ -42,6 +46,8 @@ let nextId = 0;
 
 export function MediaArea({ order }: { order: Order }) {
   const { upload, remove, reorder } = useReviewMedia(order.orderid);
+  // Removing a photo or the video asks first (issue 23 item 13): the file is gone once deleted.
+  const [confirmRemove, setConfirmRemove] = useState<{ url: string; label: string } | null>(null);
   const token = useMediaToken().data?.token;
   const [items, setItems] = useState<UploadItem[]>([]);
   const [override, setOverride] = useState<string[] | null>(null);
@@ -110,6 +116,7 @@ export function MediaArea({ order }: { order: Order }) {
           status: "error",
           errorMessage: "Upload failed",
           reason: errorMessage(err, ""),
+          retryable: canRetryUpload(err instanceof ApiError ? err.status : null),
         });
         setLive(`Upload failed: ${item.file.name}`);
       }
@@ -128,6 +135,7 @@ export function MediaArea({ order }: { order: Order }) {
       preview: file.type.startsWith("image/") ? URL.createObjectURL(file) : null,
       errorMessage: null,
       reason: null,
+      retryable: true,
     }));
     setItems((list) => [...list, ...created]);
     for (const it of created) run(it);
@@ -198,6 +206,7 @@ export function MediaArea({ order }: { order: Order }) {
   }
 
   async function removeUrl(url: string) {
+    setConfirmRemove(null);
     setRemoving(url);
     try {
       await remove.mutateAsync(url);
@@ -296,7 +305,15 @@ export function MediaArea({ order }: { order: Order }) {
                 }}
               >
                 <div className="media-thumb">
-                  {what === "video" ? (
+                  {/* Asked for only once the media token is here: never a 401 first (issue 23 item 16). */}
+                  {!token ? (
+                    <span
+                      className="media-waiting"
+                      role="img"
+                      aria-label={`Review ${label} (loading)`}
+                      aria-busy="true"
+                    />
+                  ) : what === "video" ? (
                     // biome-ignore lint/a11y/useMediaCaption: the reviewer's own clip has no captions
                     <video
                       src={mediaSrc(url, token)}
@@ -345,7 +362,7 @@ export function MediaArea({ order }: { order: Order }) {
                     aria-label={`Remove ${label}`}
                     title="Remove"
                     disabled={removing === url}
-                    onClick={() => void removeUrl(url)}
+                    onClick={() => setConfirmRemove({ url, label })}
                   >
                     ✕
                   </button>
@@ -387,9 +404,11 @@ export function MediaArea({ order }: { order: Order }) {
                     <strong className="upload-error">{it.errorMessage}</strong>
                     {it.reason && <small>{it.reason}</small>}
                     <div className="media-actions">
-                      <button type="button" className="small" onClick={() => run(it)}>
-                        Retry
-                      </button>
+                      {it.retryable && (
+                        <button type="button" className="small" onClick={() => run(it)}>
+                          Retry
+                        </button>
+                      )}
                       <button
                         type="button"
                         className="outline secondary small"
@@ -416,6 +435,14 @@ export function MediaArea({ order }: { order: Order }) {
       <p className="visually-hidden" aria-live="polite">
         {live}
       </p>
+      <ConfirmDialog
+        open={confirmRemove !== null}
+        title={`Delete ${confirmRemove?.label ?? "photo"}`}
+        message={`Delete ${confirmRemove?.label ?? "this photo"} from this review? This cannot be undone.`}
+        confirmLabel="Delete"
+        onConfirm={() => confirmRemove && void removeUrl(confirmRemove.url)}
+        onCancel={() => setConfirmRemove(null)}
+      />
     </section>
   );
 }

@@ -131,3 +131,14 @@ export function move<T>(list: readonly T[], from: number, to: number): T[] {
   out.splice(to, 0, item as T);
   return out;
 }
+
+/**
+ * Whether Retry can help a failed upload (issue 23 item 15): a network failure, a timeout, a busy
+ * or failing server can pass next time; a file the server refused (wrong type, too large, too
+ * many: 400, 413, 415 and the other 4xx) never will, so it gets no Retry.
+ */
+export function canRetryUpload(status: number | null): boolean {
+  if (status === null) return true;
+  if (status === 408 || status === 409 || status === 429) return true;
+  return status >= 500;
+}

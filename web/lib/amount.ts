@@ -1,0 +1,80 @@
+/**
+ * Amounts as typed in the order forms (issue 23 item 14), in their own module so that the
+ * dashboard's first load does not carry the number parser (Add and Edit Order are lazy). Pure
+ * apart from reading the browser's language as a default.
+ */
+import { NumberParser } from "@internationalized/number";
+import { amountText, currencyDigits } from "../../src/shared/money.ts";
+
+/** Home language of each marketplace currency: its decimal mark decides whether "129,99" is. */
+const CURRENCY_LOCALE: Record<string, string> = {
+  USD: "en-US",
+  GBP: "en-GB",
+  EUR: "de-DE",
+  JPY: "ja-JP",
+  CAD: "en-CA",
+  AUD: "en-AU",
+};
+
+const writesDecimalComma = (locale: string | undefined): boolean => {
+  if (!locale) return false;
+  try {
+    const part = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === "decimal");
+    return part?.value === ",";
+  } catch {
+    return false;
+  }
+};
+
+/** The browser's language, when there is a browser. */
+const browserLocale = (): string | undefined =>
+  typeof navigator === "undefined" ? undefined : navigator.language;
+
+export type AmountResult = { ok: true; value: string } | { ok: false; error: string };
+
+/**
+ * An amount as typed in an order form → the API's text ("129.99"; "4990" for yen), or the
+ * message to show. A comma followed by one or two digits at the end is the decimal mark where
+ * the order's currency or the browser's language writes one ("129,99", "1.234,50" in euros or in
+ * German); anywhere else a comma groups thousands ("1,234.50"). Currencies without decimals (yen)
+ * take whole numbers only. Parsing is @internationalized/number's NumberParser (locale-aware
+ * grouping and decimal marks, tolerant of spaces and signs).
+ */
+export function parseAmount(
+  text: string,
+  currency: string,
+  locale: string | undefined = browserLocale(),
+  parser: (locale: string, text: string) => number = defaultParse,
+): AmountResult {
+  const t = text.trim().replace(/^[$€£¥]\s*|\s*[$€£¥]$/g, "");
+  if (t === "") return { ok: true, value: "" };
+  const bad: AmountResult = { ok: false, error: "Estimated value must be an amount such as 24.99" };
+  if (!/^[\d.,\s\u00a0\u202f]+$/.test(t)) return bad;
+  const digits = currencyDigits(currency);
+  const commaDecimal =
+    /,\d{1,2}$/.test(t) &&
+    digits > 0 &&
+    (writesDecimalComma(CURRENCY_LOCALE[currency.toUpperCase()]) || writesDecimalComma(locale));
+  const noDecimals: AmountResult = {
+    ok: false,
+    error: `Amounts in ${currency} have no decimals: write a whole number such as ${t.replace(/[.,]\d{1,2}$/, "").replace(/\D/g, "")}`,
+  };
+  // "129,99" where nothing writes a decimal comma is not 12999: it is refused, not guessed.
+  if (/,\d{1,2}$/.test(t) && !commaDecimal) return digits === 0 ? noDecimals : bad;
+  const n = parser(commaDecimal ? "de-DE" : "en-US", t.replace(/[\s\u00a0\u202f]/g, ""));
+  if (!Number.isFinite(n) || n < 0) return bad;
+  const cents = Math.round(n * 100);
+  if (Math.abs(n * 100 - cents) > 1e-6) return bad; // more than two decimals
+  if (digits === 0 && cents % 100 !== 0) return noDecimals;
+  return { ok: true, value: amountText(cents, currency) };
+}
+
+const parsers = new Map<string, NumberParser>();
+function defaultParse(locale: string, text: string): number {
+  let p = parsers.get(locale);
+  if (!p) {
+    p = new NumberParser(locale, { style: "decimal" });
+    parsers.set(locale, p);
+  }
+  return p.parse(text);
+}
