@@ -4,8 +4,8 @@
  * process; a restart forgets the counts, acceptable for a LAN appliance). Keys whose hits have all
  * left the window are dropped when the map grows, so it stays small whatever the callers send.
  *
- * Used for sign-ups per address (features/auth) and alert-channel tests per user
- * (features/alerts).
+ * Used for sign-ups per address (features/auth), alert-channel tests per user (features/alerts)
+ * and AI enhancements per user and hour (features/reviews/enhance.service.ts).
  */
 
 export type RateHit = { ok: true } | { ok: false; retryAfterMs: number };
