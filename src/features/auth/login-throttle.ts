@@ -6,9 +6,10 @@
  * One throttle, several kinds of keys (THROTTLE_KEYS): sign-in per (email, client address), and
  * per account across addresses (ACCOUNT_MAX_FAILURES: more addresses do not buy more guesses;
  * addresses that signed in to the account before are not held by it, so an attack slows the
- * account down without locking its owner out); the current password of a signed-in user (password change, email change, account deletion) per
- * account, whatever the address, so a stolen session token cannot guess the password; refused
- * registrations (email taken, registration closed) per client address.
+ * account down without locking its owner out); the current password of a signed-in user
+ * (password change, email change, account deletion) per account, whatever the address, so a
+ * stolen session token cannot guess the password; refused registrations (email taken,
+ * registration closed) per client address.
  */
 import { AppError } from "../../lib/errors.ts";
 
