@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import crypto from "node:crypto";
 import os from "node:os";
+import { cleanStrings } from "../../src/contract/fields.ts";
 import type { AlertChannel } from "../../src/contract/index.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { type FakeAlerts, startFakeAlerts } from "../support/fake-alerts.ts";
@@ -319,6 +320,19 @@ describe("item 5: deeply nested JSON", () => {
     });
     expect(res.status).toBe(401);
   });
+});
+
+test("item 5: cleanStrings walks any depth without recursion", () => {
+  const root: { a?: unknown; s?: string } = {};
+  let node = root;
+  for (let i = 0; i < 100_000; i++) {
+    const next = {};
+    node.a = [next];
+    node = next as typeof root;
+  }
+  node.s = "bell\u0007 and \u202Ebidi";
+  expect(() => cleanStrings(root)).not.toThrow();
+  expect(node.s).toBe("bell and bidi");
 });
 
 describe("item 6: the VAPID subject is not the administrator's address", () => {
