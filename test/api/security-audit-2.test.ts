@@ -275,6 +275,27 @@ describe("item 4: sign-in guesses are limited per account across addresses", () 
     expect((await login("right-pass-1", "192.168.1.50")).status).toBe(200);
   }, 60_000);
 
+  test("after a restart (counts and memory gone), an address with a session of the account is still the owner's", async () => {
+    const first = harness({ TRUST_PROXY: "true" });
+    await first.register(); // the admin
+    const reg = await call(first, "POST", "/api/auth/register", {
+      body: { email: "owner@example.com", password: "right-pass-1", displayname: "Owner" },
+      headers: { "x-forwarded-for": "192.168.1.50" },
+    });
+    expect(reg.status).toBe(201);
+    const h = harness({ TRUST_PROXY: "true", DATA_DIR: first.config.dataDir });
+    const login = (password: string, ip: string) =>
+      call(h, "POST", "/api/auth/login", {
+        body: { email: "owner@example.com", password },
+        headers: { "x-forwarded-for": ip },
+      });
+    for (let i = 0; i < 10; i++) {
+      expect((await login(`guess-${i}`, `203.0.113.${(i % 2) + 1}`)).status).toBe(401);
+    }
+    expect((await login("right-pass-1", "203.0.113.3")).status).toBe(429);
+    expect((await login("right-pass-1", "192.168.1.50")).status).toBe(200);
+  }, 60_000);
+
   test("the per-address limit stays: 5 wrong guesses from one address, then 429", async () => {
     const h = harness({ TRUST_PROXY: "true" });
     const u = await h.register("one@example.com", "right-pass-1");

@@ -117,9 +117,16 @@ export function createAuthService(deps: {
       const key = THROTTLE_KEYS.signIn(body.email, client.ip);
       const account = THROTTLE_KEYS.account(body.email);
       deps.throttle.assertAllowed(key, "failed sign-in attempts");
-      // Guesses per account across addresses; an address the account signed in from before is
-      // not held by it (the owner is slowed by their own address's count only).
-      if (!deps.throttle.isKnown(body.email, client.ip)) {
+      const user = deps.users.findByEmail(body.email);
+      // Guesses per account across addresses; an address the account signed in from before (this
+      // process remembers it, or one of its sessions came from there) is not held by it: the
+      // owner is slowed by their own address's count only.
+      const known =
+        client.ip !== null &&
+        (deps.throttle.isKnown(body.email, client.ip) ||
+          (user !== undefined &&
+            deps.sessions.listForUser(user.id).some((s) => s.ip === client.ip)));
+      if (!known) {
         deps.throttle.assertAllowed(
           account,
           "failed sign-in attempts for this account",
@@ -130,7 +137,6 @@ export function createAuthService(deps: {
       // cannot all pass the limit; a success clears the address's count (not the account's).
       deps.throttle.fail(key);
       deps.throttle.fail(account);
-      const user = deps.users.findByEmail(body.email);
       const ok = await Bun.password.verify(
         body.password,
         user?.passwordHash ?? (await getDummyHash()),
