@@ -32,14 +32,17 @@ import os from "node:os";
 import ipaddr from "ipaddr.js";
 
 export const OUTGOING_TIMEOUT_MS = 5000;
-/** Response bytes kept for the delivery list; the rest is not read. */
+/** Response bytes read (the rest is not); never shown to users (senders.ts says the status). */
 export const RESPONSE_CAP = 4096;
 const MAX_REDIRECTS = 3;
 
 /** Where a request may go: `allowLoopback` is ALERTS_ALLOW_LOOPBACK. */
 export type TargetPolicy = { allowLoopback: boolean };
 
-/** "refused": never; "loopback": the server itself (only with ALERTS_ALLOW_LOOPBACK); "ok". */
+/**
+ * "metadata" (link-local, cloud metadata) and "unusable" (unspecified, multicast, broadcast): never;
+ * "loopback": the server itself, only with ALERTS_ALLOW_LOOPBACK; "ok": the LAN and the internet.
+ */
 export type AddressClass = "metadata" | "unusable" | "loopback" | "ok";
 
 const METADATA_V4 = new Set(["100.100.100.200", "192.0.0.192"]);
@@ -253,7 +256,7 @@ export type OutgoingRequest = {
 export type OutgoingResponse = {
   status: number;
   headers: http.IncomingHttpHeaders;
-  /** At most RESPONSE_CAP bytes of the body, as text. */
+  /** At most RESPONSE_CAP bytes of the body, as text (for the code only; never shown or stored). */
   body: string;
 };
 
