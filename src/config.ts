@@ -156,6 +156,26 @@ const envSchema = z.object({
   OPENAI_TIMEOUT_MS: int("OPENAI_TIMEOUT_MS", 60_000, 1000, 600_000),
   /** Enhancements each user may ask for per hour (429 with Retry-After beyond it). */
   AI_HOURLY_LIMIT: int("AI_HOURLY_LIMIT", 30, 1, 10_000),
+  /** Alert channels may reach loopback and the server's own addresses (off: a user could read them). */
+  ALERTS_ALLOW_LOOPBACK: bool("ALERTS_ALLOW_LOOPBACK", false),
+  /** The Web Push (VAPID) contact when PUBLIC_URL is not a public https address. */
+  WEB_PUSH_CONTACT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const s = v?.trim() ?? "";
+      if (s === "") return null;
+      if (!/^mailto:[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) && !/^https:\/\/[^\s/]+\.[^\s]+$/.test(s)) {
+        ctx.addIssue({
+          code: "custom",
+          message: `WEB_PUSH_CONTACT must be a mailto: or https:// address (got "${v}")`,
+        });
+        return z.NEVER;
+      }
+      return s;
+    }),
+  /** Accounts one address may create per hour (429 with Retry-After beyond it). */
+  SIGNUP_HOURLY_LIMIT: int("SIGNUP_HOURLY_LIMIT", 3, 1, 100_000),
   /** Below this much free space (MB) in DATA_DIR, /api/health answers 503 and the admin is told. */
   DISK_FREE_MIN_MB: int("DISK_FREE_MIN_MB", 200, 0, 10_000_000),
   /** On SIGTERM, uploads, imports and backfill batches in flight get this long (s) to finish. */
@@ -212,6 +232,12 @@ export type Config = Readonly<{
   diskFreeMinMb: number;
   /** SHUTDOWN_GRACE_SECONDS: how long work in flight may take after SIGTERM. */
   shutdownGraceSeconds: number;
+  /** ALERTS_ALLOW_LOOPBACK: alert channels may reach loopback and this server's own addresses. */
+  alertsAllowLoopback: boolean;
+  /** WEB_PUSH_CONTACT (mailto: or https:), or null. */
+  webPushContact: string | null;
+  /** SIGNUP_HOURLY_LIMIT: accounts one client address may create per hour. */
+  signupHourlyLimit: number;
 }>;
 
 export type CarrierCredentials = Readonly<{
@@ -293,5 +319,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     diskFreeMinMb: e.DISK_FREE_MIN_MB,
     shutdownGraceSeconds: e.SHUTDOWN_GRACE_SECONDS,
+    alertsAllowLoopback: e.ALERTS_ALLOW_LOOPBACK,
+    webPushContact: e.WEB_PUSH_CONTACT,
+    signupHourlyLimit: e.SIGNUP_HOURLY_LIMIT,
   });
 }

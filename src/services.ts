@@ -188,7 +188,8 @@ export function createServices(
     findOrder: (userId, orderId) => ordersRepo.findForUser(userId, orderId),
     isAdmin: (userId) => userId === ADMIN_USER_ID,
     publicUrl: config.publicUrl,
-    adminEmail: () => usersRepo.findById(ADMIN_USER_ID)?.email ?? null,
+    webPushContact: config.webPushContact,
+    allowLoopback: config.alertsAllowLoopback,
     log: logger.log.child({ scope: "alerts" }),
     ...overrides.alerts,
   });
@@ -236,6 +237,8 @@ export function createServices(
       key: config.secretKey ?? loadOrCreateKeyFile(config.dataDir),
       // A password change (new hash) ends the media links issued before it.
       stamp: (userId) => usersRepo.findById(userId)?.passwordHash ?? null,
+      // Sign-out (or an expired session) ends the links issued to the session (issue 22).
+      sessionIds: (userId) => sessionsRepo.liveIdsForUser(userId, new Date().toISOString()),
     }),
   });
   const gmailOAuth = createGmailOAuth({
@@ -301,6 +304,7 @@ export function createServices(
       streams: sse,
       allowRegistration: config.allowRegistration,
       sessionDays: config.sessionDays,
+      signupHourlyLimit: config.signupHourlyLimit,
     }),
     users: createUsersService({
       users: usersRepo,

@@ -47,7 +47,14 @@ export function createHarness(
   overrides?: ServiceOverrides,
 ): Harness {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-test-"));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "warn", ...env });
+  // Tests register many users without a client address: the sign-up limit per address is raised
+  // here (its own test sets it back to the default with SIGNUP_HOURLY_LIMIT: "").
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    SIGNUP_HOURLY_LIMIT: "100000",
+    ...env,
+  });
   const logger = createLogger({
     level: config.logLevel,
     logDir: config.logDir,

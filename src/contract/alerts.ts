@@ -59,16 +59,38 @@ const secretText = (what: string, max = 500) =>
     .min(1, `${what} cannot be empty`)
     .max(max, `${what} is limited to ${max} characters`);
 
+/** Issue 22: a URL's credentials would be stored, shown and exported in clear. */
+export const NTFY_URL_CREDENTIALS =
+  "The ntfy server address cannot hold a user name, password or ?auth= token: put them in the access token or user name and password fields, which are stored encrypted";
+const noUrlCredentials = (v: string) => {
+  try {
+    const u = new URL(v);
+    return (
+      !u.username &&
+      !u.password &&
+      ![...u.searchParams.keys()].some((k) => k.toLowerCase() === "auth")
+    );
+  } catch {
+    return true; // httpUrl says what is wrong
+  }
+};
 const ntfyFields = {
-  serverUrl: httpUrl("The ntfy server").optional(),
+  serverUrl: httpUrl("The ntfy server").refine(noUrlCredentials, NTFY_URL_CREDENTIALS).optional(),
   topic: z
     .string({ error: () => "The topic must be text" })
     .trim()
     .min(1, "The topic cannot be empty")
     .max(64, "The topic is limited to 64 characters")
     .regex(/^[-_A-Za-z0-9]+$/, "The topic may contain only letters, digits, - and _"),
-  token: secretText("The access token").nullable().optional(),
-  username: secretText("The user name", 200).nullable().optional(),
+  // Header values: a line break would end the header (the channel then failed silently).
+  token: secretText("The access token")
+    .refine((v) => !/[\r\n]/.test(v), "The access token cannot contain line breaks")
+    .nullable()
+    .optional(),
+  username: secretText("The user name", 200)
+    .refine((v) => !/[\r\n]/.test(v), "The user name cannot contain line breaks")
+    .nullable()
+    .optional(),
   password: secretText("The password").nullable().optional(),
 };
 const webhookFields = {

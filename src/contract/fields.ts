@@ -63,15 +63,23 @@ export function cleanText(s: string): string {
   return UNWANTED_CHARS.test(s) ? s.replace(UNWANTED_CHARS, "") : s;
 }
 
-/** A parsed JSON value with cleanText applied to every string value in it, changed in place. */
+/**
+ * A parsed JSON value with cleanText applied to every string value in it, changed in place.
+ * Iterative (an explicit stack), so no nesting depth can overflow the call stack.
+ */
 export function cleanStrings(value: unknown): unknown {
   if (typeof value === "string") return cleanText(value);
-  if (value !== null && typeof value === "object") {
-    const obj = value as Record<string, unknown>;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    const obj = node as Record<string, unknown>;
     for (const k of Object.keys(obj)) {
       const v = obj[k];
-      const c = cleanStrings(v);
-      if (c !== v) obj[k] = c;
+      if (typeof v === "string") {
+        const c = cleanText(v);
+        if (c !== v) obj[k] = c;
+      } else if (v !== null && typeof v === "object") stack.push(v);
     }
   }
   return value;

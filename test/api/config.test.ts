@@ -20,6 +20,9 @@ describe("loadConfig", () => {
     expect(c.trustProxy).toBe(false);
     expect(c.diskFreeMinMb).toBe(200);
     expect(c.shutdownGraceSeconds).toBe(25);
+    expect(c.alertsAllowLoopback).toBe(false);
+    expect(c.webPushContact).toBeNull();
+    expect(c.signupHourlyLimit).toBe(3);
     expect(Object.isFrozen(c)).toBe(true);
   });
 
@@ -57,6 +60,20 @@ describe("loadConfig", () => {
     expect(c.logRetentionDays).toBe(1);
   });
 
+  test("alert, push contact and sign-up settings", () => {
+    const c = loadConfig({
+      ALERTS_ALLOW_LOOPBACK: "true",
+      WEB_PUSH_CONTACT: " mailto:push@example.net ",
+      SIGNUP_HOURLY_LIMIT: "10",
+    });
+    expect(c.alertsAllowLoopback).toBe(true);
+    expect(c.webPushContact).toBe("mailto:push@example.net");
+    expect(c.signupHourlyLimit).toBe(10);
+    expect(loadConfig({ WEB_PUSH_CONTACT: "https://vine.example.org" }).webPushContact).toBe(
+      "https://vine.example.org",
+    );
+  });
+
   test("boolean spellings", () => {
     for (const v of ["1", "true", "TRUE", "yes", "on"]) {
       expect(loadConfig({ ALLOW_REGISTRATION: v }).allowRegistration).toBe(true);
@@ -80,6 +97,10 @@ describe("loadConfig", () => {
     [{ LOG_RETENTION_DAYS: "forever" }, "LOG_RETENTION_DAYS"],
     [{ DISK_FREE_MIN_MB: "200MB" }, "DISK_FREE_MIN_MB"],
     [{ SHUTDOWN_GRACE_SECONDS: "-5" }, "SHUTDOWN_GRACE_SECONDS"],
+    [{ ALERTS_ALLOW_LOOPBACK: "perhaps" }, "ALERTS_ALLOW_LOOPBACK"],
+    [{ WEB_PUSH_CONTACT: "admin@example.com" }, "WEB_PUSH_CONTACT"],
+    [{ WEB_PUSH_CONTACT: "http://vine.example.org" }, "WEB_PUSH_CONTACT"],
+    [{ SIGNUP_HOURLY_LIMIT: "0" }, "SIGNUP_HOURLY_LIMIT"],
   ];
   for (const [env, name] of bad) {
     const [key, value] = Object.entries(env)[0]!;

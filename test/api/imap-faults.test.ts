@@ -362,7 +362,12 @@ describe("the admin hears of a mailbox supervisor failing for a long time (issue
     // The outage watch's clock is the test's; the supervisor's backoff runs in real time.
     let clock = Date.parse("2026-03-10T12:00:00Z");
     const hh = createImapHarness(dc, {
-      env: { GMAIL_IMAP_HOST: "127.0.0.1", GMAIL_IMAP_PORT: String(proxy.port) },
+      env: {
+        GMAIL_IMAP_HOST: "127.0.0.1",
+        GMAIL_IMAP_PORT: String(proxy.port),
+        // The fake ntfy server is on 127.0.0.1.
+        ALERTS_ALLOW_LOOPBACK: "true",
+      },
       mailbox: { timings: TIMINGS, now: () => new Date(clock) },
     });
     h = hh;

@@ -382,7 +382,12 @@ describe("serving, ownership and traversal", () => {
     // no credentials; a forged token
     expect((await h.req("GET", img)).status).toBe(401);
     expect(
-      (await h.req("GET", `${img}?token=m1.${u.userid}.9999999999.${"A".repeat(43)}`)).status,
+      (
+        await h.req(
+          "GET",
+          `${img}?token=m2.${u.userid}.9999999999.${"A".repeat(16)}.${"A".repeat(43)}`,
+        )
+      ).status,
     ).toBe(401);
   });
 

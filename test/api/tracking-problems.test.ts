@@ -57,7 +57,8 @@ describe("tracking problems", () => {
       token: u.token,
       body: {
         type: "webhook",
-        url: "http://127.0.0.1:9/hook",
+        // TEST-NET-1 (never routed); loopback would need ALERTS_ALLOW_LOOPBACK.
+        url: "http://192.0.2.1:9/hook",
         format: "json",
         events: ["tracking_problem"],
       },

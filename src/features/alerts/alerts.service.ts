@@ -36,13 +36,20 @@ import {
 } from "../../contract/index.ts";
 import type { AlertChannelRow, AlertOutboxRow, OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { badRequest, notFound } from "../../lib/errors.ts";
+import { AppError, badRequest, notFound } from "../../lib/errors.ts";
+import { createRateWindow } from "../../lib/rate-window.ts";
 import type { Secrets } from "../../lib/secrets.ts";
 import type { Logger } from "../../log.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import type { AlertsRepo, ChannelForAlert } from "./alerts.repo.ts";
-import { checkTarget, OutgoingError, type Resolver } from "./outgoing.ts";
+import {
+  checkTarget,
+  OutgoingError,
+  pushEndpointProblem,
+  type Resolver,
+  type TargetPolicy,
+} from "./outgoing.ts";
 import {
   type AlertPayload,
   type AlertTarget,
@@ -59,6 +66,8 @@ const RETRY_AFTER_CAP_MS = 6 * 3600_000;
 /** A channel failing this long (every try since the first failure) is paused. */
 export const PAUSE_AFTER_MS = 24 * 3600_000;
 export const MAX_CHANNELS_PER_USER = 20;
+/** Tests (POST …/{id}/test) a user may send per minute: enough to fix a channel, too few to scan. */
+export const ALERT_TESTS_PER_MINUTE = 5;
 const POSTPONE_AFTER_ERROR_MS = 5 * 60_000;
 /** Deliveries kept per channel for the Account page. */
 export const DELIVERIES_KEPT = 20;
@@ -91,8 +100,10 @@ export type AlertsDeps = {
   findOrder: (userId: number, orderId: number) => OrderRow | undefined;
   isAdmin: (userId: number) => boolean;
   publicUrl: string | null;
-  /** The administrator's email: the Web Push contact when PUBLIC_URL is not a public https one. */
-  adminEmail?: () => string | null;
+  /** WEB_PUSH_CONTACT: the Web Push (VAPID) contact when PUBLIC_URL is not a public https one. */
+  webPushContact?: string | null;
+  /** ALERTS_ALLOW_LOOPBACK: alerts may go to loopback and the server's own addresses. */
+  allowLoopback: boolean;
   log: Logger;
   now?: () => Date;
   retryDelaysMs?: readonly number[];
@@ -145,17 +156,33 @@ const publicHost = (host: string) =>
   host.includes(".") && !/(^|\.)(localhost|local|lan|home|internal|test|invalid)$/i.test(host);
 
 /**
- * The VAPID `sub` (RFC 8292: a contact for the push service's operator): PUBLIC_URL when it is a
- * public https address, else the administrator's email, else a placeholder on a real domain.
- * Apple's push service answers 403 BadJwtToken to a localhost or .local subject.
+ * The VAPID `sub` (RFC 8292: a contact for the push service's operator), sent to every push
+ * service and to whatever a push endpoint names: PUBLIC_URL when it is a public https address,
+ * else WEB_PUSH_CONTACT (mailto: or https:, chosen by the administrator to be shown), else a
+ * placeholder on a real domain. Never an account's email (issue 22). Apple's push service answers
+ * 403 BadJwtToken to a localhost or .local subject.
  */
-export function vapidSubject(publicUrl: string | null, adminEmail: string | null): string {
+export function vapidSubject(publicUrl: string | null, contact: string | null): string {
   if (publicUrl?.startsWith("https://") && publicHost(new URL(publicUrl).hostname))
     return publicUrl;
-  const domain = adminEmail?.split("@")[1];
-  if (adminEmail && domain && publicHost(domain)) return `mailto:${adminEmail}`;
+  if (contact) return contact;
   return "mailto:grapevine@example.com";
 }
+
+/** A saved ntfy address without a user name, password or ?auth= (channels saved before the rule). */
+function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password && ![...u.searchParams.keys()].some(isAuthParam)) return url;
+    u.username = "";
+    u.password = "";
+    for (const k of [...u.searchParams.keys()]) if (isAuthParam(k)) u.searchParams.delete(k);
+    return u.toString().replace(/\/+$/, "");
+  } catch {
+    return "••••";
+  }
+}
+const isAuthParam = (k: string) => k.toLowerCase() === "auth";
 
 function validPushKeys(keys: { p256dh: string; auth: string }): boolean {
   const b64 = /^[A-Za-z0-9_-]+={0,2}$/;
@@ -168,6 +195,12 @@ export function createAlertsService(deps: AlertsDeps) {
   const { repo, secrets, log } = deps;
   const clock = deps.now ?? (() => new Date());
   const delays = deps.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const policy: TargetPolicy = { allowLoopback: deps.allowLoopback };
+  const tests = createRateWindow({
+    limit: ALERT_TESTS_PER_MINUTE,
+    windowMs: 60_000,
+    now: () => clock().getTime(),
+  });
 
   // ---- channels -------------------------------------------------------------------------------
 
@@ -213,7 +246,7 @@ export function createAlertsService(deps: AlertsDeps) {
       const n = s as NtfySettings;
       const sec = (secret ?? {}) as Partial<NtfySecret>;
       base.ntfy = {
-        serverUrl: n.serverUrl,
+        serverUrl: withoutCredentials(n.serverUrl),
         topic: sec.topic ? maskTopic(sec.topic) : "••••",
         auth: n.auth,
         ...(n.auth === "token" ? { token: sec.token ? mask(sec.token) : "••••" } : {}),
@@ -248,7 +281,7 @@ export function createAlertsService(deps: AlertsDeps) {
 
   async function checkUrl(url: string) {
     try {
-      await checkTarget(url, deps.resolve);
+      await checkTarget(url, { resolve: deps.resolve, policy });
     } catch (err) {
       if (err instanceof OutgoingError) throw badRequest(err.message);
       throw err;
@@ -266,6 +299,12 @@ export function createAlertsService(deps: AlertsDeps) {
     if (Boolean(s.username) !== Boolean(s.password)) {
       throw badRequest("A user name needs a password (and a password a user name)");
     }
+  }
+
+  async function checkPushEndpoint(endpoint: string) {
+    const problem = pushEndpointProblem(endpoint, policy);
+    if (problem) throw badRequest(problem);
+    await checkUrl(endpoint);
   }
 
   function hostOf(url: string) {
@@ -293,7 +332,7 @@ export function createAlertsService(deps: AlertsDeps) {
           "The push subscription's keys are not valid (p256dh must be a P-256 public key, auth 16 bytes)",
         );
       }
-      await checkUrl(body.subscription.endpoint);
+      await checkPushEndpoint(body.subscription.endpoint);
       const deviceKey = sha256(body.subscription.endpoint);
       const deviceName = body.deviceName || body.name || "This device";
       const settings: PushSettings = { deviceName, service: hostOf(body.subscription.endpoint) };
@@ -464,7 +503,7 @@ export function createAlertsService(deps: AlertsDeps) {
             "The push subscription's keys are not valid (p256dh must be a P-256 public key, auth 16 bytes)",
           );
         }
-        await checkUrl(body.subscription.endpoint);
+        await checkPushEndpoint(body.subscription.endpoint);
         p.service = hostOf(body.subscription.endpoint);
         secret = { subscription: body.subscription };
         patch.deviceKey = sha256(body.subscription.endpoint);
@@ -504,7 +543,7 @@ export function createAlertsService(deps: AlertsDeps) {
       const k = JSON.parse(stored) as { publicKey: string; privateKey: string };
       vapidKeys = { publicKey: k.publicKey, privateKey: secrets.decrypt(k.privateKey) };
     }
-    return { ...vapidKeys, subject: vapidSubject(deps.publicUrl, deps.adminEmail?.() ?? null) };
+    return { ...vapidKeys, subject: vapidSubject(deps.publicUrl, deps.webPushContact ?? null) };
   }
 
   function targetOf(row: AlertChannelRow): AlertTarget {
@@ -548,6 +587,7 @@ export function createAlertsService(deps: AlertsDeps) {
       vapid,
       timeoutMs: deps.timeoutMs,
       resolve: deps.resolve,
+      policy,
       now: () => clock().getTime(),
     });
   }
@@ -770,9 +810,22 @@ export function createAlertsService(deps: AlertsDeps) {
     update,
     remove,
 
-    /** POST .../{id}/test: sends now, whatever the quiet hours, and answers what the far side said. */
+    /**
+     * POST .../{id}/test: sends now, whatever the quiet hours, and answers the far side's status
+     * in a sentence; ALERT_TESTS_PER_MINUTE per user (429 with Retry-After beyond it).
+     */
     async test(userId: number, id: number): Promise<AlertTestResult> {
       const row = ownedRow(userId, id);
+      const allowed = tests.hit(String(userId));
+      if (!allowed.ok) {
+        const wait = Math.ceil(allowed.retryAfterMs / 1000);
+        throw new AppError(
+          429,
+          `Too many alert tests: ${ALERT_TESTS_PER_MINUTE} a minute at most. Try again in ${wait} second${wait === 1 ? "" : "s"}.`,
+          undefined,
+          { "Retry-After": String(wait) },
+        );
+      }
       const nowIso = clock().toISOString();
       const outcome = await send(row, {
         event: "test",

@@ -6,7 +6,9 @@
  * - Discord: `content` + one embed; Slack: `text` + `blocks` (mrkdwn escaped as Slack documents).
  * - Web Push: the `web-push` library encrypts the payload (aes128gcm) and signs VAPID; the request
  *   goes out through sendOutgoing like the others.
- * And the answer → what happens next (delivered, retry later, give up).
+ * And the answer → what happens next (delivered, retry later, give up), told as the status and a
+ * fixed sentence per kind of answer: the far side's body is never shown (issue 22: a test must not
+ * read what a LAN service answers).
  */
 import webpush from "web-push";
 import type { AlertEvent, AlertWebhookJson, WebhookFormat } from "../../contract/alerts.ts";
@@ -15,8 +17,10 @@ import {
   OutgoingError,
   type OutgoingRequest,
   type OutgoingResponse,
+  pushEndpointProblem,
   type Resolver,
   sendOutgoing,
+  type TargetPolicy,
 } from "./outgoing.ts";
 
 export type AlertPayload = {
@@ -199,18 +203,14 @@ export type SendOutcome =
   /** No point trying again: 4xx other than 429, a refused address, a cross-host redirect. */
   | { kind: "give-up"; result: string; gone?: boolean };
 
-function answerText(body: string): string {
-  const t = body.replace(/\s+/g, " ").trim();
-  if (!t) return "";
-  try {
-    const j = JSON.parse(t) as { error?: unknown; message?: unknown };
-    const m =
-      typeof j.error === "string" ? j.error : typeof j.message === "string" ? j.message : null;
-    if (m) return `: ${clip(m, 200)}`;
-  } catch {
-    // not JSON
-  }
-  return `: ${clip(t, 200)}`;
+/** The fixed sentence for a status that is not a success (the far side's words are not kept). */
+function statusSentence(status: number): string {
+  if (status >= 500) return "an error on its side";
+  if (status === 401 || status === 403)
+    return "access denied: check the address, token or password";
+  if (status === 404 || status === 410) return "nothing there: check the address";
+  if (status >= 400) return "it did not accept the alert";
+  return "not an answer alerts understand";
 }
 
 export function outcomeOf(target: AlertTarget, res: OutgoingResponse, now: number): SendOutcome {
@@ -228,13 +228,13 @@ export function outcomeOf(target: AlertTarget, res: OutgoingResponse, now: numbe
     };
   }
   if (res.status >= 500)
-    return { kind: "retry", result: `${said}${answerText(res.body)}`, retryAfterMs: null };
+    return { kind: "retry", result: `${said} (${statusSentence(res.status)})`, retryAfterMs: null };
   const gone = target.type === "webpush" && (res.status === 404 || res.status === 410);
   return {
     kind: "give-up",
     result: gone
       ? `${said}: this device's push subscription has ended; enable push on the device again`
-      : `${said}${answerText(res.body)}`,
+      : `${said} (${statusSentence(res.status)})`,
     gone,
   };
 }
@@ -248,13 +248,20 @@ export async function deliver(
     vapid: () => Vapid;
     timeoutMs?: number;
     resolve?: Resolver;
+    policy: TargetPolicy;
     now: () => number;
   },
 ): Promise<SendOutcome> {
+  if (target.type === "webpush") {
+    // Checked at save too; a channel saved before the rule is held to it here.
+    const problem = pushEndpointProblem(target.subscription.endpoint, ctx.policy);
+    if (problem) return { kind: "give-up", result: problem };
+  }
   try {
     const res = await sendOutgoing(buildRequest(target, p, ctx), {
       timeoutMs: ctx.timeoutMs,
       resolve: ctx.resolve,
+      policy: ctx.policy,
     });
     return outcomeOf(target, res, ctx.now());
   } catch (err) {

@@ -2,8 +2,9 @@
 import type { LoginBody, PublicUser, RegisterBody } from "../../contract/index.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { AppError, conflict, forbidden, storageFault } from "../../lib/errors.ts";
+import { createRateWindow } from "../../lib/rate-window.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
-import { type LoginThrottle, THROTTLE_KEYS } from "./login-throttle.ts";
+import { ACCOUNT_MAX_FAILURES, type LoginThrottle, THROTTLE_KEYS } from "./login-throttle.ts";
 import type { SessionsRepo } from "./sessions.repo.ts";
 
 export const ADMIN_USER_ID = 1;
@@ -32,9 +33,16 @@ export function createAuthService(deps: {
   streams?: { closeSession: (sessionId: string) => number };
   allowRegistration: boolean;
   sessionDays: number;
+  /** SIGNUP_HOURLY_LIMIT: accounts one client address may create per hour. */
+  signupHourlyLimit: number;
   now?: () => Date;
 }) {
   const now = deps.now ?? (() => new Date());
+  const signups = createRateWindow({
+    limit: deps.signupHourlyLimit,
+    windowMs: 3600_000,
+    now: () => now().getTime(),
+  });
   const sessionMs = deps.sessionDays * 24 * 60 * 60 * 1000;
   // A real hash to compare against when the email is unknown, so timing does not reveal accounts.
   // Made on first use: hashing at boot would add ~130 ms and memory to every start.
@@ -81,6 +89,19 @@ export function createAuthService(deps: {
       // hash: the checks and the insert then run without yielding, so two sign-ups at the same
       // moment cannot both pass them.
       refuse();
+      // Accounts per address and hour (issue 22): counted before the hash, so a parallel burst
+      // cannot pass the limit.
+      const slot = signups.hit(client.ip ?? "?");
+      if (!slot.ok) {
+        const wait = Math.ceil(slot.retryAfterMs / 1000);
+        const minutes = Math.ceil(wait / 60);
+        throw new AppError(
+          429,
+          `Too many sign-ups from this address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+          undefined,
+          { "Retry-After": String(wait) },
+        );
+      }
       const passwordHash = await Bun.password.hash(body.password);
       refuse();
       const user = deps.users.insert({
@@ -88,22 +109,42 @@ export function createAuthService(deps: {
         displayname: body.displayname,
         passwordHash,
       });
+      deps.throttle.remember(body.email, client.ip);
       return startSession(user, client);
     },
 
     async login(body: LoginBody, client: ClientInfo) {
       const key = THROTTLE_KEYS.signIn(body.email, client.ip);
+      const account = THROTTLE_KEYS.account(body.email);
       deps.throttle.assertAllowed(key, "failed sign-in attempts");
-      // Count the attempt before the (slow) password check, so a burst of parallel guesses
-      // cannot all pass the limit; a success clears it.
-      deps.throttle.fail(key);
       const user = deps.users.findByEmail(body.email);
+      // Guesses per account across addresses; an address the account signed in from before (this
+      // process remembers it, or one of its sessions came from there) is not held by it: the
+      // owner is slowed by their own address's count only.
+      const known =
+        client.ip !== null &&
+        (deps.throttle.isKnown(body.email, client.ip) ||
+          (user !== undefined &&
+            deps.sessions.listForUser(user.id).some((s) => s.ip === client.ip)));
+      if (!known) {
+        deps.throttle.assertAllowed(
+          account,
+          "failed sign-in attempts for this account",
+          ACCOUNT_MAX_FAILURES,
+        );
+      }
+      // Count the attempt before the (slow) password check, so a burst of parallel guesses
+      // cannot all pass the limit; a success clears the address's count (not the account's).
+      deps.throttle.fail(key);
+      deps.throttle.fail(account);
       const ok = await Bun.password.verify(
         body.password,
         user?.passwordHash ?? (await getDummyHash()),
       );
       if (!user || !ok) throw new AppError(401, "Incorrect email or password");
       deps.throttle.clear(key);
+      deps.throttle.forgive(account);
+      deps.throttle.remember(body.email, client.ip);
       return startSession(user, client);
     },
 

@@ -17,6 +17,9 @@ export function createSessionsRepo(db: Db) {
   const touchStmt = db.$client.prepare<unknown, [string, string, string]>(
     "UPDATE sessions SET last_used_at = ?2, expires_at = ?3 WHERE id = ?1",
   );
+  const liveIds = db.$client.prepare<{ id: string }, [number, string]>(
+    "SELECT id FROM sessions WHERE user_id = ?1 AND expires_at > ?2",
+  );
   const deleteStmt = db.$client.prepare<unknown, [string]>("DELETE FROM sessions WHERE id = ?1");
 
   return {
@@ -24,6 +27,9 @@ export function createSessionsRepo(db: Db) {
       db.insert(sessions).values(row).run();
     },
     findById: (id: string): SessionRow | undefined => byId.get(id) ?? undefined,
+    /** The ids of the user's sessions that have not expired (media links are tied to one). */
+    liveIdsForUser: (userId: number, nowIso: string): string[] =>
+      liveIds.all(userId, nowIso).map((r) => r.id),
     listForUser: (userId: number): SessionRow[] =>
       db.select().from(sessions).where(eq(sessions.userId, userId)).all(),
     touch: (id: string, lastUsedAt: string, expiresAt: string): void => {

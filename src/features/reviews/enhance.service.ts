@@ -23,28 +23,21 @@ import {
 } from "../../contract/constants.ts";
 import type { EnhanceBody, EnhanceResponse } from "../../contract/reviews.ts";
 import { AppError, badRequest } from "../../lib/errors.ts";
+import { createRateWindow } from "../../lib/rate-window.ts";
 import type { Logger } from "../../log.ts";
 
 /** About 3,000 words: six times the longest target length (500 words), and well within a model. */
 export const ENHANCE_TEXT_MAX = 20_000;
 const HOUR_MS = 3_600_000;
 
-/** A sliding one-hour window of calls per user (in memory: it resets when the server restarts). */
+/** A sliding one-hour window of calls per user (src/lib/rate-window.ts; in memory). */
 export function createHourlyLimiter(limit: number, now: () => number = Date.now) {
-  const calls = new Map<number, number[]>();
+  const window = createRateWindow({ limit, windowMs: HOUR_MS, now });
   return {
     /** Counts a call and returns 0, or returns the seconds until the next call is allowed. */
     take(userId: number): number {
-      const t = now();
-      const recent = (calls.get(userId) ?? []).filter((at) => at > t - HOUR_MS);
-      if (recent.length >= limit) {
-        calls.set(userId, recent);
-        const oldest = recent[0] ?? t;
-        return Math.max(1, Math.ceil((oldest + HOUR_MS - t) / 1000));
-      }
-      recent.push(t);
-      calls.set(userId, recent);
-      return 0;
+      const hit = window.hit(String(userId));
+      return hit.ok ? 0 : Math.max(1, Math.ceil(hit.retryAfterMs / 1000));
     },
   };
 }

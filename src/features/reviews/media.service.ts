@@ -316,7 +316,7 @@ export function createMediaService(deps: {
     },
 
     /** GET /api/media/token: a read-only token for <img>/<video> URLs (media-token.ts). */
-    issueToken: (userId: number) => deps.tokens.issue(userId),
+    issueToken: (userId: number, sessionId: string) => deps.tokens.issue(userId, sessionId),
     verifyToken: (token: string) => deps.tokens.verify(token),
 
     /**

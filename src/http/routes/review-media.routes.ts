@@ -80,19 +80,21 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
 
 /** GET /api/media/*: its own authentication, since <img> and <video> cannot send a header. */
 export function mediaFileRoutes(deps: { auth: AuthService; media: MediaService }) {
-  const sessionUser = (authorization: string | undefined) => {
+  const session = (authorization: string | undefined) => {
     const token = bearerToken(authorization);
-    return token ? (deps.auth.authenticate(token)?.user.id ?? null) : null;
+    return token ? deps.auth.authenticate(token) : null;
   };
+  const sessionUser = (authorization: string | undefined) =>
+    session(authorization)?.user.id ?? null;
   return new Hono<AppEnv>()
     .get("/token", (c) => {
-      const userId = sessionUser(c.req.header("authorization"));
-      if (userId === null) {
+      const s = session(c.req.header("authorization"));
+      if (s === null) {
         const hasHeader = Boolean(c.req.header("authorization"));
         return c.json({ error: hasHeader ? "Invalid token" : TOKEN_REQUIRED }, 401);
       }
       c.header("Cache-Control", "no-store");
-      return c.json(deps.media.issueToken(userId));
+      return c.json(deps.media.issueToken(s.user.id, s.sessionId));
     })
     .get("/:orderId/:name", async (c) => {
       const query = c.req.query("token");
