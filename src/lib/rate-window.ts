@@ -4,7 +4,7 @@
  * process; a restart forgets the counts, acceptable for a LAN appliance). Keys whose hits have all
  * left the window are dropped when the map grows, so it stays small whatever the callers send.
  *
- * Used for sign-ups per address (features/auth), alert-channel tests per user (features/alerts)
+ * Used for sign-ups per address (features/auth), alert-channel tests per user (features/alerts),
  * AI enhancements per user and hour (features/reviews/enhance.service.ts) and Itemized Report
  * uploads per user and hour (features/vine).
  */
