@@ -12,6 +12,7 @@ import { createAlertsRepo } from "./features/alerts/alerts.repo.ts";
 import { type AlertsDeps, createAlertsService } from "./features/alerts/alerts.service.ts";
 import { ADMIN_USER_ID, createAuthService } from "./features/auth/auth.service.ts";
 import { createLoginThrottle } from "./features/auth/login-throttle.ts";
+import { createPasswords, type PasswordCost } from "./features/auth/passwords.ts";
 import { createSessionsRepo } from "./features/auth/sessions.repo.ts";
 import { createDashboardRepo } from "./features/dashboard/dashboard.repo.ts";
 import { createDashboardService } from "./features/dashboard/dashboard.service.ts";
@@ -80,6 +81,8 @@ export type ServiceOverrides = {
   };
   /** Free bytes in the data folder as the health checks see them (a full disk without one). */
   health?: { freeBytes?: (dir: string) => number };
+  /** A cheaper argon2id cost for password hashes (tests: src/features/auth/passwords.ts). */
+  passwordCost?: PasswordCost;
   /** Vine standing's clock ("today", window edges); Itemized Report uploads per user per hour. */
   vine?: { now?: () => Date; reportUploadsPerHour?: number };
   /** The orders service's clock ("Mark delivered"'s today, stamps). */
@@ -255,6 +258,8 @@ export function createServices(
   const sse = createSseHub({ events });
   /** Failed password checks: sign-in, current password, refused sign-ups (one throttle). */
   const throttle = createLoginThrottle();
+  /** Password hashes (argon2id), for sign-up, sign-in and the current-password checks. */
+  const passwords = createPasswords(overrides.passwordCost);
   /** The AI server (null when none is configured). */
   const aiClient = createAiClient(config.ai, {
     defaultRetrySeconds: ENHANCE_DEFAULT_RETRY_SECONDS,
@@ -300,6 +305,7 @@ export function createServices(
     auth: createAuthService({
       users: usersRepo,
       sessions: sessionsRepo,
+      passwords,
       throttle,
       streams: sse,
       allowRegistration: config.allowRegistration,
@@ -309,6 +315,7 @@ export function createServices(
     users: createUsersService({
       users: usersRepo,
       sessions: sessionsRepo,
+      passwords,
       throttle,
       streams: sse,
       mediaDir: config.mediaDir,

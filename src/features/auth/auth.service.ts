@@ -5,6 +5,7 @@ import { AppError, conflict, forbidden, storageFault } from "../../lib/errors.ts
 import { createRateWindow } from "../../lib/rate-window.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import { ACCOUNT_MAX_FAILURES, type LoginThrottle, THROTTLE_KEYS } from "./login-throttle.ts";
+import type { Passwords } from "./passwords.ts";
 import type { SessionsRepo } from "./sessions.repo.ts";
 
 export const ADMIN_USER_ID = 1;
@@ -28,6 +29,7 @@ export type ClientInfo = { ip: string | null; userAgent: string | null };
 export function createAuthService(deps: {
   users: UsersRepo;
   sessions: SessionsRepo;
+  passwords: Passwords;
   throttle: LoginThrottle;
   /** Open live-event streams (events/sse.ts): a session's streams end with it. */
   streams?: { closeSession: (sessionId: string) => number };
@@ -48,7 +50,7 @@ export function createAuthService(deps: {
   // Made on first use: hashing at boot would add ~130 ms and memory to every start.
   let dummyHash: Promise<string> | null = null;
   const getDummyHash = () => {
-    dummyHash ??= Bun.password.hash("grapevine-dummy-password");
+    dummyHash ??= deps.passwords.hash("grapevine-dummy-password");
     return dummyHash;
   };
 
@@ -102,7 +104,7 @@ export function createAuthService(deps: {
           { "Retry-After": String(wait) },
         );
       }
-      const passwordHash = await Bun.password.hash(body.password);
+      const passwordHash = await deps.passwords.hash(body.password);
       refuse();
       const user = deps.users.insert({
         email: body.email,
@@ -137,7 +139,7 @@ export function createAuthService(deps: {
       // cannot all pass the limit; a success clears the address's count (not the account's).
       deps.throttle.fail(key);
       deps.throttle.fail(account);
-      const ok = await Bun.password.verify(
+      const ok = await deps.passwords.verify(
         body.password,
         user?.passwordHash ?? (await getDummyHash()),
       );

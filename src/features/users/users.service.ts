@@ -15,6 +15,7 @@ import { badRequest, conflict, notFound } from "../../lib/errors.ts";
 import { canonicalTimeZone } from "../../lib/time.ts";
 import { type TarEntry, tarStream } from "../../media/tar.ts";
 import { type LoginThrottle, THROTTLE_KEYS } from "../auth/login-throttle.ts";
+import type { Passwords } from "../auth/passwords.ts";
 import type { SessionsRepo } from "../auth/sessions.repo.ts";
 import type { UsersRepo } from "./users.repo.ts";
 
@@ -34,6 +35,7 @@ export function createUsersService(deps: {
   sessions: SessionsRepo;
   /** The sign-in throttle (features/auth/login-throttle.ts): current-password checks count too. */
   throttle: LoginThrottle;
+  passwords: Passwords;
   /** Open live-event streams (events/sse.ts): ended with the sessions they belong to. */
   streams?: { closeUser: (userId: number, exceptSessionId?: string) => number };
   mediaDir: string;
@@ -74,7 +76,7 @@ export function createUsersService(deps: {
     const key = THROTTLE_KEYS.password(u.id);
     deps.throttle.assertAllowed(key, "wrong passwords");
     deps.throttle.fail(key);
-    if (!(await Bun.password.verify(password, u.passwordHash))) throw badRequest(wrong);
+    if (!(await deps.passwords.verify(password, u.passwordHash))) throw badRequest(wrong);
     deps.throttle.clear(key);
   }
 
@@ -130,7 +132,7 @@ export function createUsersService(deps: {
       if (body.currentPassword === body.newPassword) {
         throw badRequest("New password must be different from the current password");
       }
-      deps.users.update(userId, { passwordHash: await Bun.password.hash(body.newPassword) });
+      deps.users.update(userId, { passwordHash: await deps.passwords.hash(body.newPassword) });
       deps.sessions.deleteOthers(userId, keepSessionId);
       deps.streams?.closeUser(userId, keepSessionId);
       return {
