@@ -19,8 +19,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // Generous on purpose: the suite must pass beside other work on a 2-CPU machine (issue 24),
+  // where a whole order's life in the browser took 30 s; alone it takes about 10.
+  timeout: 90_000,
+  expect: { timeout: 10_000 },
   reporter: "list",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
