@@ -47,6 +47,27 @@ const ORDERED_IN_RANGE = `
            WHERE user_id = +$user AND date_ordered IS NULL AND created_at >= +$lo AND created_at < +$hi
              AND status <> 'Canceled' AND ${inRange("created_at")}) AS n`;
 
+/**
+ * Orders (not Canceled) placed in the range: those whose date_ordered is in it, plus those without
+ * one whose mail (mail_date, always an instant) arrived in it. An order typed or imported without
+ * an order date has no mail_date and is never counted: the day it was added is not the day it was
+ * ordered (issue 23).
+ */
+const PLACED_IN_RANGE = `
+  SELECT (SELECT COUNT(*) FROM orders
+           WHERE user_id = +$user AND date_ordered >= +$lo AND date_ordered < +$hi
+             AND status <> 'Canceled' AND ${inRange("date_ordered")})
+       + (SELECT COUNT(*) FROM orders
+           WHERE user_id = +$user AND date_ordered IS NULL AND mail_date >= +$start
+             AND mail_date < +$end AND status <> 'Canceled') AS n`;
+
+/** What the due / overdue review counts read of Received and Review Rejected orders. */
+export type ReviewAgeRow = {
+  status: string;
+  dateDelivered: string | null;
+  dateReviewRejected: string | null;
+};
+
 export function createDashboardRepo(db: Db) {
   const cache = ordersCacheFor(db);
   // One pass over the covering index (user_id, status, value_cents) gives every count and value.
@@ -75,6 +96,42 @@ export function createDashboardRepo(db: Db) {
     ]
   >(ORDERED_IN_RANGE);
 
+  const placedIn = db.$client.prepare<
+    { n: number },
+    [
+      {
+        user: number;
+        lo: string;
+        hi: string;
+        first: string;
+        last: string;
+        start: string;
+        end: string;
+      },
+    ]
+  >(PLACED_IN_RANGE);
+  // Shipped orders whose expected day is before today (a day string): the (user, status, …,
+  // expected_delivery_date) index holds the status range.
+  const lateStmt = db.$client.prepare<{ n: number }, [{ user: number; today: string }]>(
+    `SELECT COUNT(*) AS n FROM orders
+      WHERE user_id = +$user AND status = 'Shipped' AND expected_delivery_date IS NOT NULL
+        AND expected_delivery_date < +$today`,
+  );
+  const reviewAges = db.$client.prepare<ReviewAgeRow, [{ user: number }]>(
+    `SELECT status, date_delivered AS dateDelivered, date_review_rejected AS dateReviewRejected
+       FROM orders WHERE user_id = +$user AND status IN ('Received', 'Review Rejected')`,
+  );
+  const rangeParams = (userId: number, r: ZonedRange) => ({
+    user: userId,
+    // Every matching value, day or instant, sorts as text within [lo, hi).
+    lo: r.firstDay < r.startIso ? r.firstDay : r.startIso,
+    hi: r.endIso,
+    first: r.firstDay,
+    last: r.lastDay,
+    start: r.startIso,
+    end: r.endIso,
+  });
+
   /** Per-status figures of the user, read once per orders generation. */
   const statusFigures = (userId: number): StatusFigures =>
     cache.get(userId, "status-figures", () => byStatus.all({ user: userId }));
@@ -93,21 +150,24 @@ export function createDashboardRepo(db: Db) {
       return cache.get(userId, "value-by-currency", () => byCurrency.all({ user: userId }));
     },
 
-    /** Orders (not Canceled) ordered, else created, within the range. */
+    /** Orders (not Canceled) ordered, else created, within the range (This Month). */
     orderedWithin(userId: number, r: ZonedRange): number {
-      // Every matching value, day or instant, sorts as text within [lo, hi).
-      const lo = r.firstDay < r.startIso ? r.firstDay : r.startIso;
-      return (
-        orderedIn.get({
-          user: userId,
-          lo,
-          hi: r.endIso,
-          first: r.firstDay,
-          last: r.lastDay,
-          start: r.startIso,
-          end: r.endIso,
-        })?.n ?? 0
-      );
+      return orderedIn.get(rangeParams(userId, r))?.n ?? 0;
+    },
+
+    /** Orders (not Canceled) placed within the range: order date, else mail date (Ordered today). */
+    placedWithin(userId: number, r: ZonedRange): number {
+      return placedIn.get(rangeParams(userId, r))?.n ?? 0;
+    },
+
+    /** Shipped orders whose expected day ("YYYY-MM-DD") is before `today`. */
+    shippedLate(userId: number, today: string): number {
+      return lateStmt.get({ user: userId, today })?.n ?? 0;
+    },
+
+    /** Received and Review Rejected orders with the dates their review ages count from. */
+    reviewAges(userId: number): ReviewAgeRow[] {
+      return reviewAges.all({ user: userId });
     },
 
     /**

@@ -20,8 +20,9 @@ import {
 } from "../orders/expected-delivery.ts";
 import { currencyOfUser, toOrder } from "../orders/order-model.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
+import { REMINDER_RULES, wholeDaysSince } from "../reminders/reminders.service.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
-import type { DashboardRepo, ZonedRange } from "./dashboard.repo.ts";
+import type { DashboardRepo, ReviewAgeRow, ZonedRange } from "./dashboard.repo.ts";
 
 /** Orders that reached Received or later, and those whose review was submitted (reviewRate). */
 const REVIEWED: readonly OrderStatus[] = ["Review Submitted", "Review Approved", "Review Rejected"];
@@ -68,6 +69,34 @@ function createZonedDays(clock: () => Date) {
   };
 }
 
+const [RECEIVED_RULE, REJECTED_RULE] = REMINDER_RULES as [
+  (typeof REMINDER_RULES)[number],
+  (typeof REMINDER_RULES)[number],
+];
+
+/** Due this week and overdue reviews by the reminder days (src/contract/dashboard.ts). */
+function reviewsDue(rows: ReviewAgeRow[], zone: string, now: Date): DashboardCounts["Reviews"] {
+  let dueThisWeek = 0;
+  let overdue = 0;
+  for (const r of rows) {
+    const rule = r.status === RECEIVED_RULE.status ? RECEIVED_RULE : REJECTED_RULE;
+    const since = r[rule.dateField];
+    const age = since ? wholeDaysSince(since, now, zone) : null;
+    if (age === null) continue;
+    const [due, late] = rule.thresholds;
+    if (age >= late.days) overdue++;
+    else if (age + 6 >= due.days) dueThisWeek++;
+  }
+  return {
+    dueThisWeek,
+    overdue,
+    dueAfterDays: RECEIVED_RULE.thresholds[0].days,
+    overdueAfterDays: RECEIVED_RULE.thresholds[1].days,
+    rewriteDueAfterDays: REJECTED_RULE.thresholds[0].days,
+    rewriteOverdueAfterDays: REJECTED_RULE.thresholds[1].days,
+  };
+}
+
 export function createDashboardService(deps: {
   dashboard: DashboardRepo;
   orders: OrdersRepo;
@@ -84,7 +113,9 @@ export function createDashboardService(deps: {
       // Figures kept per orders generation and day (a new day, or another zone, is another key).
       const f = deps.dashboard.cached(userId, `counts|${rangeKey(today)}`, () => ({
         n: deps.dashboard.statusCounts(userId),
-        orderedToday: deps.dashboard.orderedWithin(userId, today),
+        orderedToday: deps.dashboard.placedWithin(userId, today),
+        late: deps.dashboard.shippedLate(userId, today.firstDay),
+        reviews: reviewsDue(deps.dashboard.reviewAges(userId), zoneOf(userId), clock()),
       }));
       const count = (status: OrderStatus) => f.n[status] ?? 0;
       return {
@@ -95,6 +126,8 @@ export function createDashboardService(deps: {
         "Review Submitted": count("Review Submitted"),
         "Review Rejected": count("Review Rejected"),
         "Review Approved": count("Review Approved"),
+        ShippedLate: f.late,
+        Reviews: { ...f.reviews },
       };
     },
 
