@@ -1,13 +1,24 @@
 /** The Vine thresholds (GET/PUT /api/user/vine-settings); today's US values are the defaults. */
 import { type FormEvent, useEffect, useState } from "react";
 import {
+  RATE_RULE_LABELS,
+  RATE_RULES,
+  type RateRule,
   VINE_TIERS,
   type VineSettings,
   type VineTier,
 } from "../../../src/contract/vine-constants.ts";
 import { useSaveVineSettings, useVineSettings } from "../../hooks/useVine.ts";
 
-type NumberField = Exclude<keyof VineSettings, "tier" | "evaluationStart" | "evaluationEnd">;
+type NumberField = Exclude<
+  keyof VineSettings,
+  | "tier"
+  | "evaluationStart"
+  | "evaluationEnd"
+  | "evaluationStartTime"
+  | "evaluationEndTime"
+  | "rateRule"
+>;
 const NUMBERS: { field: NumberField; label: string; suffix?: string }[] = [
   { field: "rateWindowDays", label: "Review rate window", suffix: "days" },
   { field: "rateMinimum", label: "Minimum review rate", suffix: "%" },
@@ -50,23 +61,59 @@ export function VineSettingsForm() {
           </select>
         </label>
         <label>
-          Evaluation period starts
+          Review rate rule
+          <select
+            name="rateRule"
+            value={form.rateRule}
+            onChange={(e) => setForm({ ...form, rateRule: e.currentTarget.value as RateRule })}
+          >
+            {RATE_RULES.map((r) => (
+              <option key={r} value={r}>
+                {RATE_RULE_LABELS[r]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="vine-when">
+          <legend>Evaluation period starts</legend>
           <input
             type="date"
             name="evaluationStart"
+            aria-label="Evaluation period start day"
             value={form.evaluationStart ?? ""}
             onChange={(e) => setForm({ ...form, evaluationStart: e.currentTarget.value || null })}
           />
-        </label>
-        <label>
-          Evaluation period ends
+          <input
+            type="time"
+            name="evaluationStartTime"
+            aria-label="Evaluation period start time"
+            value={form.evaluationStartTime}
+            onChange={(e) =>
+              setForm({ ...form, evaluationStartTime: e.currentTarget.value || "00:00" })
+            }
+          />
+        </fieldset>
+        <fieldset className="vine-when">
+          <legend>
+            Evaluation period ends <small className="muted">(empty: six months)</small>
+          </legend>
           <input
             type="date"
             name="evaluationEnd"
+            aria-label="Evaluation period end day"
             value={form.evaluationEnd ?? ""}
             onChange={(e) => setForm({ ...form, evaluationEnd: e.currentTarget.value || null })}
           />
-        </label>
+          <input
+            type="time"
+            name="evaluationEndTime"
+            aria-label="Evaluation period end time"
+            value={form.evaluationEndTime}
+            onChange={(e) =>
+              setForm({ ...form, evaluationEndTime: e.currentTarget.value || "23:59" })
+            }
+          />
+        </fieldset>
         {NUMBERS.map(({ field, label, suffix }) => (
           <label key={field}>
             {label}
@@ -84,8 +131,9 @@ export function VineSettingsForm() {
         ))}
       </div>
       <p className="muted">
-        The evaluation period is the one your Vine account page shows. Amazon changes these rules
-        and they differ by country: the defaults are today's US values.
+        The evaluation period is the one your Vine account page shows, with its start and end times;
+        once it ends, the next six-month period follows. Amazon changes these rules and they differ
+        by country: the defaults are today's US values (Silver 3 items a day, Gold 8).
       </p>
       <button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
         Save Vine Settings
