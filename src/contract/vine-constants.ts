@@ -30,8 +30,8 @@ export const CANT_REVIEW_LABELS: Record<CantReviewReason, string> = {
 export const RATE_RULES = ["2025", "legacy"] as const;
 export type RateRule = (typeof RATE_RULES)[number];
 export const RATE_RULE_LABELS: Record<RateRule, string> = {
-  "2025": "Approved reviews over delivered items (Vine since 2025)",
-  legacy: "Submitted reviews over ordered items (before 2025)",
+  "2025": "2025: approved / delivered",
+  legacy: "Before 2025: submitted / ordered",
 };
 
 /** Months of an evaluation period when no end is saved, and when one period rolls on to the next. */

@@ -18,7 +18,7 @@ export function VineCard() {
   return (
     <article className="stat-card vine-stat-card">
       <h3>
-        <Link href="/vine">Vine Review Rate</Link>
+        <Link href="/vine">Vine</Link>
       </h3>
       <p className="stat-value" style={low ? { color: "var(--gv-danger)" } : undefined}>
         {rate ? (rate.percent === null ? "–" : `${rate.percent}%`) : "–"}

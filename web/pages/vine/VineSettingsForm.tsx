@@ -74,46 +74,46 @@ export function VineSettingsForm() {
             ))}
           </select>
         </label>
-        <fieldset className="vine-when">
-          <legend>Evaluation period starts</legend>
+        <label>
+          Evaluation period start day
           <input
             type="date"
             name="evaluationStart"
-            aria-label="Evaluation period start day"
             value={form.evaluationStart ?? ""}
             onChange={(e) => setForm({ ...form, evaluationStart: e.currentTarget.value || null })}
           />
+        </label>
+        <label>
+          Evaluation period start time
           <input
             type="time"
             name="evaluationStartTime"
-            aria-label="Evaluation period start time"
             value={form.evaluationStartTime}
             onChange={(e) =>
               setForm({ ...form, evaluationStartTime: e.currentTarget.value || "00:00" })
             }
           />
-        </fieldset>
-        <fieldset className="vine-when">
-          <legend>
-            Evaluation period ends <small className="muted">(empty: six months)</small>
-          </legend>
+        </label>
+        <label>
+          Evaluation period end day <small className="muted">(empty: six months)</small>
           <input
             type="date"
             name="evaluationEnd"
-            aria-label="Evaluation period end day"
             value={form.evaluationEnd ?? ""}
             onChange={(e) => setForm({ ...form, evaluationEnd: e.currentTarget.value || null })}
           />
+        </label>
+        <label>
+          Evaluation period end time
           <input
             type="time"
             name="evaluationEndTime"
-            aria-label="Evaluation period end time"
             value={form.evaluationEndTime}
             onChange={(e) =>
               setForm({ ...form, evaluationEndTime: e.currentTarget.value || "23:59" })
             }
           />
-        </fieldset>
+        </label>
         {NUMBERS.map(({ field, label, suffix }) => (
           <label key={field}>
             {label}
