@@ -29,9 +29,14 @@ export const CANT_REVIEW_LABELS: Record<CantReviewReason, string> = {
  */
 export const RATE_RULES = ["2025", "legacy"] as const;
 export type RateRule = (typeof RATE_RULES)[number];
+/** The rule's name in the settings, and what it counts. */
+export const RATE_RULE_HINTS: Record<RateRule, string> = {
+  "2025": "Approved reviews over delivered items",
+  legacy: "Submitted reviews over ordered items",
+};
 export const RATE_RULE_LABELS: Record<RateRule, string> = {
-  "2025": "2025: approved / delivered",
-  legacy: "Before 2025: submitted / ordered",
+  "2025": "Since 2025",
+  legacy: "Before 2025",
 };
 
 /** Months of an evaluation period when no end is saved, and when one period rolls on to the next. */

@@ -1,6 +1,7 @@
 /** The Vine thresholds (GET/PUT /api/user/vine-settings); today's US values are the defaults. */
 import { type FormEvent, useEffect, useState } from "react";
 import {
+  RATE_RULE_HINTS,
   RATE_RULE_LABELS,
   RATE_RULES,
   type RateRule,
@@ -73,6 +74,7 @@ export function VineSettingsForm() {
               </option>
             ))}
           </select>
+          <small className="muted">{RATE_RULE_HINTS[form.rateRule]}</small>
         </label>
         <label>
           Evaluation period start day
