@@ -61,12 +61,39 @@ const PLACED_IN_RANGE = `
            WHERE user_id = +$user AND date_ordered IS NULL AND mail_date >= +$start
              AND mail_date < +$end AND status <> 'Canceled') AS n`;
 
-/** What the due / overdue review counts read of Received and Review Rejected orders. */
-export type ReviewAgeRow = {
-  status: string;
-  dateDelivered: string | null;
-  dateReviewRejected: string | null;
+/**
+ * A day limit for the review ages: an age of at least N days means the day of the date is at most
+ * today − N, i.e. a bare day `<= day`, an instant `< before` (the start of the next day in the
+ * user's zone). Computed by the service (dashboard.service.ts `reviewsDue`).
+ */
+export type DayLimit = { day: string; before: string };
+/** Per status: the limits for "overdue" and for "due this week". */
+export type ReviewLimits = {
+  receivedOverdue: DayLimit;
+  receivedDue: DayLimit;
+  rejectedOverdue: DayLimit;
+  rejectedDue: DayLimit;
 };
+
+/** The date in `col` (not null) is on or before a day limit (bare day or instant, as inRange). */
+const atMost = (col: string, p: string) =>
+  `(${col} IS NOT NULL AND CASE WHEN length(${col}) = 10 THEN ${col} <= +$${p}Day
+        ELSE ${col} < +$${p}Before END)`;
+
+/**
+ * Overdue and due-this-week reviews (src/contract/dashboard.ts `Reviews`) in one pass over the
+ * (user_id, status, …) index ranges of Received and Review Rejected.
+ */
+const REVIEWS_DUE = `
+  SELECT COALESCE(SUM(CASE
+           WHEN status = 'Received' THEN ${atMost("date_delivered", "ro")}
+           ELSE ${atMost("date_review_rejected", "jo")} END), 0) AS overdue,
+         COALESCE(SUM(CASE
+           WHEN status = 'Received' THEN NOT ${atMost("date_delivered", "ro")}
+             AND ${atMost("date_delivered", "rd")}
+           ELSE NOT ${atMost("date_review_rejected", "jo")}
+             AND ${atMost("date_review_rejected", "jd")} END), 0) AS due
+    FROM orders WHERE user_id = +$user AND status IN ('Received', 'Review Rejected')`;
 
 export function createDashboardRepo(db: Db) {
   const cache = ordersCacheFor(db);
@@ -117,10 +144,10 @@ export function createDashboardRepo(db: Db) {
       WHERE user_id = +$user AND status = 'Shipped' AND expected_delivery_date IS NOT NULL
         AND expected_delivery_date < +$today`,
   );
-  const reviewAges = db.$client.prepare<ReviewAgeRow, [{ user: number }]>(
-    `SELECT status, date_delivered AS dateDelivered, date_review_rejected AS dateReviewRejected
-       FROM orders WHERE user_id = +$user AND status IN ('Received', 'Review Rejected')`,
-  );
+  const reviewsDue = db.$client.prepare<
+    { overdue: number; due: number },
+    [Record<string, string | number>]
+  >(REVIEWS_DUE);
   const rangeParams = (userId: number, r: ZonedRange) => ({
     user: userId,
     // Every matching value, day or instant, sorts as text within [lo, hi).
@@ -165,9 +192,19 @@ export function createDashboardRepo(db: Db) {
       return lateStmt.get({ user: userId, today })?.n ?? 0;
     },
 
-    /** Received and Review Rejected orders with the dates their review ages count from. */
-    reviewAges(userId: number): ReviewAgeRow[] {
-      return reviewAges.all({ user: userId });
+    /** Overdue reviews, and due this week (not overdue), by the service's day limits. */
+    reviewsDue(userId: number, l: ReviewLimits): { overdue: number; due: number } {
+      const p: Record<string, string | number> = { user: userId };
+      for (const [key, limit] of [
+        ["ro", l.receivedOverdue],
+        ["rd", l.receivedDue],
+        ["jo", l.rejectedOverdue],
+        ["jd", l.rejectedDue],
+      ] as const) {
+        p[`${key}Day`] = limit.day;
+        p[`${key}Before`] = limit.before;
+      }
+      return reviewsDue.get(p) ?? { overdue: 0, due: 0 };
     },
 
     /**

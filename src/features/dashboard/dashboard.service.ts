@@ -20,9 +20,9 @@ import {
 } from "../orders/expected-delivery.ts";
 import { currencyOfUser, toOrder } from "../orders/order-model.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
-import { REMINDER_RULES, wholeDaysSince } from "../reminders/reminders.service.ts";
+import { REMINDER_RULES } from "../reminders/reminders.service.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
-import type { DashboardRepo, ReviewAgeRow, ZonedRange } from "./dashboard.repo.ts";
+import type { DashboardRepo, DayLimit, ZonedRange } from "./dashboard.repo.ts";
 
 /** Orders that reached Received or later, and those whose review was submitted (reviewRate). */
 const REVIEWED: readonly OrderStatus[] = ["Review Submitted", "Review Approved", "Review Rejected"];
@@ -69,31 +69,50 @@ function createZonedDays(clock: () => Date) {
   };
 }
 
-const [RECEIVED_RULE, REJECTED_RULE] = REMINDER_RULES as [
-  (typeof REMINDER_RULES)[number],
-  (typeof REMINDER_RULES)[number],
-];
+const parseDay = (day: string): DayParts => {
+  const [year, month, d] = day.split("-").map(Number) as [number, number, number];
+  return { year, month, day: d };
+};
 
-/** Due this week and overdue reviews by the reminder days (src/contract/dashboard.ts). */
-function reviewsDue(rows: ReviewAgeRow[], zone: string, now: Date): DashboardCounts["Reviews"] {
-  let dueThisWeek = 0;
-  let overdue = 0;
-  for (const r of rows) {
-    const rule = r.status === RECEIVED_RULE.status ? RECEIVED_RULE : REJECTED_RULE;
-    const since = r[rule.dateField];
-    const age = since ? wholeDaysSince(since, now, zone) : null;
-    if (age === null) continue;
-    const [due, late] = rule.thresholds;
-    if (age >= late.days) overdue++;
-    else if (age + 6 >= due.days) dueThisWeek++;
-  }
+const ruleFor = (status: OrderStatus) => {
+  const rule = REMINDER_RULES.find((r) => r.status === status);
+  if (!rule) throw new Error(`No reminder rule for ${status}`);
+  return rule;
+};
+const RECEIVED_RULE = ruleFor("Received");
+const REJECTED_RULE = ruleFor("Review Rejected");
+
+/**
+ * Due this week and overdue reviews by the reminder days (src/contract/dashboard.ts): an age of at
+ * least N whole days (reminders.service.ts `wholeDaysSince`) is a date whose day is at most
+ * today − N in the user's zone. Overdue: age ≥ the overdue threshold; due this week: not overdue,
+ * and age + 6 ≥ the due threshold.
+ */
+function reviewsDue(
+  repo: DashboardRepo,
+  userId: number,
+  today: DayParts,
+  zone: string,
+): DashboardCounts["Reviews"] {
+  const limit = (age: number): DayLimit => ({
+    day: formatDay(addDays(today, -age)),
+    before: startOfDayInZone(addDays(today, -age + 1), zone).toISOString(),
+  });
+  const [rDue, rOver] = RECEIVED_RULE.thresholds;
+  const [jDue, jOver] = REJECTED_RULE.thresholds;
+  const n = repo.reviewsDue(userId, {
+    receivedOverdue: limit(rOver.days),
+    receivedDue: limit(rDue.days - 6),
+    rejectedOverdue: limit(jOver.days),
+    rejectedDue: limit(jDue.days - 6),
+  });
   return {
-    dueThisWeek,
-    overdue,
-    dueAfterDays: RECEIVED_RULE.thresholds[0].days,
-    overdueAfterDays: RECEIVED_RULE.thresholds[1].days,
-    rewriteDueAfterDays: REJECTED_RULE.thresholds[0].days,
-    rewriteOverdueAfterDays: REJECTED_RULE.thresholds[1].days,
+    dueThisWeek: n.due,
+    overdue: n.overdue,
+    dueAfterDays: rDue.days,
+    overdueAfterDays: rOver.days,
+    rewriteDueAfterDays: jDue.days,
+    rewriteOverdueAfterDays: jOver.days,
   };
 }
 
@@ -115,7 +134,7 @@ export function createDashboardService(deps: {
         n: deps.dashboard.statusCounts(userId),
         orderedToday: deps.dashboard.placedWithin(userId, today),
         late: deps.dashboard.shippedLate(userId, today.firstDay),
-        reviews: reviewsDue(deps.dashboard.reviewAges(userId), zoneOf(userId), clock()),
+        reviews: reviewsDue(deps.dashboard, userId, parseDay(today.firstDay), zoneOf(userId)),
       }));
       const count = (status: OrderStatus) => f.n[status] ?? 0;
       return {
