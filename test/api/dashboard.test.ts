@@ -263,6 +263,16 @@ describe("late parcels and reviews due (issue 23)", () => {
     const c = serviceAt("2026-11-20T12:00:00.000Z").counts(u.userid);
     expect(c.Reviews).toEqual({ ...ZERO_COUNTS.Reviews, dueThisWeek: 4, overdue: 2 });
   });
+
+  test("Reviews: ages are whole days in the user's zone", async () => {
+    const tokyo = await userIn("Asia/Tokyo"); // now: 20 Nov 21:00 in Tokyo
+    seed(tokyo.userid, [
+      { status: "Received", date_delivered: "2026-10-21T14:59:59.000Z" }, // 21 Oct 23:59: 30 days
+      { status: "Received", date_delivered: "2026-10-21T15:00:00.000Z" }, // 22 Oct 00:00: 29 days
+    ]);
+    const c = serviceAt("2026-11-20T12:00:00.000Z").counts(tokyo.userid);
+    expect(c.Reviews).toMatchObject({ overdue: 1, dueThisWeek: 1 });
+  });
 });
 
 describe("recent", () => {
