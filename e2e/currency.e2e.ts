@@ -63,3 +63,36 @@ test("a UK order in pounds and a French one in euros, side by side", async ({
   await page.goto("/account");
   await expect(page.getByLabel("Marketplace")).toHaveValue("UK");
 });
+
+test("Highest / Lowest Value say they sort by currency, then amount: ¥4,990 is never above €129.99", async ({
+  page,
+  request,
+  signedInUser: user,
+  ordersPage,
+}) => {
+  for (const [name, value, currency] of [
+    ["Yen Kettle", "4990", "JPY"],
+    ["Euro Lamp", "129.99", "EUR"],
+    ["Euro Mug", "5", "EUR"],
+  ] as const) {
+    const res = await request.post("/api/orders", {
+      headers: { Authorization: `Bearer ${user.token}` },
+      data: { productname: name, asin: "B0CURSORT1", estimatedretailvalue: value, currency },
+    });
+    expect(res.status()).toBe(201);
+  }
+  await page.goto("/orders?status=all");
+  await ordersPage.sort.selectOption("Highest Value (by currency)");
+  await expect(page).toHaveURL("/orders?status=all&sort=value-desc");
+  await expect(ordersPage.cards.getByRole("heading")).toHaveText([
+    "Euro Lamp",
+    "Euro Mug",
+    "Yen Kettle",
+  ]);
+  await ordersPage.sort.selectOption("Lowest Value (by currency)");
+  await expect(ordersPage.cards.getByRole("heading")).toHaveText([
+    "Euro Mug",
+    "Euro Lamp",
+    "Yen Kettle",
+  ]);
+});

@@ -205,6 +205,76 @@ test("stat cards and the shipped delivery date on a card", async ({
   await expect(dashboard.trackingButton("Reviewed")).toHaveCount(0);
 });
 
+test("late parcels, reviews due and ordered today count what they say (issue 23)", async ({
+  request,
+  user,
+  page,
+  dashboard,
+}) => {
+  const res = await request.patch("/api/user/timezone", {
+    headers: { Authorization: `Bearer ${user.token}` },
+    data: { timezone: "UTC" },
+  });
+  expect(res.status()).toBe(200);
+  const DAY = 86_400_000;
+  const dayAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString().slice(0, 10);
+  await createOrderApi(request, user.token, {
+    productname: "Late Parcel",
+    asin: "B0LATE0001",
+    status: "Shipped",
+    expecteddeliverydate: dayAgo(3),
+    dateordered: dayAgo(6),
+  });
+  await createOrderApi(request, user.token, {
+    productname: "On Time Parcel",
+    asin: "B0LATE0002",
+    status: "Shipped",
+    expecteddeliverydate: dayAgo(-2),
+    dateordered: dayAgo(1),
+  });
+  await createOrderApi(request, user.token, {
+    productname: "Due Soon",
+    asin: "B0DUE00001",
+    status: "Received",
+    datedelivered: `${dayAgo(10)}T12:00:00.000Z`,
+    dateordered: dayAgo(14),
+  });
+  await createOrderApi(request, user.token, {
+    productname: "Long Overdue",
+    asin: "B0DUE00002",
+    status: "Received",
+    datedelivered: `${dayAgo(40)}T12:00:00.000Z`,
+    dateordered: dayAgo(45),
+  });
+  // Added today without an order date (as an old mail or a report would): not ordered today.
+  await createOrderApi(request, user.token, { productname: "Undated", asin: "B0UNDT0001" });
+  await createOrderApi(request, user.token, {
+    productname: "Ordered Now",
+    asin: "B0TDAY0001",
+    dateordered: new Date().toISOString(),
+  });
+  await signInWithToken(page, user.token, "/");
+  await expect(dashboard.statusCard("Ordered")).toHaveAccessibleName(
+    "Ordered: 2, Not Shipped, 1 ordered today",
+  );
+  await expect(dashboard.statusCard("Shipped")).toHaveAccessibleName(
+    "Shipped: 2, In Transit, 1 late",
+  );
+  await expect(dashboard.card("Late Parcel").getByText("Late", { exact: true })).toBeVisible();
+  await expect(dashboard.card("On Time Parcel").getByText("Late", { exact: true })).toHaveCount(0);
+  const due = dashboard.stats
+    .getByRole("article")
+    .filter({ has: page.getByRole("heading", { name: "Reviews Due" }) });
+  await expect(due.locator(".stat-value")).toHaveText("1");
+  await expect(due).toContainText("1 overdue");
+  await expect(due).toContainText("Due 14 days after delivery, overdue after 30");
+  // The spec's Review Rate card and the Vine card say what each counts.
+  await expect(dashboard.stats).toContainText("of every order you received, any time");
+  const vineCard = page.locator(".vine-stat-card");
+  await expect(vineCard).toContainText("0 approved of 2 delivered, last 90 days (minimum 60%)");
+  await expect(vineCard).toContainText("2 more approved reviews reach 60%");
+});
+
 test.describe("phone", () => {
   test.use({ viewport: { width: 390, height: 800 } });
 

@@ -84,18 +84,23 @@ test("standing, awaiting approval, ETV, export, live updates and the Itemized Re
   // The dashboard's compact card.
   await page.reload();
   const card = page.locator(".vine-stat-card");
-  await expect(card.locator(".stat-value")).toHaveText("75%");
-  await expect(card).toContainText("90-day review rate (minimum 60%)");
+  // As Vine counts it now: 1 approved of 4 delivered (two reviews wait for approval).
+  await expect(card.locator(".stat-value")).toHaveText("25%");
+  await expect(card).toContainText("1 approved of 4 delivered, last 90 days (minimum 60%)");
+  await expect(card).toContainText("2 more approved reviews reach 60%");
+  await expect(card).toContainText("75% once 2 pending reviews are approved");
+  await expect(card).toContainText("Review Rate counts submitted reviews of every order");
   await expect(card).toContainText("4 of 8 ordered today");
 
   await shell.choose("Vine");
   await expect(page).toHaveURL(/\/vine$/);
   await expect(vine.heading).toBeVisible();
-  await expect(vine.gauge).toHaveAttribute("aria-label", "Review rate 75%, minimum 60%");
-  await expect(vine.rateCard).toContainText("3 of 4 orders of the last 90 days reviewed");
+  await expect(vine.gauge).toHaveAttribute("aria-label", "Review rate 25%, minimum 60%");
+  await expect(vine.rateCard).toContainText("1 approved of 4 delivered in the last 90 days");
+  await expect(vine.rateCard).toContainText("75% once 2 pending reviews are approved");
   await expect(vine.todayCard).toContainText("4 of 8");
   await expect(vine.todayCard).toContainText("4 more can be ordered today");
-  await expect(vine.evaluationCard).toContainText("Enter your evaluation period");
+  await expect(vine.evaluationCard).toContainText("Enter the start of your evaluation period");
 
   // Awaiting approval: oldest first, each a link to its order.
   await expect(vine.awaitingCard.locator(".stat-value")).toHaveText("2");
@@ -179,8 +184,9 @@ test("standing, awaiting approval, ETV, export, live updates and the Itemized Re
 
   await vine.definitions.locator("summary").click();
   await expect(vine.definitions).toContainText(
-    "A rejected review does not count until you resubmit it",
+    "as Vine's account page counts it since 2025: reviews Vine approved over items delivered",
   );
+  await expect(vine.definitions).toContainText("You use the 2025 rule.");
 });
 
 test("settings: the evaluation period and Gold progress; a refused value says why", async ({
@@ -206,13 +212,13 @@ test("settings: the evaluation period and Gold progress; a refused value says wh
   }
   await vine.goto();
   await vine.settings.locator("summary").click();
-  await vine.settings.getByLabel("Evaluation period starts").fill(`${year}-01-01`);
-  await vine.settings.getByLabel("Evaluation period ends").fill(`${year}-12-31`);
+  await vine.settings.getByLabel("Evaluation period start day").fill(`${year}-01-01`);
+  await vine.settings.getByLabel("Evaluation period end day").fill(`${year}-12-31`);
   await vine.settings.getByLabel(/Gold: reviews needed/).fill("2");
   await vine.settings.getByRole("button", { name: "Save Vine Settings" }).click();
   await shell.expectToast("Vine settings saved");
-  // 3 orders, 1 reviewed; 90% of 3 → 3 reviews: 2 more; the two received ones reach it.
-  await expect(vine.evaluationCard).toContainText(`Jan 1, ${year} – Dec 31, ${year}`);
+  // 3 delivered, 1 approved; 90% of 3 → 3 reviews: 2 more; the two received ones reach it.
+  await expect(vine.evaluationCard).toContainText(`Jan 1, ${year} 00:00 – Dec 31, ${year} 23:59`);
   await expect(vine.evaluationCard).toContainText(`Review 2 more by Dec 31, ${year}`);
   await expect(vine.evaluationCard).toContainText("On track for Gold");
   await expect(vine.evaluationCard).toContainText("Reviews: 1 of 2");
@@ -223,6 +229,66 @@ test("settings: the evaluation period and Gold progress; a refused value says wh
   await page.reload();
   await vine.settings.locator("summary").click();
   await expect(vine.settings.getByLabel(/Minimum review rate/)).toHaveValue("60");
+});
+
+test("the standing as Vine counts it: rounded down, pending, to the minimum, the older rule, the period's projection, the 1099-NEC line", async ({
+  request,
+  signedInUser: user,
+  shell,
+  vine,
+}) => {
+  await setup(request, user.token, { tier: "Silver" });
+  const now = new Date().toISOString();
+  for (let i = 0; i < 8; i++) {
+    await createOrderApi(request, user.token, {
+      productname: `Approved ${i}`,
+      asin: "B0VINE0300",
+      dateordered: now,
+      status: "Review Approved",
+      estimatedretailvalue: i === 0 ? "100.00" : null,
+    });
+  }
+  await createOrderApi(request, user.token, {
+    productname: "Pending",
+    asin: "B0VINE0301",
+    dateordered: now,
+    status: "Review Submitted",
+  });
+  await vine.goto();
+  // 8 of 9 = 88.9%: Vine shows 88 (rounded down), not 89.
+  await expect(vine.gauge).toHaveAttribute("aria-label", "Review rate 88%, minimum 60%");
+  await expect(vine.rateCard).toContainText(
+    "8 approved of 9 delivered in the last 90 days (88.8%, rounded down)",
+  );
+  await expect(vine.rateCard).toContainText("100% once 1 pending review is approved");
+  // The ETV card: where the year's USD total stands against the year's 1099-NEC threshold.
+  const threshold = year >= 2026 ? "$2,000" : "$600";
+  await expect(vine.etvYear(year)).toContainText(
+    `$100.00 of the ${threshold} 1099-NEC reporting threshold for ${year}`,
+  );
+  await expect(vine.etvYear(year)).toContainText("Information only, not tax advice.");
+
+  await vine.settings.locator("summary").click();
+  await vine.settings.getByLabel(/Minimum review rate/).fill("95");
+  // A period that started a month ago at 08:00, without an end: six months.
+  const start = new Date(Date.now() - 30 * DAY).toISOString().slice(0, 10);
+  await vine.settings.getByLabel("Evaluation period start day").fill(start);
+  await vine.settings.getByLabel("Evaluation period start time").fill("08:00");
+  await vine.settings.getByRole("button", { name: "Save Vine Settings" }).click();
+  await shell.expectToast("Vine settings saved");
+  await expect(vine.rateCard).toContainText("1 more approved review reaches 95%");
+  await expect(vine.evaluationCard).toContainText("08:00 – ");
+  await expect(vine.evaluationCard).toContainText("six months from the start");
+  await expect(vine.evaluationCard).toContainText("At your pace so far, by ");
+
+  // The older rule: submitted or approved over ordered: 9 of 9.
+  await vine.settings.getByLabel("Review rate rule").selectOption({ label: "Before 2025" });
+  await vine.settings.getByRole("button", { name: "Save Vine Settings" }).click();
+  await shell.expectToast("Vine settings saved");
+  await expect(vine.gauge).toHaveAttribute("aria-label", "Review rate 100%, minimum 95%");
+  await expect(vine.rateCard).toContainText("9 reviewed of 9 ordered");
+  await vine.definitions.locator("summary").click();
+  await expect(vine.definitions).toContainText("You use the older rule.");
 });
 
 test("Edit Order: can't review, with a ready-to-copy message; exempt orders leave the rate", async ({

@@ -82,8 +82,9 @@ export const ORDER_SORT_LABELS: Record<OrderSort, string> = {
   "product-asc": "Product A-Z",
   "product-desc": "Product Z-A",
   "status-asc": "Status A-Z",
-  "value-desc": "Highest Value",
-  "value-asc": "Lowest Value",
+  // The specification's names, and what they do with several currencies (issue 23).
+  "value-desc": "Highest Value (by currency)",
+  "value-asc": "Lowest Value (by currency)",
 };
 
 export const ORDERS_MAX_LIMIT = 500;

@@ -3,13 +3,33 @@ import type { Order } from "./orders.ts";
 
 export type DashboardCounts = {
   Ordered: number;
-  /** Orders whose date ordered (else created) is today in the user's time zone. */
+  /**
+   * Orders (not Canceled) placed today in the user's time zone: their date ordered is today, or
+   * without one, the mail that created them arrived today. The day an order was added (typed, or
+   * imported from old mail or a report) is not the day it was ordered (issue 23).
+   */
   OrderedToday: number;
   Shipped: number;
   Received: number;
   "Review Submitted": number;
   "Review Rejected": number;
   "Review Approved": number;
+  /** Shipped orders whose expected delivery day is before today (user's zone): late parcels. */
+  ShippedLate: number;
+  /**
+   * Reviews by the reminder days (docs/behaviour.md#constants-and-limits): a Received order is
+   * due `dueAfterDays` days after delivery and overdue after `overdueAfterDays`; a rejected review
+   * likewise after `rewriteDueAfterDays` / `rewriteOverdueAfterDays` days. `overdue`: past the
+   * overdue day; `dueThisWeek`: not overdue, and due today, already due, or due within 6 days.
+   */
+  Reviews: {
+    dueThisWeek: number;
+    overdue: number;
+    dueAfterDays: number;
+    overdueAfterDays: number;
+    rewriteDueAfterDays: number;
+    rewriteOverdueAfterDays: number;
+  };
 };
 
 /**

@@ -1,6 +1,6 @@
 /** Vine standing (issue 17): settings, standing, the Itemized Report import and the ETV export. */
 import { z } from "zod";
-import { VINE_TIERS } from "./vine-constants.ts";
+import { RATE_RULES, type RateRule, VINE_TIERS } from "./vine-constants.ts";
 
 export * from "./vine-constants.ts";
 
@@ -32,9 +32,16 @@ const evaluationDay = (name: string) =>
       `${name} must be a date such as 2026-01-31, or null`,
     );
 
+const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)$/;
+const timeOfDay = (name: string) =>
+  z
+    .string({ error: () => `${name} must be a time such as 00:00 or 23:59` })
+    .transform((v) => v.trim())
+    .refine((v) => TIME_RE.test(v), `${name} must be a time such as 00:00 or 23:59`);
+
 /**
  * PUT /api/user/vine-settings: any subset; what is not sent keeps its saved value. The evaluation
- * dates are checked together after merging (both or neither; the start not after the end).
+ * dates are checked after merging (an end needs a start; the start not after the end).
  */
 export const vineSettingsBody = z
   .strictObject(
@@ -44,6 +51,11 @@ export const vineSettingsBody = z
       rateMinimum: whole("rateMinimum", 1, 100),
       evaluationStart: evaluationDay("evaluationStart"),
       evaluationEnd: evaluationDay("evaluationEnd"),
+      evaluationStartTime: timeOfDay("evaluationStartTime"),
+      evaluationEndTime: timeOfDay("evaluationEndTime"),
+      rateRule: z.enum(RATE_RULES, {
+        error: () => `rateRule must be one of: ${RATE_RULES.join(", ")}`,
+      }),
       goldItems: whole("goldItems", 1, 10000),
       goldPercent: whole("goldPercent", 1, 100),
       dailyLimitSilver: whole("dailyLimitSilver", 1, 1000),
@@ -52,7 +64,7 @@ export const vineSettingsBody = z
     {
       error: (iss) =>
         iss.code === "unrecognized_keys"
-          ? `Unknown setting: ${iss.keys.join(", ")}. The settings are tier, rateWindowDays, rateMinimum, evaluationStart, evaluationEnd, goldItems, goldPercent, dailyLimitSilver, dailyLimitGold`
+          ? `Unknown setting: ${iss.keys.join(", ")}. The settings are tier, rateWindowDays, rateMinimum, evaluationStart, evaluationEnd, evaluationStartTime, evaluationEndTime, rateRule, goldItems, goldPercent, dailyLimitSilver, dailyLimitGold`
           : undefined,
     },
   )
@@ -60,32 +72,69 @@ export const vineSettingsBody = z
   .refine((o) => Object.keys(o).length > 0, "Nothing to update: send at least one setting");
 export type VineSettingsBody = z.infer<typeof vineSettingsBody>;
 
+/** A rate as Vine counts it (README, "Vine standing"): `rule` says which count. */
+export type VineRate = {
+  rule: RateRule;
+  /** The denominator: items delivered ("2025") or ordered ("legacy"). */
+  counted: number;
+  /** The numerator: reviews approved ("2025") or submitted and approved ("legacy"). */
+  reviewed: number;
+  /** "2025": reviews submitted and not yet approved among `counted` (0 under "legacy"). */
+  pending: number;
+  /** Whole percent rounded DOWN, as Vine shows it (89.7 → 89); null when `counted` is 0. */
+  percent: number | null;
+  /** One decimal, rounded down (89.76 → 89.7); null when `counted` is 0. */
+  exact: number | null;
+  /** `percent` once every pending review is approved; null when none is pending. */
+  withPending: number | null;
+};
+
 /** GET /api/vine/standing (definitions in the README, "Vine standing"). */
 export type VineStanding = {
-  reviewRate: {
+  reviewRate: VineRate & {
     windowDays: number;
+    /** Orders (counting) dated in the window, whatever their status. */
     ordered: number;
-    reviewed: number;
-    /** One decimal; null when nothing was ordered in the window. */
-    percent: number | null;
     minimum: number;
+    /** How many more reviews (approved under "2025") bring `percent` to `minimum`; 0 when met. */
+    reviewsToMinimum: number;
   };
-  evaluation: {
-    start: string;
-    end: string;
-    ordered: number;
-    reviewed: number;
-    percent: number | null;
-    goldItems: number;
-    goldPercent: number;
-    reviewsNeeded: number;
-    onTrack: boolean;
-  } | null;
+  evaluation:
+    | (VineRate & {
+        /** The period in the user's zone: days and "HH:MM" times. */
+        start: string;
+        startTime: string;
+        end: string;
+        endTime: string;
+        /** How many periods were rolled on past the saved one (0: the saved period). */
+        rolled: number;
+        /** True when the end was not saved: start + 6 months. */
+        defaultEnd: boolean;
+        ordered: number;
+        goldItems: number;
+        goldPercent: number;
+        /** More reviews (approved under "2025") that reach goldPercent (0 when met). */
+        reviewsNeeded: number;
+        onTrack: boolean;
+        /**
+         * At the pace so far, at the period's end: reviews, items and percent as low–high ranges
+         * (equal when rounding does not decide); null before a day of the period has passed.
+         */
+        projection: {
+          reviews: [number, number];
+          counted: [number, number];
+          percent: [number, number];
+        } | null;
+      })
+    | null;
+  /** Orders placed today (order date, else the day their mail arrived) against the daily limit. */
   today: { ordered: number; limit: number };
   awaitingApproval: { count: number; oldestDays: number | null };
   /**
    * Per calendar year and currency, newest year first. `total` (in the currency, 2 decimals) and
    * `orders` leave Canceled orders out; `months` is `total` per month, January first.
+   * `threshold1099`: for a US reviewer's USD year, the 1099-NEC reporting threshold of that year
+   * ($600 through 2025, $2,000 from 2026), else null. Information, not tax advice.
    */
   etv: {
     year: number;
@@ -94,6 +143,7 @@ export type VineStanding = {
     orders: number;
     canceled: number;
     months: number[];
+    threshold1099: number | null;
   }[];
 };
 

@@ -90,6 +90,11 @@ export const orders = sqliteTable(
     cantReviewNote: text("cant_review_note"),
     /** Vine support removed the order from the review list: it leaves the review rate. */
     reviewExempt: integer("review_exempt", { mode: "boolean" }).notNull().default(false),
+    /**
+     * The Date (ISO) of the mail that created the order, when mail created it; null for orders
+     * typed or imported from a report. "Ordered today" reads it for an order without date_ordered.
+     */
+    mailDate: text("mail_date"),
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
   },
@@ -100,9 +105,16 @@ export const orders = sqliteTable(
     // The orders list's sorts and the dashboard's aggregates walk these instead of sorting or
     // reading every row (see orders.repo.ts and dashboard.repo.ts).
     index("orders_user_product_idx").on(t.userId, sql`${t.productName} COLLATE NOCASE`),
-    index("orders_user_value_idx").on(t.userId, t.valueCents),
-    index("orders_user_value_nulls_last_idx").on(
+    // Highest / Lowest Value: by currency, then amount (issue 23: never mix units).
+    index("orders_user_currency_value_idx").on(
       t.userId,
+      t.currency,
+      sql`${t.valueCents} DESC`,
+      sql`${t.id} DESC`,
+    ),
+    index("orders_user_currency_value_nulls_last_idx").on(
+      t.userId,
+      t.currency,
       sql`${t.valueCents} IS NULL`,
       t.valueCents,
     ),
@@ -343,6 +355,11 @@ export const vineSettings = sqliteTable("vine_settings", {
   goldPercent: integer("gold_percent").notNull(),
   dailyLimitSilver: integer("daily_limit_silver").notNull(),
   dailyLimitGold: integer("daily_limit_gold").notNull(),
+  /** "HH:MM" in the user's zone: the evaluation period's start and end times (issue 23). */
+  evaluationStartTime: text("evaluation_start_time").notNull().default("00:00"),
+  evaluationEndTime: text("evaluation_end_time").notNull().default("23:59"),
+  /** How the review rate is counted: "2025" (approved / delivered) or "legacy" (submitted / ordered). */
+  rateRule: text("rate_rule").notNull().default("2025"),
   updatedAt: text("updated_at").notNull().default(now),
 });
 export type VineSettingsRow = typeof vineSettings.$inferSelect;

@@ -76,6 +76,15 @@ const ZERO_COUNTS: DashboardCounts = {
   "Review Submitted": 0,
   "Review Rejected": 0,
   "Review Approved": 0,
+  ShippedLate: 0,
+  Reviews: {
+    dueThisWeek: 0,
+    overdue: 0,
+    dueAfterDays: 14,
+    overdueAfterDays: 30,
+    rewriteDueAfterDays: 3,
+    rewriteOverdueAfterDays: 7,
+  },
 };
 
 describe("GET /api/dashboard/*", () => {
@@ -136,6 +145,7 @@ describe("counts", () => {
       token: u.token,
     });
     expect(body).toEqual({
+      ...ZERO_COUNTS,
       Ordered: 3,
       OrderedToday: 0,
       Shipped: 2,
@@ -146,7 +156,7 @@ describe("counts", () => {
     });
   });
 
-  test("OrderedToday: ordered (else created) today in the user's zone, any status but Canceled", async () => {
+  test("OrderedToday: ordered (else its mail arrived) today in the user's zone, any status but Canceled", async () => {
     const zone = "Pacific/Kiritimati"; // UTC+14: its today is mostly UTC's tomorrow
     const u = await userIn(zone);
     let now = new Date();
@@ -165,7 +175,12 @@ describe("counts", () => {
       { date_ordered: iso(start + 60_000), status: "Shipped" }, // today, any status
       { date_ordered: iso(end - 1), status: "Review Approved" }, // the last instant of today
       { date_ordered: formatDay(today), status: "Received" }, // a bare day: today
-      { date_ordered: null, created_at: iso(now.getTime()) }, // no date ordered: created today
+      // No date ordered: its mail arrived today (created from it a while later).
+      { date_ordered: null, mail_date: iso(start + 30_000), created_at: iso(now.getTime()) },
+      // No date ordered, added today: typed, or from old mail or a report: not ordered today.
+      { date_ordered: null, created_at: iso(now.getTime()) },
+      { date_ordered: null, mail_date: iso(start - 1), created_at: iso(now.getTime()) },
+      { date_ordered: null, mail_date: iso(start + 60_000), status: "Canceled" },
       { date_ordered: iso(start - 1) }, // one millisecond before midnight: yesterday
       { date_ordered: iso(end) }, // tomorrow
       { date_ordered: formatDay(addDays(today, -1)) }, // yesterday as a bare day
@@ -207,6 +222,56 @@ describe("counts", () => {
       { date_ordered: "2026-11-21T00:00:00.000Z" },
     ]);
     expect(serviceAt("2026-11-20T12:00:00.000Z").counts(u.userid).OrderedToday).toBe(2);
+  });
+});
+
+describe("late parcels and reviews due (issue 23)", () => {
+  test("ShippedLate: Shipped orders whose expected day is before today in the user's zone", async () => {
+    const u = await userIn("Asia/Tokyo");
+    seed(u.userid, [
+      { status: "Shipped", expected_delivery_date: "2026-11-19" }, // late
+      { status: "Shipped", expected_delivery_date: "2026-11-10", expected_delivery_estimated: 1 },
+      { status: "Shipped", expected_delivery_date: "2026-11-20" }, // today in Tokyo: not late yet
+      { status: "Shipped", expected_delivery_date: "2026-11-21" },
+      { status: "Shipped", expected_delivery_date: null }, // no expected day: never late
+      { status: "Received", expected_delivery_date: "2026-11-01" }, // arrived: not late
+      { status: "Ordered", expected_delivery_date: "2026-11-01" },
+    ]);
+    // 2026-11-20T03:00Z is Friday 20 Nov in Tokyo.
+    expect(serviceAt("2026-11-20T03:00:00.000Z").counts(u.userid).ShippedLate).toBe(2);
+    // Through the API as well (today's real date: everything above is in the past).
+    const { body } = await call<DashboardCounts>(h, "GET", "/api/dashboard/counts", {
+      token: u.token,
+    });
+    expect(body.ShippedLate).toBe(4);
+  });
+
+  test("Reviews: due this week and overdue by the reminder days (14/30 after delivery, 3/7 after a rejection)", async () => {
+    const u = await userIn("UTC");
+    seed(u.userid, [
+      { status: "Received", date_delivered: "2026-11-19T10:00:00.000Z" }, // 1 day: due in 13
+      { status: "Received", date_delivered: "2026-11-13T10:00:00.000Z" }, // 7 days: due in 7
+      { status: "Received", date_delivered: "2026-11-12T10:00:00.000Z" }, // 8 days: due in 6
+      { status: "Received", date_delivered: "2026-11-01" }, // 19 days: due (past 14)
+      { status: "Received", date_delivered: "2026-10-22T10:00:00.000Z" }, // 29 days: still due
+      { status: "Received", date_delivered: "2026-10-21T10:00:00.000Z" }, // 30 days: overdue
+      { status: "Received", date_delivered: null }, // no delivery date: no age
+      { status: "Review Rejected", date_review_rejected: "2026-11-19T10:00:00.000Z" }, // due
+      { status: "Review Rejected", date_review_rejected: "2026-11-13T10:00:00.000Z" }, // 7: overdue
+      { status: "Review Submitted", date_delivered: "2026-09-01" }, // reviewed: neither
+    ]);
+    const c = serviceAt("2026-11-20T12:00:00.000Z").counts(u.userid);
+    expect(c.Reviews).toEqual({ ...ZERO_COUNTS.Reviews, dueThisWeek: 4, overdue: 2 });
+  });
+
+  test("Reviews: ages are whole days in the user's zone", async () => {
+    const tokyo = await userIn("Asia/Tokyo"); // now: 20 Nov 21:00 in Tokyo
+    seed(tokyo.userid, [
+      { status: "Received", date_delivered: "2026-10-21T14:59:59.000Z" }, // 21 Oct 23:59: 30 days
+      { status: "Received", date_delivered: "2026-10-21T15:00:00.000Z" }, // 22 Oct 00:00: 29 days
+    ]);
+    const c = serviceAt("2026-11-20T12:00:00.000Z").counts(tokyo.userid);
+    expect(c.Reviews).toMatchObject({ overdue: 1, dueThisWeek: 1 });
   });
 });
 

@@ -328,7 +328,13 @@ describe("later mail", () => {
       status: "Shipped",
       trackingnumber: "TBA123456789012",
       carrier: "AMAZON",
+      dateordered: null,
     });
+    // The mail's Date is kept: "ordered today" reads it for an order without an order date.
+    const row = h.db.$client
+      .query("SELECT mail_date AS mailDate FROM orders WHERE user_id = ?")
+      .get(u.userid) as { mailDate: string | null };
+    expect(row.mailDate).toBe("2025-01-14T15:04:05.000Z");
   });
 
   test("the same shipping mail, skipped in vine mode, creates its order once the mode is all; read again, never counted twice", async () => {

@@ -853,6 +853,36 @@ describe("GET /api/orders: sorts", () => {
       "No value",
     ]);
   });
+
+  test("Highest / Lowest Value order by currency, then amount: ¥4,990 is never above €129.99", async () => {
+    const u = await h.register();
+    for (const [name, value, currency] of [
+      ["Yen 4990", "4990", "JPY"],
+      ["Euro 129.99", "129.99", "EUR"],
+      ["Euro 5", "5", "EUR"],
+      ["Dollar 50", "50", "USD"],
+      ["Yen 300", "300", "JPY"],
+    ] as const) {
+      await create(u.token, { productname: name, estimatedretailvalue: value, currency });
+    }
+    await create(u.token, { productname: "Euro no value", currency: "EUR" });
+    expect(names((await list(u.token, "?sort=value-desc")).body)).toEqual([
+      "Euro 129.99",
+      "Euro 5",
+      "Euro no value",
+      "Yen 4990",
+      "Yen 300",
+      "Dollar 50",
+    ]);
+    expect(names((await list(u.token, "?sort=value-asc")).body)).toEqual([
+      "Euro 5",
+      "Euro 129.99",
+      "Euro no value",
+      "Yen 300",
+      "Yen 4990",
+      "Dollar 50",
+    ]);
+  });
 });
 
 describe("GET /api/orders: the per-filter orderings of docs/behaviour.md#constants-and-limits", () => {

@@ -66,6 +66,9 @@ describe("vine settings", () => {
       rateMinimum: 60,
       evaluationStart: null,
       evaluationEnd: null,
+      evaluationStartTime: "00:00",
+      evaluationEndTime: "23:59",
+      rateRule: "2025",
       goldItems: 80,
       goldPercent: 90,
       dailyLimitSilver: 3,
@@ -84,8 +87,14 @@ describe("vine settings", () => {
       [{ rateMinimum: 120 }, "rateMinimum must be a whole number from 1 to 100"],
       [{ tier: "Platinum" }, "tier must be one of: Silver, Gold"],
       [{ evaluationEnd: "2026-02-30" }, "evaluationEnd must be a date such as 2026-01-31, or null"],
-      [{ evaluationEnd: null }, "Set both evaluationStart and evaluationEnd"],
-      [{ evaluationStart: "2026-12-01" }, "evaluationStart must not be after evaluationEnd"],
+      [{ evaluationStart: null }, "Set the evaluation period's start too"],
+      [{ evaluationStart: "2026-12-01" }, "The evaluation period must end after it starts"],
+      [
+        { evaluationStart: "2026-11-30", evaluationStartTime: "23:59", evaluationEndTime: "08:00" },
+        "The evaluation period must end after it starts",
+      ],
+      [{ evaluationEndTime: "24:00" }, "evaluationEndTime must be a time such as 00:00 or 23:59"],
+      [{ rateRule: "2019" }, "rateRule must be one of: 2025, legacy"],
       [{ dailyLimitGold: 2.5 }, "dailyLimitGold must be a whole number from 1 to 1000"],
       [{ colour: "red" }, "Unknown setting: colour"],
       [{}, "Nothing to update"],
@@ -131,53 +140,88 @@ describe("standing", () => {
     await addOrder(u.token, { dateordered: "2026-08-24T05:30:00.000Z" }); // 24 Aug 00:30 CDT
     await addOrder(u.token, { dateordered: "2026-08-24T04:30:00.000Z" }); // 23 Aug 23:30 CDT
     const s = (await standing(u.token)).body;
-    expect(s.reviewRate).toEqual({
-      windowDays: 90,
-      ordered: 2,
-      reviewed: 1,
-      percent: 50,
-      minimum: 60,
-    });
+    // Approved over delivered: the approved order is the window's only delivered one.
+    expect(s.reviewRate).toMatchObject({ windowDays: 90, ordered: 2, counted: 1, reviewed: 1 });
 
     await putSettings(u.token, { rateWindowDays: 91, rateMinimum: 55 });
     const wider = (await standing(u.token)).body.reviewRate;
-    expect(wider).toEqual({ windowDays: 91, ordered: 4, reviewed: 2, percent: 50, minimum: 55 });
+    expect(wider).toMatchObject({ windowDays: 91, ordered: 4, counted: 2, reviewed: 2 });
+    expect(wider.minimum).toBe(55);
   });
 
-  test("reviewed, rejected, canceled, exempt; percent to one decimal or null", async () => {
+  test("2025 rule: approved over delivered, a whole percent rounded down; pending; reviews to the minimum; the older rule on request", async () => {
     const u = await user("UTC");
     expect((await standing(u.token)).body.reviewRate.percent).toBeNull();
     const day = "2026-11-10";
-    await addOrder(u.token, { dateordered: day, status: "Review Submitted" });
-    await addOrder(u.token, { dateordered: day, status: "Review Approved" });
-    await addOrder(u.token, { dateordered: day, status: "Review Rejected" });
-    await addOrder(u.token, { dateordered: day, status: "Canceled" });
-    await addOrder(u.token, {
-      dateordered: day,
-      status: "Received",
-      reviewexempt: true,
-      cantreviewreason: "damaged",
+    const add = async (n: number, fields: Record<string, unknown>) => {
+      for (let i = 0; i < n; i++) await addOrder(u.token, { dateordered: day, ...fields });
+    };
+    await add(26, { status: "Review Approved" });
+    await add(2, { status: "Review Submitted" });
+    await add(1, { status: "Received" });
+    await add(1, { status: "Shipped" }); // ordered, not delivered: Vine does not count it now
+    await add(1, { status: "Ordered" });
+    await add(1, { status: "Canceled" });
+    await add(1, { status: "Received", reviewexempt: true, cantreviewreason: "damaged" });
+    let rate = (await standing(u.token)).body.reviewRate;
+    // 26 of 29 delivered = 89.66%: Vine shows 89 (below Gold's 90), not 89.7 or 90.
+    expect(rate).toEqual({
+      rule: "2025",
+      windowDays: 90,
+      ordered: 31,
+      counted: 29,
+      reviewed: 26,
+      pending: 2,
+      percent: 89,
+      exact: 89.6,
+      withPending: 96,
+      minimum: 60,
+      reviewsToMinimum: 0,
     });
-    // No date ordered: the day it was added (today, by the orders service's clock) counts.
-    const undated = await addOrder(u.token, {});
-    expect(undated.dateordered).toBeNull();
-    const s = (await standing(u.token)).body;
-    const today = new Date().toISOString().slice(0, 10);
-    const undatedInWindow = today >= "2026-08-24" && today <= "2026-11-21" ? 1 : 0;
-    expect(s.reviewRate.ordered).toBe(3 + undatedInWindow);
-    expect(s.reviewRate.reviewed).toBe(2);
-    expect(s.reviewRate.percent).toBe(undatedInWindow ? 50 : 66.7);
+    await putSettings(u.token, { rateMinimum: 95 });
+    rate = (await standing(u.token)).body.reviewRate;
+    // 95% of 29 = 27.55 → 28 approved reviews: 2 more (the pending ones would do it).
+    expect(rate.reviewsToMinimum).toBe(2);
+
+    // The older rule: submitted or approved (28) over ordered (31) = 90.3% → 90; nothing pending.
+    await putSettings(u.token, { rateRule: "legacy" });
+    rate = (await standing(u.token)).body.reviewRate;
+    expect(rate).toMatchObject({
+      rule: "legacy",
+      counted: 31,
+      reviewed: 28,
+      pending: 0,
+      percent: 90,
+      exact: 90.3,
+      withPending: null,
+      reviewsToMinimum: 2,
+    });
   });
 
-  test("evaluation: reviews needed, on track, edges inclusive", async () => {
+  test("today: orders placed today (order date, else the day their mail arrived), never the day they were added", async () => {
+    const u = await user("America/Chicago"); // now: 21 Nov 06:00 in Chicago
+    await addOrder(u.token, { dateordered: "2026-11-21" });
+    await addOrder(u.token, { dateordered: "2026-11-21T12:00:00.000Z" });
+    // Four orders with no order date, added now: typed, from a report or from old mail.
+    const undated: Order[] = [];
+    for (let i = 0; i < 4; i++) undated.push(await addOrder(u.token, {}));
+    const setMail = (o: Order | undefined, iso: string) =>
+      h.db.$client.run("UPDATE orders SET mail_date = ? WHERE id = ?", [iso, o?.orderid ?? 0]);
+    setMail(undated[0], "2026-11-21T11:00:00.000Z"); // 05:00 today in Chicago: today
+    setMail(undated[1], "2026-11-21T05:00:00.000Z"); // 23:00 yesterday in Chicago
+    setMail(undated[2], "2026-03-02T10:00:00.000Z"); // old mail imported today
+    expect((await standing(u.token)).body.today).toEqual({ ordered: 3, limit: 3 });
+  });
+
+  test("evaluation: approved over delivered in the period, reviews needed, on track, projection", async () => {
     const u = await user("UTC");
     await putSettings(u.token, {
       evaluationStart: "2026-10-01",
       evaluationEnd: "2026-11-30",
-      goldItems: 3,
+      goldItems: 5,
       goldPercent: 90,
     });
-    // Five counting orders in the period: 2 reviewed, 2 received, 1 still on its way.
+    // In the period: 1 approved, 1 pending, 2 to review, 1 on its way; two outside it.
     await addOrder(u.token, { dateordered: "2026-10-01", status: "Review Approved" });
     await addOrder(u.token, { dateordered: "2026-11-30", status: "Review Submitted" });
     await addOrder(u.token, { dateordered: "2026-10-05", status: "Received" });
@@ -186,19 +230,31 @@ describe("standing", () => {
     await addOrder(u.token, { dateordered: "2026-09-30", status: "Received" }); // before the period
     await addOrder(u.token, { dateordered: "2026-12-01", status: "Received" }); // after it
     let ev = (await standing(u.token)).body.evaluation;
-    // 90% of 5 = 4.5 → 5 reviews; 2 done → 3 more; received ones only reach 4: not on track.
+    // 4 delivered, 1 approved = 25%; 90% of 4 = 3.6 → 4 approved: 3 more. Reviewing all 4 is
+    // 100% but 4 reviews, fewer than Gold's 5: not on track. Projection: 51.5 of 61 days passed;
+    // 2 reviews (approved or pending) and 4 items scale to 2.37 and 4.74.
     expect(ev).toEqual({
+      rule: "2025",
       start: "2026-10-01",
+      startTime: "00:00",
       end: "2026-11-30",
+      endTime: "23:59",
+      rolled: 0,
+      defaultEnd: false,
       ordered: 5,
-      reviewed: 2,
-      percent: 40,
-      goldItems: 3,
+      counted: 4,
+      reviewed: 1,
+      pending: 1,
+      percent: 25,
+      exact: 25,
+      withPending: 50,
+      goldItems: 5,
       goldPercent: 90,
       reviewsNeeded: 3,
       onTrack: false,
+      projection: { reviews: [2, 3], counted: [4, 5], percent: [40, 75] },
     });
-    // Vine support removes the parcel that never came: 4 orders, 90% → 4 reviews, reachable.
+    // Vine support removes the parcel that never came: it was not delivered, the rate stays.
     await h.req("PUT", `/api/orders/${shipped.orderid}`, {
       token: u.token,
       body: {
@@ -207,13 +263,56 @@ describe("standing", () => {
         reviewexempt: true,
       },
     });
+    await putSettings(u.token, { goldItems: 4 });
     ev = (await standing(u.token)).body.evaluation;
     expect(ev?.ordered).toBe(4);
-    expect(ev?.reviewsNeeded).toBe(2);
+    expect(ev?.counted).toBe(4);
     expect(ev?.onTrack).toBe(true);
 
     await putSettings(u.token, { evaluationStart: null, evaluationEnd: null });
     expect((await standing(u.token)).body.evaluation).toBeNull();
+  });
+
+  test("evaluation period: start and end times, six months without an end, rolled on once it ends", async () => {
+    const u = await user("America/Chicago"); // UTC-5 until 1 Nov 2026, UTC-6 after
+    await putSettings(u.token, {
+      evaluationStart: "2026-10-01",
+      evaluationStartTime: "09:00",
+      evaluationEnd: "2026-11-20",
+      evaluationEndTime: "18:00",
+    });
+    const at = (iso: string) => addOrder(u.token, { dateordered: iso, status: "Received" });
+    await at("2026-10-01T13:59:00.000Z"); // 1 Oct 08:59: before the start
+    await at("2026-10-01T14:00:00.000Z"); // 1 Oct 09:00: in
+    await at("2026-11-21T00:00:00.000Z"); // 20 Nov 18:00: in
+    await at("2026-11-21T00:01:00.000Z"); // 20 Nov 18:01: after the end
+    await at("2026-11-20"); // a bare day within the period's days: in
+    // Now is 21 Nov 06:00 in Chicago: the saved period ended last evening; the next one starts
+    // on 21 Nov and lasts six months (to 20 May 2027), with the same times.
+    let ev = (await standing(u.token)).body.evaluation;
+    expect(ev).toMatchObject({
+      start: "2026-11-21",
+      startTime: "09:00",
+      end: "2027-05-20",
+      endTime: "18:00",
+      rolled: 1,
+      ordered: 0,
+      projection: null, // it starts at 09:00 today
+    });
+    await putSettings(u.token, { evaluationEnd: "2026-11-21" });
+    await at("2026-11-22T00:00:00.000Z"); // 21 Nov 18:00: in
+    await at("2026-11-22T00:01:00.000Z"); // 21 Nov 18:01: after the end
+    ev = (await standing(u.token)).body.evaluation;
+    // In: 1 Oct 09:00, 20 Nov 18:00 and 18:01, the bare 20 Nov, 21 Nov 18:00.
+    expect(ev).toMatchObject({ start: "2026-10-01", end: "2026-11-21", rolled: 0, ordered: 5 });
+    // Without an end: six months from the start, its last day the day before (Feb has 28 days).
+    await putSettings(u.token, { evaluationStart: "2026-08-31", evaluationEnd: null });
+    ev = (await standing(u.token)).body.evaluation;
+    expect(ev).toMatchObject({ start: "2026-08-31", end: "2027-02-27", defaultEnd: true });
+    // A start a year back rolls on twice, to the period holding today.
+    await putSettings(u.token, { evaluationStart: "2025-11-01" });
+    ev = (await standing(u.token)).body.evaluation;
+    expect(ev).toMatchObject({ start: "2026-11-01", end: "2027-04-30", rolled: 2 });
   });
 
   test("awaiting approval: submitted only, oldest in whole days", async () => {
@@ -253,8 +352,17 @@ describe("standing", () => {
     h.db.$client.run("UPDATE orders SET currency = 'EUR' WHERE id = ?", [eur.orderid]);
     const etv = (await standing(u.token)).body.etv;
     const months = (m: Record<number, number>) => Array.from({ length: 12 }, (_, i) => m[i] ?? 0);
+    // A US reviewer's USD years carry the year's 1099-NEC threshold: $600 through 2025, $2,000 after.
     expect(etv).toEqual([
-      { year: 2026, currency: "EUR", total: 30, orders: 1, canceled: 0, months: months({ 6: 30 }) },
+      {
+        year: 2026,
+        currency: "EUR",
+        total: 30,
+        orders: 1,
+        canceled: 0,
+        months: months({ 6: 30 }),
+        threshold1099: null,
+      },
       {
         year: 2026,
         currency: "USD",
@@ -262,9 +370,26 @@ describe("standing", () => {
         orders: 3,
         canceled: 1,
         months: months({ 2: 14.75, 11: 20 }),
+        threshold1099: 2000,
       },
-      { year: 2025, currency: "USD", total: 1, orders: 1, canceled: 0, months: months({ 11: 1 }) },
+      {
+        year: 2025,
+        currency: "USD",
+        total: 1,
+        orders: 1,
+        canceled: 0,
+        months: months({ 11: 1 }),
+        threshold1099: 600,
+      },
     ]);
+    // Not a US reviewer: no US threshold, even for USD amounts.
+    const put = await h.req("PUT", "/api/user/marketplace", {
+      token: u.token,
+      body: { vineMarketplace: "UK" },
+    });
+    expect(put.status).toBe(200);
+    const uk = (await standing(u.token)).body.etv;
+    expect(uk.map((e) => e.threshold1099)).toEqual([null, null, null]);
   });
 });
 

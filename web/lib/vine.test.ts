@@ -2,10 +2,16 @@ import { describe, expect, test } from "bun:test";
 import {
   barHeights,
   evaluationLine,
+  form1099Line,
   formatAmount,
   formatDay,
+  pendingLine,
+  periodText,
+  projectionLine,
   rateState,
+  span,
   supportMessage,
+  toMinimumLine,
 } from "./vine.ts";
 
 describe("support message", () => {
@@ -45,25 +51,46 @@ test("days, amounts, rate state, evaluation line, bars", () => {
   expect(formatAmount(1234.5, "USD")).toBe("$1,234.50");
   expect(formatAmount(30, "EUR")).toBe("€30.00");
   expect(formatAmount(3, "NOT-A-CODE")).toBe("3.00 NOT-A-CODE");
-  const rate = { windowDays: 90, ordered: 10, reviewed: 6, percent: 60, minimum: 60 };
+  const rate = { percent: 60, minimum: 60 };
   expect(rateState(rate)).toBe("ok");
-  expect(rateState({ ...rate, percent: 59.9 })).toBe("low");
+  expect(rateState({ ...rate, percent: 59 })).toBe("low");
   expect(rateState({ ...rate, percent: null })).toBeNull();
-  const ev = {
-    start: "2026-06-01",
-    end: "2026-11-30",
-    ordered: 10,
-    reviewed: 7,
-    percent: 70,
-    goldItems: 80,
-    goldPercent: 90,
-    reviewsNeeded: 2,
-    onTrack: true,
-  };
+  const ev = { end: "2026-11-30", percent: 70, goldPercent: 90, reviewsNeeded: 2 };
   expect(evaluationLine(ev)).toBe("Review 2 more by Nov 30, 2026");
   expect(evaluationLine({ ...ev, reviewsNeeded: 0, percent: 95 })).toBe(
     "Gold review rate reached: 95% of 90%",
   );
   expect(barHeights([0, 5, 10])).toEqual([0, 0.5, 1]);
   expect(barHeights([0, 0])).toEqual([0, 0]);
+});
+
+test("the standing's sentences: pending, to the minimum, projection, period, 1099-NEC", () => {
+  const rate = { rule: "2025" as const, pending: 3, percent: 89, withPending: 92 };
+  expect(pendingLine(rate)).toBe("92% once 3 pending reviews are approved");
+  expect(pendingLine({ ...rate, pending: 1 })).toBe("92% once 1 pending review is approved");
+  expect(pendingLine({ ...rate, pending: 0, withPending: null })).toBeNull();
+  const min = { rule: "2025" as const, percent: 55, minimum: 60, reviewsToMinimum: 3 };
+  expect(toMinimumLine(min)).toBe("3 more approved reviews reach 60%");
+  expect(toMinimumLine({ ...min, rule: "legacy", reviewsToMinimum: 1 })).toBe(
+    "1 more review reaches 60%",
+  );
+  expect(toMinimumLine({ ...min, reviewsToMinimum: 0 })).toBeNull();
+  expect(span([48, 49])).toBe("48–49");
+  expect(span([48, 48])).toBe("48");
+  expect(
+    projectionLine({
+      rule: "2025",
+      end: "2027-03-31",
+      projection: { reviews: [48, 49], counted: [53, 54], percent: [88, 92] },
+    }),
+  ).toBe("At your pace so far, by Mar 31, 2027: 48–49 reviews of 53–54 delivered items, 88–92%");
+  expect(
+    periodText({ start: "2026-10-01", startTime: "09:00", end: "2027-03-31", endTime: "18:00" }),
+  ).toBe("Oct 1, 2026 09:00 – Mar 31, 2027 18:00");
+  expect(form1099Line(2025, 412.5, 600)).toBe(
+    "$412.50 of the $600 1099-NEC reporting threshold for 2025 ($187.50 below it)",
+  );
+  expect(form1099Line(2026, 2000, 2000)).toBe(
+    "$2,000.00: at or above the $2,000 1099-NEC reporting threshold for 2026",
+  );
 });

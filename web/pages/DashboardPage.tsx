@@ -35,7 +35,9 @@ const VineCard = lazy(() =>
   import("../components/vine/VineCard.tsx").then((m) => ({ default: m.VineCard })),
 );
 
-const CARD_STATUSES: Exclude<keyof DashboardCounts, "OrderedToday">[] = [
+/** The six status cards (the other keys of the counts are figures shown on them). */
+type CardStatus = Exclude<keyof DashboardCounts, "OrderedToday" | "ShippedLate" | "Reviews">;
+const CARD_STATUSES: CardStatus[] = [
   "Ordered",
   "Shipped",
   "Received",
@@ -116,6 +118,7 @@ export function DashboardPage() {
 function StatusCards() {
   const { data: counts, isLoading } = useDashboardCounts();
   const today = counts?.OrderedToday ?? 0;
+  const late = counts?.ShippedLate ?? 0;
   return (
     <section aria-label="Orders by status" className="status-cards">
       {CARD_STATUSES.map((status) => {
@@ -126,7 +129,7 @@ function StatusCards() {
             className={`status-card status-card-${status.toLowerCase().replace(/\s+/g, "-")}`}
             aria-label={`${status}: ${counts ? counts[status] : "…"}, ${STATUS_SUBTITLES[status]}${
               status === "Ordered" && today > 0 ? `, ${today} ordered today` : ""
-            }`}
+            }${status === "Shipped" && late > 0 ? `, ${late} late` : ""}`}
           >
             <span className="status-card-title">{status}</span>
             <span className="status-card-count" aria-busy={isLoading || undefined}>
@@ -136,6 +139,14 @@ function StatusCards() {
               {STATUS_SUBTITLES[status]}
               {status === "Ordered" && today > 0 && (
                 <span className="today-badge">{today} ordered today</span>
+              )}
+              {status === "Shipped" && late > 0 && (
+                <span
+                  className="today-badge late-count"
+                  title="Shipped orders whose expected delivery day has passed"
+                >
+                  {late} late
+                </span>
               )}
             </span>
           </Link>
@@ -221,6 +232,7 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
       title: "Review Rate",
       value: stats ? `${Math.round(stats.reviewRate)}%` : "–",
       sub: "orders reviewed",
+      more: "of every order you received, any time",
     },
   ];
   return (
@@ -233,11 +245,48 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
           {s.more && <p className="stat-sub">{s.more}</p>}
         </article>
       ))}
+      <ReviewsDueCard />
       <Suspense fallback={<article className="stat-card" aria-busy="true" />}>
         <VineCard />
       </Suspense>
       <EmailsScannedCard timeZone={timeZone} now={now} />
     </section>
+  );
+}
+
+/**
+ * Reviews due this week and overdue, by the reminder days (src/contract/dashboard.ts `Reviews`);
+ * each count opens the orders waiting for a review.
+ */
+function ReviewsDueCard() {
+  const { data: counts } = useDashboardCounts();
+  const r = counts?.Reviews;
+  return (
+    <article className="stat-card reviews-due-card">
+      <h3>
+        <Link href={`/orders?status=${encodeURIComponent("Received")}`}>Reviews Due</Link>
+      </h3>
+      <p className="stat-value">{r ? r.dueThisWeek : "–"}</p>
+      <p className="stat-sub">this week</p>
+      <p className="stat-sub">
+        {r ? (
+          r.overdue > 0 ? (
+            <strong className="overdue-count">{r.overdue} overdue</strong>
+          ) : (
+            "none overdue"
+          )
+        ) : (
+          "…"
+        )}
+      </p>
+      {r && (
+        <p className="stat-sub muted">
+          Due {r.dueAfterDays} days after delivery, overdue after {r.overdueAfterDays} (rewrites:{" "}
+          {r.rewriteDueAfterDays} and {r.rewriteOverdueAfterDays} days after a rejection), as the
+          reminders count.
+        </p>
+      )}
+    </article>
   );
 }
 

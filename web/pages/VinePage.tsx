@@ -13,7 +13,17 @@ import { downloadFile, errorMessage } from "../lib/api.ts";
 import { ageText } from "../lib/format.ts";
 import { editOrderPath } from "../lib/order-links.ts";
 import { toastError } from "../lib/toast.tsx";
-import { evaluationLine, formatAmount, formatDay, rateState } from "../lib/vine.ts";
+import {
+  evaluationLine,
+  form1099Line,
+  formatAmount,
+  pendingLine,
+  periodText,
+  projectionLine,
+  rateState,
+  rateWords,
+  toMinimumLine,
+} from "../lib/vine.ts";
 import { EtvChart } from "./vine/EtvChart.tsx";
 import { ImportReport } from "./vine/ImportReport.tsx";
 import { RateGauge } from "./vine/RateGauge.tsx";
@@ -57,20 +67,35 @@ export function VinePage() {
               <h2>Review rate</h2>
               <RateGauge rate={s.reviewRate} />
               <p className="stat-sub">
-                {s.reviewRate.reviewed} of {s.reviewRate.ordered} orders of the last{" "}
-                {s.reviewRate.windowDays} days reviewed
+                {s.reviewRate.reviewed} {rateWords(s.reviewRate.rule).reviewed} of{" "}
+                {s.reviewRate.counted} {rateWords(s.reviewRate.rule).counted} in the last{" "}
+                {s.reviewRate.windowDays} days
+                {s.reviewRate.exact !== null && ` (${s.reviewRate.exact}%, rounded down)`}
                 {rateState(s.reviewRate) === "low" && (
                   <strong className="vine-warning"> · below the minimum</strong>
                 )}
               </p>
+              {toMinimumLine(s.reviewRate) && (
+                <p className="stat-sub vine-to-minimum">
+                  <strong>{toMinimumLine(s.reviewRate)}</strong>
+                </p>
+              )}
+              {pendingLine(s.reviewRate) && (
+                <p className="stat-sub vine-pending">{pendingLine(s.reviewRate)}</p>
+              )}
             </article>
 
             <article className="vine-card">
               <h2>Evaluation</h2>
               {s.evaluation ? (
                 <>
-                  <p className="stat-sub">
-                    {formatDay(s.evaluation.start)} – {formatDay(s.evaluation.end)}
+                  <p className="stat-sub vine-period">
+                    {periodText(s.evaluation)}
+                    {s.evaluation.rolled > 0
+                      ? " · the next period after the one you saved"
+                      : s.evaluation.defaultEnd
+                        ? " · six months from the start"
+                        : ""}
                   </p>
                   <label className="vine-progress">
                     <span>
@@ -84,13 +109,21 @@ export function VinePage() {
                   <label className="vine-progress">
                     <span>
                       Review rate: {s.evaluation.percent ?? "–"}
-                      {s.evaluation.percent !== null && "%"} of {s.evaluation.goldPercent}%
+                      {s.evaluation.percent !== null && "%"} of {s.evaluation.goldPercent}% (
+                      {s.evaluation.reviewed} {rateWords(s.evaluation.rule).reviewed} of{" "}
+                      {s.evaluation.counted} {rateWords(s.evaluation.rule).counted})
                     </span>
                     <progress
                       value={Math.min(s.evaluation.percent ?? 0, s.evaluation.goldPercent)}
                       max={s.evaluation.goldPercent}
                     />
                   </label>
+                  {pendingLine(s.evaluation) && (
+                    <p className="stat-sub">{pendingLine(s.evaluation)}</p>
+                  )}
+                  {projectionLine(s.evaluation) && (
+                    <p className="stat-sub vine-projection">{projectionLine(s.evaluation)}</p>
+                  )}
                   <p className="vine-line">
                     <strong>{evaluationLine(s.evaluation)}</strong>
                     <span className={`vine-badge ${s.evaluation.onTrack ? "ok" : "low"}`}>
@@ -100,14 +133,15 @@ export function VinePage() {
                 </>
               ) : (
                 <p className="stat-sub">
-                  Enter your evaluation period in the settings below to see your progress towards
-                  Gold.
+                  Enter the start of your evaluation period (as your Vine account page shows it) in
+                  the settings below to see your progress towards Gold.
                 </p>
               )}
             </article>
 
             <article className="vine-card">
               <h2>Today</h2>
+              <p className="stat-sub">Orders placed today</p>
               <p className="stat-value">
                 {s.today.ordered} <span className="stat-of">of {s.today.limit}</span>
               </p>
@@ -162,6 +196,12 @@ export function VinePage() {
                       {e.orders} {e.orders === 1 ? "order" : "orders"}
                       {e.canceled > 0 && ` · ${e.canceled} canceled (not counted)`}
                     </p>
+                    {e.threshold1099 !== null && (
+                      <p className="stat-sub vine-1099">
+                        {form1099Line(e.year, e.total, e.threshold1099)}. Information only, not tax
+                        advice.
+                      </p>
+                    )}
                     <EtvChart year={e.year} currency={e.currency} months={e.months} />
                   </article>
                 ))}
@@ -190,18 +230,34 @@ export function VinePage() {
               review list never count.
             </li>
             <li>
-              <strong>Review rate</strong>: of the orders of the last window days (today included),
-              those whose review is Submitted or Approved. A rejected review does not count until
-              you resubmit it.
+              <strong>Review rate</strong>, as Vine's account page counts it since 2025: reviews
+              Vine <em>approved</em> over items <em>delivered</em> (Received or later) among the
+              orders of the last window days, today included, shown as a whole percent rounded down
+              (89.7% is 89%, below Gold's 90%). Submitted reviews waiting for approval are shown
+              apart ("92% once 3 pending reviews are approved"). If your marketplace still shows the
+              older rule (reviews submitted over items ordered), choose it in the settings below.{" "}
+              {s?.reviewRate.rule === "legacy"
+                ? "You use the older rule."
+                : "You use the 2025 rule."}
             </li>
             <li>
-              <strong>Evaluation</strong>: the same over your evaluation period. "Review N more" is
-              how many more reviews reach the Gold rate; "on track" means reviewing what you have
-              already received would reach both Gold numbers.
+              <strong>Vine card on the dashboard</strong>: this rate over its window. The
+              dashboard's Review Rate card is another figure: submitted reviews of every order that
+              reached Received, over all time.
             </li>
             <li>
-              <strong>Today</strong>: orders dated today in your time zone, against your tier's
-              daily limit.
+              <strong>Evaluation</strong>: the same count over your evaluation period, from its
+              start day and time to its end day and time in your time zone. Without an end it lasts
+              six months; when it ends, the next six-month period starts the day after. "Review N
+              more" is how many more approved reviews reach the Gold rate; "on track" means
+              reviewing what you have received would reach both Gold numbers. The projection scales
+              the period's counts so far (approved and pending reviews, delivered items) to its full
+              length; a range shows where rounding decides.
+            </li>
+            <li>
+              <strong>Today</strong>: orders placed today in your time zone (their order date, or
+              without one the day their mail arrived; not the day an order was added), against your
+              tier's daily limit (Silver 3, Gold 8 by default).
             </li>
             <li>
               <strong>Awaiting approval</strong>: reviews submitted and neither approved nor
@@ -209,7 +265,9 @@ export function VinePage() {
             </li>
             <li>
               <strong>ETV</strong>: the sum of the estimated value of each calendar year's orders
-              per currency; canceled orders are left out of the total and counted apart.
+              per currency; canceled orders are left out of the total and counted apart. For US
+              reviewers, the year's USD total is set beside the 1099-NEC reporting threshold ($600
+              for 2025, $2,000 for payments from 2026 on), as information, not tax advice.
             </li>
           </ul>
         </details>

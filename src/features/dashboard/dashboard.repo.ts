@@ -47,6 +47,54 @@ const ORDERED_IN_RANGE = `
            WHERE user_id = +$user AND date_ordered IS NULL AND created_at >= +$lo AND created_at < +$hi
              AND status <> 'Canceled' AND ${inRange("created_at")}) AS n`;
 
+/**
+ * Orders (not Canceled) placed in the range: those whose date_ordered is in it, plus those without
+ * one whose mail (mail_date, always an instant) arrived in it. An order typed or imported without
+ * an order date has no mail_date and is never counted: the day it was added is not the day it was
+ * ordered (issue 23).
+ */
+const PLACED_IN_RANGE = `
+  SELECT (SELECT COUNT(*) FROM orders
+           WHERE user_id = +$user AND date_ordered >= +$lo AND date_ordered < +$hi
+             AND status <> 'Canceled' AND ${inRange("date_ordered")})
+       + (SELECT COUNT(*) FROM orders
+           WHERE user_id = +$user AND date_ordered IS NULL AND mail_date >= +$start
+             AND mail_date < +$end AND status <> 'Canceled') AS n`;
+
+/**
+ * A day limit for the review ages: an age of at least N days means the day of the date is at most
+ * today − N, i.e. a bare day `<= day`, an instant `< before` (the start of the next day in the
+ * user's zone). Computed by the service (dashboard.service.ts `reviewsDue`).
+ */
+export type DayLimit = { day: string; before: string };
+/** Per status: the limits for "overdue" and for "due this week". */
+export type ReviewLimits = {
+  receivedOverdue: DayLimit;
+  receivedDue: DayLimit;
+  rejectedOverdue: DayLimit;
+  rejectedDue: DayLimit;
+};
+
+/** The date in `col` (not null) is on or before a day limit (bare day or instant, as inRange). */
+const atMost = (col: string, p: string) =>
+  `(${col} IS NOT NULL AND CASE WHEN length(${col}) = 10 THEN ${col} <= +$${p}Day
+        ELSE ${col} < +$${p}Before END)`;
+
+/**
+ * Overdue and due-this-week reviews (src/contract/dashboard.ts `Reviews`) in one pass over the
+ * (user_id, status, …) index ranges of Received and Review Rejected.
+ */
+const REVIEWS_DUE = `
+  SELECT COALESCE(SUM(CASE
+           WHEN status = 'Received' THEN ${atMost("date_delivered", "ro")}
+           ELSE ${atMost("date_review_rejected", "jo")} END), 0) AS overdue,
+         COALESCE(SUM(CASE
+           WHEN status = 'Received' THEN NOT ${atMost("date_delivered", "ro")}
+             AND ${atMost("date_delivered", "rd")}
+           ELSE NOT ${atMost("date_review_rejected", "jo")}
+             AND ${atMost("date_review_rejected", "jd")} END), 0) AS due
+    FROM orders WHERE user_id = +$user AND status IN ('Received', 'Review Rejected')`;
+
 export function createDashboardRepo(db: Db) {
   const cache = ordersCacheFor(db);
   // One pass over the covering index (user_id, status, value_cents) gives every count and value.
@@ -75,6 +123,42 @@ export function createDashboardRepo(db: Db) {
     ]
   >(ORDERED_IN_RANGE);
 
+  const placedIn = db.$client.prepare<
+    { n: number },
+    [
+      {
+        user: number;
+        lo: string;
+        hi: string;
+        first: string;
+        last: string;
+        start: string;
+        end: string;
+      },
+    ]
+  >(PLACED_IN_RANGE);
+  // Shipped orders whose expected day is before today (a day string): the (user, status, …,
+  // expected_delivery_date) index holds the status range.
+  const lateStmt = db.$client.prepare<{ n: number }, [{ user: number; today: string }]>(
+    `SELECT COUNT(*) AS n FROM orders
+      WHERE user_id = +$user AND status = 'Shipped' AND expected_delivery_date IS NOT NULL
+        AND expected_delivery_date < +$today`,
+  );
+  const reviewsDue = db.$client.prepare<
+    { overdue: number; due: number },
+    [Record<string, string | number>]
+  >(REVIEWS_DUE);
+  const rangeParams = (userId: number, r: ZonedRange) => ({
+    user: userId,
+    // Every matching value, day or instant, sorts as text within [lo, hi).
+    lo: r.firstDay < r.startIso ? r.firstDay : r.startIso,
+    hi: r.endIso,
+    first: r.firstDay,
+    last: r.lastDay,
+    start: r.startIso,
+    end: r.endIso,
+  });
+
   /** Per-status figures of the user, read once per orders generation. */
   const statusFigures = (userId: number): StatusFigures =>
     cache.get(userId, "status-figures", () => byStatus.all({ user: userId }));
@@ -93,21 +177,34 @@ export function createDashboardRepo(db: Db) {
       return cache.get(userId, "value-by-currency", () => byCurrency.all({ user: userId }));
     },
 
-    /** Orders (not Canceled) ordered, else created, within the range. */
+    /** Orders (not Canceled) ordered, else created, within the range (This Month). */
     orderedWithin(userId: number, r: ZonedRange): number {
-      // Every matching value, day or instant, sorts as text within [lo, hi).
-      const lo = r.firstDay < r.startIso ? r.firstDay : r.startIso;
-      return (
-        orderedIn.get({
-          user: userId,
-          lo,
-          hi: r.endIso,
-          first: r.firstDay,
-          last: r.lastDay,
-          start: r.startIso,
-          end: r.endIso,
-        })?.n ?? 0
-      );
+      return orderedIn.get(rangeParams(userId, r))?.n ?? 0;
+    },
+
+    /** Orders (not Canceled) placed within the range: order date, else mail date (Ordered today). */
+    placedWithin(userId: number, r: ZonedRange): number {
+      return placedIn.get(rangeParams(userId, r))?.n ?? 0;
+    },
+
+    /** Shipped orders whose expected day ("YYYY-MM-DD") is before `today`. */
+    shippedLate(userId: number, today: string): number {
+      return lateStmt.get({ user: userId, today })?.n ?? 0;
+    },
+
+    /** Overdue reviews, and due this week (not overdue), by the service's day limits. */
+    reviewsDue(userId: number, l: ReviewLimits): { overdue: number; due: number } {
+      const p: Record<string, string | number> = { user: userId };
+      for (const [key, limit] of [
+        ["ro", l.receivedOverdue],
+        ["rd", l.receivedDue],
+        ["jo", l.rejectedOverdue],
+        ["jd", l.rejectedDue],
+      ] as const) {
+        p[`${key}Day`] = limit.day;
+        p[`${key}Before`] = limit.before;
+      }
+      return reviewsDue.get(p) ?? { overdue: 0, due: 0 };
     },
 
     /**

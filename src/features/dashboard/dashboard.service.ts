@@ -20,8 +20,9 @@ import {
 } from "../orders/expected-delivery.ts";
 import { currencyOfUser, toOrder } from "../orders/order-model.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
+import { REMINDER_RULES } from "../reminders/reminders.service.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
-import type { DashboardRepo, ZonedRange } from "./dashboard.repo.ts";
+import type { DashboardRepo, DayLimit, ZonedRange } from "./dashboard.repo.ts";
 
 /** Orders that reached Received or later, and those whose review was submitted (reviewRate). */
 const REVIEWED: readonly OrderStatus[] = ["Review Submitted", "Review Approved", "Review Rejected"];
@@ -68,6 +69,53 @@ function createZonedDays(clock: () => Date) {
   };
 }
 
+const parseDay = (day: string): DayParts => {
+  const [year, month, d] = day.split("-").map(Number) as [number, number, number];
+  return { year, month, day: d };
+};
+
+const ruleFor = (status: OrderStatus) => {
+  const rule = REMINDER_RULES.find((r) => r.status === status);
+  if (!rule) throw new Error(`No reminder rule for ${status}`);
+  return rule;
+};
+const RECEIVED_RULE = ruleFor("Received");
+const REJECTED_RULE = ruleFor("Review Rejected");
+
+/**
+ * Due this week and overdue reviews by the reminder days (src/contract/dashboard.ts): an age of at
+ * least N whole days (reminders.service.ts `wholeDaysSince`) is a date whose day is at most
+ * today − N in the user's zone. Overdue: age ≥ the overdue threshold; due this week: not overdue,
+ * and age + 6 ≥ the due threshold.
+ */
+function reviewsDue(
+  repo: DashboardRepo,
+  userId: number,
+  today: DayParts,
+  zone: string,
+): DashboardCounts["Reviews"] {
+  const limit = (age: number): DayLimit => ({
+    day: formatDay(addDays(today, -age)),
+    before: startOfDayInZone(addDays(today, -age + 1), zone).toISOString(),
+  });
+  const [rDue, rOver] = RECEIVED_RULE.thresholds;
+  const [jDue, jOver] = REJECTED_RULE.thresholds;
+  const n = repo.reviewsDue(userId, {
+    receivedOverdue: limit(rOver.days),
+    receivedDue: limit(rDue.days - 6),
+    rejectedOverdue: limit(jOver.days),
+    rejectedDue: limit(jDue.days - 6),
+  });
+  return {
+    dueThisWeek: n.due,
+    overdue: n.overdue,
+    dueAfterDays: rDue.days,
+    overdueAfterDays: rOver.days,
+    rewriteDueAfterDays: jDue.days,
+    rewriteOverdueAfterDays: jOver.days,
+  };
+}
+
 export function createDashboardService(deps: {
   dashboard: DashboardRepo;
   orders: OrdersRepo;
@@ -84,7 +132,9 @@ export function createDashboardService(deps: {
       // Figures kept per orders generation and day (a new day, or another zone, is another key).
       const f = deps.dashboard.cached(userId, `counts|${rangeKey(today)}`, () => ({
         n: deps.dashboard.statusCounts(userId),
-        orderedToday: deps.dashboard.orderedWithin(userId, today),
+        orderedToday: deps.dashboard.placedWithin(userId, today),
+        late: deps.dashboard.shippedLate(userId, today.firstDay),
+        reviews: reviewsDue(deps.dashboard, userId, parseDay(today.firstDay), zoneOf(userId)),
       }));
       const count = (status: OrderStatus) => f.n[status] ?? 0;
       return {
@@ -95,6 +145,8 @@ export function createDashboardService(deps: {
         "Review Submitted": count("Review Submitted"),
         "Review Rejected": count("Review Rejected"),
         "Review Approved": count("Review Approved"),
+        ShippedLate: f.late,
+        Reviews: { ...f.reviews },
       };
     },
 

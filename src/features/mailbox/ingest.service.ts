@@ -529,7 +529,7 @@ export function createMailIngestService(deps: IngestDeps) {
       } else {
         for (const c of plan.creates) {
           // Absent fields are read as undefined, exactly like a request that leaves them out.
-          const o = deps.orders.create(userId, c.body as CreateOrderBody);
+          const o = deps.orders.create(userId, c.body as CreateOrderBody, { mailDate });
           names.push(o.productname);
         }
         for (const u of plan.updates) {

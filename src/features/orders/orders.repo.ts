@@ -106,8 +106,10 @@ function searchParams(q: string, plan: SearchPlan): Params {
 /**
  * ORDER BY for a chosen sort; ties break by id. Each one walks an index (see schema.ts):
  * (user_id, created_at), (user_id, product_name COLLATE NOCASE), (user_id, status),
- * (user_id, value_cents) backwards, and (user_id, value_cents IS NULL, value_cents). SQLite sorts
- * NULL first when ascending: a leading `col IS NULL` key puts them last.
+ * (user_id, currency, value_cents DESC, id DESC), and (user_id, currency, value_cents IS NULL,
+ * value_cents). SQLite sorts NULL first when ascending: a leading `col IS NULL` key puts them last.
+ * The value sorts order by currency (A-Z) first, then amount: amounts in different currencies are
+ * never compared (issue 23; the sort's label says "by currency").
  */
 const SORT_ORDER: Record<OrderSort, string> = {
   newest: "created_at DESC, id DESC",
@@ -115,8 +117,8 @@ const SORT_ORDER: Record<OrderSort, string> = {
   "product-asc": "product_name COLLATE NOCASE ASC, id ASC",
   "product-desc": "product_name COLLATE NOCASE DESC, id DESC",
   "status-asc": "status ASC, id ASC",
-  "value-desc": "value_cents DESC, id DESC",
-  "value-asc": "value_cents IS NULL, value_cents ASC, id ASC",
+  "value-desc": "currency ASC, value_cents DESC, id DESC",
+  "value-asc": "currency ASC, value_cents IS NULL, value_cents ASC, id ASC",
 };
 
 /**

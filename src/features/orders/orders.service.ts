@@ -129,6 +129,10 @@ function normaliseInstant(v: string | null, field: keyof typeof LABELS): string 
 }
 
 /** Expected delivery is a calendar day: a timestamp becomes its day in the user's zone. */
+/** A real instant as ISO, else null (a mail's Date header can be anything). */
+const validInstant = (d: Date | null | undefined): string | null =>
+  d && !Number.isNaN(d.getTime()) ? d.toISOString() : null;
+
 function normaliseDay(v: string | null, zone: string): string | null {
   if (v === null) return null;
   const head = /^(\d{4})-(\d{2})-(\d{2})(?:$|T)/.exec(v);
@@ -302,7 +306,8 @@ export function createOrdersService(deps: {
       return toOrder(mustFind(userId, id));
     },
 
-    create(userId: number, body: CreateOrderBody): Order {
+    /** `mailDate`: the Date of the mail that creates the order (the mail pipeline's creates). */
+    create(userId: number, body: CreateOrderBody, origin?: { mailDate: Date | null }): Order {
       const zone = zoneOf(userId);
       const now = clock();
       const nowIso = now.toISOString();
@@ -363,6 +368,7 @@ export function createOrdersService(deps: {
         cantReviewReason: body.cantreviewreason ?? null,
         cantReviewNote: body.cantreviewnote ?? null,
         reviewExempt: body.reviewexempt ?? false,
+        mailDate: validInstant(origin?.mailDate),
         createdAt: nowIso,
         updatedAt: nowIso,
       };

@@ -13,6 +13,8 @@ export type VineSettingsValues = Omit<VineSettingsRow, "userId" | "updatedAt">;
 export type StandingRow = {
   id: number;
   dateOrdered: string | null;
+  /** The Date of the mail that created the order (null: typed or imported from a report). */
+  mailDate: string | null;
   createdAt: string;
   status: string;
   reviewExempt: number;
@@ -32,13 +34,13 @@ export type EtvRow = StandingRow & {
 export function createVineRepo(db: Db) {
   const sqlite = db.$client;
   const standingStmt = sqlite.prepare<StandingRow, [number]>(
-    `SELECT id, date_ordered AS dateOrdered, created_at AS createdAt, status,
+    `SELECT id, date_ordered AS dateOrdered, mail_date AS mailDate, created_at AS createdAt, status,
        review_exempt AS reviewExempt, date_review_submitted AS dateReviewSubmitted,
        value_cents AS valueCents, currency
      FROM orders WHERE user_id = ?1`,
   );
   const etvStmt = sqlite.prepare<EtvRow, [number]>(
-    `SELECT id, date_ordered AS dateOrdered, created_at AS createdAt, status,
+    `SELECT id, date_ordered AS dateOrdered, mail_date AS mailDate, created_at AS createdAt, status,
        review_exempt AS reviewExempt, date_review_submitted AS dateReviewSubmitted,
        value_cents AS valueCents, currency, amazon_order_number AS amazonOrderNumber, asin,
        product_name AS productName, estimated_retail_value AS estimatedRetailValue

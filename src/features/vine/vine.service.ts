@@ -6,17 +6,7 @@
  * - An order's day is its `dateordered` (a bare YYYY-MM-DD as it is, an instant as its calendar
  *   day in the user's zone), or without one the day it was added. An order *counts* when it is
  *   neither Canceled nor review-exempt (removed from the review list by Vine support).
- * - reviewRate: counting orders of the last `rateWindowDays` days, today included; `reviewed` are
- *   those in Review Submitted or Review Approved (Rejected is not reviewed until resubmitted);
- *   `percent` = reviewed / ordered × 100 to one decimal, null when nothing was ordered.
- * - evaluation: the same over [evaluationStart, evaluationEnd]; `reviewsNeeded` = how many more
- *   reviews reach goldPercent (0 when met); `onTrack` = reviewing the period's orders already
- *   received (Received or Review Rejected) would reach both goldItems reviews and goldPercent.
- * - today: counting orders whose day is today; the limit is the tier's daily limit.
- * - awaitingApproval: orders in Review Submitted; `oldestDays` = whole days since the oldest
- *   submission.
- * - etv: per calendar year of the order's day and currency: `total` and `orders` without
- *   Canceled orders, which are counted in `canceled`; `months` = total per month.
+ * - The standing (review rate, evaluation period, today, awaiting approval, ETV): vine-standing.ts.
  */
 
 import { cleanText } from "../../contract/fields.ts";
@@ -24,6 +14,8 @@ import {
   DEFAULT_VINE_SETTINGS,
   type ItemizedReportSummary,
   type OrderStatus,
+  RATE_RULES,
+  type RateRule,
   VINE_TIERS,
   type VineSettings,
   type VineSettingsBody,
@@ -45,11 +37,9 @@ import type { NewOrderRow, OrderPatch, OrdersRepo } from "../orders/orders.repo.
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
 import { type ReportRow, readItemizedReport } from "./itemized-report.ts";
-import type { StandingRow, VineRepo } from "./vine.repo.ts";
+import type { VineRepo } from "./vine.repo.ts";
+import { computeStanding } from "./vine-standing.ts";
 
-const REVIEWED: ReadonlySet<string> = new Set<OrderStatus>(["Review Submitted", "Review Approved"]);
-/** Received and not (or no longer) reviewed: what reviewing can still turn into reviews. */
-const REVIEWABLE: ReadonlySet<string> = new Set<OrderStatus>(["Received", "Review Rejected"]);
 const IN_TRANSIT: ReadonlySet<string> = new Set<OrderStatus>(["Ordered", "Shipped"]);
 
 const DAY_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -88,14 +78,6 @@ export function createDayOf(zone: string): (row: DatedRow) => string {
 /** The order's calendar day in the zone (see the header). */
 export const orderDay = (row: DatedRow, zone: string): string => createDayOf(zone)(row);
 
-export function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d) + n * DAY_MS).toISOString().slice(0, 10);
-}
-
-const percentOf = (reviewed: number, ordered: number) =>
-  ordered === 0 ? null : Math.round((reviewed / ordered) * 1000) / 10;
-
 const moneyText = (cents: number) =>
   `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 
@@ -108,6 +90,11 @@ function toSettings(row: VineSettingsRow): VineSettings {
     rateMinimum: row.rateMinimum,
     evaluationStart: row.evaluationStart,
     evaluationEnd: row.evaluationEnd,
+    evaluationStartTime: row.evaluationStartTime,
+    evaluationEndTime: row.evaluationEndTime,
+    rateRule: (RATE_RULES as readonly string[]).includes(row.rateRule)
+      ? (row.rateRule as RateRule)
+      : DEFAULT_VINE_SETTINGS.rateRule,
     goldItems: row.goldItems,
     goldPercent: row.goldPercent,
     dailyLimitSilver: row.dailyLimitSilver,
@@ -144,119 +131,16 @@ export function createVineService(deps: {
     return row ? toSettings(row) : { ...DEFAULT_VINE_SETTINGS };
   }
 
-  const counts = (r: StandingRow) => r.status !== "Canceled" && !r.reviewExempt;
-
   function standing(userId: number): VineStanding {
-    const s = getSettings(userId);
     const zone = zoneOf(userId);
-    const now = clock();
-    const today = isoDayInZone(now, zone);
-    const windowStart = addDays(today, -(s.rateWindowDays - 1));
-    const ev =
-      s.evaluationStart && s.evaluationEnd
-        ? { start: s.evaluationStart, end: s.evaluationEnd }
-        : null;
-
-    const dayOf = createDayOf(zone);
-    const rate = { ordered: 0, reviewed: 0 };
-    const period = { ordered: 0, reviewed: 0, reviewable: 0 };
-    let todayOrdered = 0;
-    let awaiting = 0;
-    let oldestSubmitted = Number.POSITIVE_INFINITY;
-    const etv = new Map<
-      string,
-      VineStanding["etv"][number] & { cents: number; monthCents: number[] }
-    >();
-
-    for (const r of repo.standingRows(userId)) {
-      const day = dayOf(r);
-      if (r.status === "Review Submitted") {
-        awaiting++;
-        const t = Date.parse(r.dateReviewSubmitted ?? "");
-        if (!Number.isNaN(t) && t < oldestSubmitted) oldestSubmitted = t;
-      }
-      const year = Number(day.slice(0, 4));
-      const key = `${year}|${r.currency}`;
-      let e = etv.get(key);
-      if (!e) {
-        e = {
-          year,
-          currency: r.currency,
-          total: 0,
-          orders: 0,
-          canceled: 0,
-          months: [],
-          cents: 0,
-          monthCents: Array(12).fill(0),
-        };
-        etv.set(key, e);
-      }
-      if (r.status === "Canceled") e.canceled++;
-      else {
-        e.orders++;
-        e.cents += r.valueCents ?? 0;
-        const m = Number(day.slice(5, 7)) - 1;
-        e.monthCents[m] = (e.monthCents[m] ?? 0) + (r.valueCents ?? 0);
-      }
-
-      if (!counts(r)) continue;
-      const reviewed = REVIEWED.has(r.status);
-      if (day === today) todayOrdered++;
-      if (day >= windowStart && day <= today) {
-        rate.ordered++;
-        if (reviewed) rate.reviewed++;
-      }
-      if (ev && day >= ev.start && day <= ev.end) {
-        period.ordered++;
-        if (reviewed) period.reviewed++;
-        else if (REVIEWABLE.has(r.status)) period.reviewable++;
-      }
-    }
-
-    let evaluation: VineStanding["evaluation"] = null;
-    if (ev) {
-      const forPercent = Math.ceil((s.goldPercent * period.ordered) / 100);
-      const reachable = period.reviewed + period.reviewable;
-      evaluation = {
-        start: ev.start,
-        end: ev.end,
-        ordered: period.ordered,
-        reviewed: period.reviewed,
-        percent: percentOf(period.reviewed, period.ordered),
-        goldItems: s.goldItems,
-        goldPercent: s.goldPercent,
-        reviewsNeeded: Math.max(0, forPercent - period.reviewed),
-        onTrack: reachable >= forPercent && reachable >= s.goldItems,
-      };
-    }
-
-    return {
-      reviewRate: {
-        windowDays: s.rateWindowDays,
-        ordered: rate.ordered,
-        reviewed: rate.reviewed,
-        percent: percentOf(rate.reviewed, rate.ordered),
-        minimum: s.rateMinimum,
-      },
-      evaluation,
-      today: {
-        ordered: todayOrdered,
-        limit: s.tier === "Gold" ? s.dailyLimitGold : s.dailyLimitSilver,
-      },
-      awaitingApproval: {
-        count: awaiting,
-        oldestDays: Number.isFinite(oldestSubmitted)
-          ? Math.max(0, Math.floor((now.getTime() - oldestSubmitted) / DAY_MS))
-          : null,
-      },
-      etv: [...etv.values()]
-        .sort((a, b) => b.year - a.year || a.currency.localeCompare(b.currency))
-        .map(({ cents, monthCents, ...e }) => ({
-          ...e,
-          total: cents / 100,
-          months: monthCents.map((c) => c / 100),
-        })),
-    };
+    return computeStanding({
+      settings: getSettings(userId),
+      rows: repo.standingRows(userId),
+      zone,
+      now: clock(),
+      dayOf: createDayOf(zone),
+      marketplace: deps.users.findById(userId)?.vineMarketplace ?? null,
+    });
   }
 
   /**
@@ -356,13 +240,18 @@ export function createVineService(deps: {
     /** Merges the sent settings into the saved ones; the evaluation dates are checked together. */
     saveSettings(userId: number, body: VineSettingsBody): VineSettings {
       const next: VineSettings = { ...getSettings(userId), ...body };
-      if ((next.evaluationStart === null) !== (next.evaluationEnd === null)) {
+      if (next.evaluationStart === null && next.evaluationEnd !== null) {
         throw badRequest(
-          "Set both evaluationStart and evaluationEnd (the evaluation period as your Vine account shows it), or neither",
+          "Set the evaluation period's start too (as your Vine account page shows it): without an end it lasts six months",
         );
       }
-      if (next.evaluationStart && next.evaluationEnd && next.evaluationStart > next.evaluationEnd) {
-        throw badRequest("evaluationStart must not be after evaluationEnd");
+      if (
+        next.evaluationStart &&
+        next.evaluationEnd &&
+        `${next.evaluationStart}T${next.evaluationStartTime}` >=
+          `${next.evaluationEnd}T${next.evaluationEndTime}`
+      ) {
+        throw badRequest("The evaluation period must end after it starts");
       }
       const row = repo.upsertSettings(userId, next);
       events.publish(userId, "user", "UPDATE");

@@ -16,6 +16,7 @@ import { displayDay, reviewDateText } from "../../lib/order-days.ts";
 import { editOrderPath } from "../../lib/order-links.ts";
 import type { StatusFilter } from "../../lib/order-list-view.ts";
 import { DeliveryDate } from "./DeliveryDate.tsx";
+import { LateBadge } from "./LateBadge.tsx";
 import { ProductImage } from "./ProductImage.tsx";
 import { JustDeliveredBadge, StatusBadge } from "./StatusBadge.tsx";
 import { UpdateOrderTrackingButton } from "./TrackingButtons.tsx";
@@ -108,6 +109,7 @@ export function OrderCard(props: {
           </h3>
           <div className="order-card-badges">
             {justDelivered && <JustDeliveredBadge />}
+            <LateBadge order={order} now={now} timeZone={timeZone} />
             <StatusBadge status={order.status} />
           </div>
         </div>

@@ -1,13 +1,25 @@
 /** The Vine thresholds (GET/PUT /api/user/vine-settings); today's US values are the defaults. */
 import { type FormEvent, useEffect, useState } from "react";
 import {
+  RATE_RULE_HINTS,
+  RATE_RULE_LABELS,
+  RATE_RULES,
+  type RateRule,
   VINE_TIERS,
   type VineSettings,
   type VineTier,
 } from "../../../src/contract/vine-constants.ts";
 import { useSaveVineSettings, useVineSettings } from "../../hooks/useVine.ts";
 
-type NumberField = Exclude<keyof VineSettings, "tier" | "evaluationStart" | "evaluationEnd">;
+type NumberField = Exclude<
+  keyof VineSettings,
+  | "tier"
+  | "evaluationStart"
+  | "evaluationEnd"
+  | "evaluationStartTime"
+  | "evaluationEndTime"
+  | "rateRule"
+>;
 const NUMBERS: { field: NumberField; label: string; suffix?: string }[] = [
   { field: "rateWindowDays", label: "Review rate window", suffix: "days" },
   { field: "rateMinimum", label: "Minimum review rate", suffix: "%" },
@@ -62,7 +74,22 @@ export function VineSettingsForm() {
           </select>
         </label>
         <label>
-          Evaluation period starts
+          Review rate rule
+          <select
+            name="rateRule"
+            value={form.rateRule}
+            onChange={(e) => setForm({ ...form, rateRule: e.currentTarget.value as RateRule })}
+          >
+            {RATE_RULES.map((r) => (
+              <option key={r} value={r}>
+                {RATE_RULE_LABELS[r]}
+              </option>
+            ))}
+          </select>
+          <small className="muted">{RATE_RULE_HINTS[form.rateRule]}</small>
+        </label>
+        <label>
+          Evaluation period start day
           <input
             type="date"
             name="evaluationStart"
@@ -71,12 +98,34 @@ export function VineSettingsForm() {
           />
         </label>
         <label>
-          Evaluation period ends
+          Evaluation period start time
+          <input
+            type="time"
+            name="evaluationStartTime"
+            value={form.evaluationStartTime}
+            onChange={(e) =>
+              setForm({ ...form, evaluationStartTime: e.currentTarget.value || "00:00" })
+            }
+          />
+        </label>
+        <label>
+          Evaluation period end day <small className="muted">(empty: six months)</small>
           <input
             type="date"
             name="evaluationEnd"
             value={form.evaluationEnd ?? ""}
             onChange={(e) => setForm({ ...form, evaluationEnd: e.currentTarget.value || null })}
+          />
+        </label>
+        <label>
+          Evaluation period end time
+          <input
+            type="time"
+            name="evaluationEndTime"
+            value={form.evaluationEndTime}
+            onChange={(e) =>
+              setForm({ ...form, evaluationEndTime: e.currentTarget.value || "23:59" })
+            }
           />
         </label>
         {NUMBERS.map(({ field, label, suffix }) => (
@@ -96,8 +145,9 @@ export function VineSettingsForm() {
         ))}
       </div>
       <p className="muted">
-        The evaluation period is the one your Vine account page shows. Amazon changes these rules
-        and they differ by country: the defaults are today's US values.
+        The evaluation period is the one your Vine account page shows, with its start and end times;
+        once it ends, the next six-month period follows. Amazon changes these rules and they differ
+        by country: the defaults are today's US values (Silver 3 items a day, Gold 8).
       </p>
       <button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
         Save Vine Settings
