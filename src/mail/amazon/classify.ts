@@ -20,11 +20,17 @@
  */
 import { clean } from "./doc.ts";
 import { lastQuoteClose, QUOTE_OPEN } from "./items.ts";
+import type { SenderRole } from "./senders.ts";
 import type { MailKind } from "./types.ts";
 
 export type Classification = {
   kind: MailKind;
   reason: string;
+  /**
+   * An order mail by its sender and structure (an order sender, an order number) whose kind no
+   * rule decided: "other", and the reader says "kind" is unread.
+   */
+  undecided?: boolean;
   /** For "canceled": the whole order, or only some items. */
   cancelScope: "order" | "items" | null;
 };
@@ -62,11 +68,11 @@ const OTHER_BODY =
 const STRONG_SUBJECT: Rule[] = [
   {
     kind: "ordered",
-    re: /^(?:ordered|ordinato|bestellt|commandée?s?|pedido realizado|注文済み|注文確定)\s*[:：]/i,
+    re: /^(?:ordered|ordinato|bestellt|commandée?s?|pedido realizado|pedido|pedido efetuado|besteld|注文済み|注文確定)\s*[:：]/i,
   },
   {
     kind: "shipped",
-    re: /^(?:shipped|dispatched|spedito|versandt|versendet|verschickt|expédiée?s?|enviado|発送済み|発送しました)\s*[:：]/i,
+    re: /^(?:shipped|dispatched|spedito|versandt|versendet|verschickt|expédiée?s?|enviado|verzonden|発送済み|発送しました)\s*[:：]/i,
   },
   {
     kind: "out-for-delivery",
@@ -74,15 +80,15 @@ const STRONG_SUBJECT: Rule[] = [
   },
   {
     kind: "delivered",
-    re: /^(?:(?:delivered|consegnato|zugestellt|geliefert|livrée?s?|livraison|entregado|配達完了|配達済み)\s*[:：]|consegna effettuata\b)/i,
+    re: /^(?:(?:delivered|consegnato|zugestellt|geliefert|livrée?s?|livraison|entregado|bezorgd|配達完了|配達済み)\s*[:：]|consegna effettuata\b)/i,
   },
   {
     kind: "canceled",
-    re: /^(?:cancell?ed|cancellation|annullato|storniert|annulée?s?|cancelado|キャンセル済み|キャンセル)\s*[:：]/i,
+    re: /^(?:cancell?ed|cancellation|annullato|storniert|annulée?s?|cancelado|productos? cancelados? correctamente|el producto se ha cancelado correctamente|los productos se han cancelado correctamente|キャンセル済み|キャンセル)\s*[:：]/i,
   },
   {
     kind: "delayed",
-    re: /^(?:delivery update|delayed|running late|aggiornamento (?:sulla|della) consegna|in ritardo|lieferverzögerung|verspätet|retard(?: de livraison)?|retraso en la entrega|retrasado|配送の遅延|お届けの遅延)\s*[:：]/i,
+    re: /^(?:delivery update|delayed|running late|aggiornamento (?:sulla|della) consegna|in ritardo|lieferverzögerung|verspätet|retard(?: de livraison)?|retraso en la entrega|retrasado|actualización de entrega|配送の遅延|お届けの遅延)\s*[:：]/i,
   },
 ];
 
@@ -116,28 +122,28 @@ const WEAK_SUBJECT: Rule[] = [
 const BODY: Rule[] = [
   {
     kind: "canceled",
-    re: /\b(?:has|have) been (?:successfully )?cancell?ed\b|\bwe(?:'ve| have) cancell?ed\b|^(?:order|items?|item\(s\)) cancell?ed\b|\bcancellation (?:of|confirmation)\b|\bsuccessfully cancell?ed\b|è stato annullato\b|\bwurde storniert\b|\ba été annulée?/i,
+    re: /\b(?:has|have) been (?:successfully )?cancell?ed\b|\bwe(?:'ve| have) cancell?ed\b|^(?:order|items?|item\(s\)) cancell?ed\b|\bcancellation (?:of|confirmation)\b|\bsuccessfully cancell?ed\b|è stato annullato\b|\bwurde storniert\b|\ba été annulée?|\bse ha cancelado correctamente\b|\bse han cancelado\b/i,
   },
   {
     kind: "delivered",
-    re: /\b(?:has|have) been delivered\b|\bwas delivered\b|\b(?:package|parcel|order|item) (?:has )?arrived\b|^delivered(?: today| yesterday| on\b|[:!])|è stato consegnato\b|^consegna effettuata\b|\bwurde zugestellt\b|\ba été livrée?/i,
+    re: /\b(?:has|have) been delivered\b|\bwas delivered\b|\b(?:package|parcel|order|item) (?:has )?arrived\b|^delivered(?: today| yesterday| on\b|[:!])|è stato consegnato\b|^consegna effettuata\b|\bwurde zugestellt\b|\ba été livrée?|\bvotre colis a été livré|\bse ha entregado\b|^tu paquete (?:se )?ha sido entregado\b|配達しました/i,
   },
   {
     kind: "out-for-delivery",
-    re: /\bis out for delivery\b|\bwill be delivered today\b|\bout for delivery today\b|\bin consegna oggi\b|\bwird heute zugestellt\b|\bheute in zustellung\b|\best en cours de livraison\b/i,
+    re: /\bis out for delivery\b|\bwill be delivered today\b|\bout for delivery today\b|\bin consegna oggi\b|\bwird heute zugestellt\b|\bheute in zustellung\b|\bbefindet sich in zustellung\b|\best en cours de livraison\b|\best en reparto\b/i,
   },
   {
     kind: "delayed",
-    re: /\brunning late\b|\b(?:has been|is|was) delayed\b|\bdelivery (?:is )?delayed\b|\bsorry for the delay\b|è in ritardo\b|\bverspätet sich\b|\bverzögert sich\b/i,
+    re: /\brunning late\b|\b(?:has been|is|was) delayed\b|\bdelivery (?:is )?delayed\b|\bsorry for the delay\b|è in ritardo\b|\bverspätet sich\b|\bverzögert sich\b|\bse ha retrasado\b/i,
   },
   {
     kind: "shipped",
-    re: /\b(?:has|have) (?:been )?(?:shipped|dispatched)\b|\bwe(?:'ve| have) dispatched\b|\bwas shipped\b|^(?:dispatch|shipping|shipment) confirmation\b|^amazon shipping confirmation\b|\bpackage is on the way\b|è stato spedito\b|^conferma spedizione\b|\bwurde versandt\b|^versandbestätigung\b|\ba été expédiée?/i,
+    re: /\b(?:has|have) (?:been )?(?:shipped|dispatched)\b|\bwe(?:'ve| have) dispatched\b|\bwas shipped\b|^(?:dispatch|shipping|shipment) confirmation\b|^amazon shipping confirmation\b|\bpackage is on the way\b|è stato spedito\b|^conferma spedizione\b|\bwurde versandt\b|\bwurde versendet\b|^versandbestätigung\b|\ba été expédiée?|\bva en camino\b|\bestá en camino\b|を発送しました|発送いたしました|^amazon\.co\.jp ご注文の発送$/i,
     unless: FUTURE_SHIPMENT,
   },
   {
     kind: "ordered",
-    re: /^order confirmation\b|\bthanks for your order\b|\bthank you for your order\b|\bthank you for shopping with us\b|\byour order has been placed\b|^conferma (?:d'|dell')ordine\b|\bgrazie per (?:il tuo )?ordine\b|^bestellbestätigung\b|\bvielen dank für ihre bestellung\b|\bmerci pour votre commande\b/i,
+    re: /^order confirmation\b|\bthanks for your order\b|\bthank you for your order\b|\bthank you for shopping with us\b|\byour order has been placed\b|^conferma (?:d'|dell')ordine\b|\bgrazie per (?:il tuo )?ordine\b|^bestellbestätigung\b|\bvielen dank für ihre bestellung\b|\bvielen dank für deine bestellung\b|\bmerci pour votre commande\b|\bgracias por (?:tu|su) pedido\b|ご注文ありがとうございます|ご注文いただきありがとうございます|ご注文内容は以下のとおりです/i,
   },
 ];
 
@@ -182,11 +188,13 @@ function cancelScope(subject: string, lines: string[]): "order" | "items" {
  * @param subjectRaw the Subject header as decoded
  * @param bodyLines the body's lines above the recommendations and footer
  * @param namesOrder whether the message names an order number anywhere
+ * @param role the order sender's role (senders.ts `senderRole`), null for any other sender
  */
 export function classify(
   subjectRaw: string,
   bodyLines: string[],
   namesOrder: boolean,
+  role: SenderRole | null = null,
 ): Classification {
   const subject = normaliseSubject(subjectRaw);
   const unquoted = withoutQuoted(subject);
@@ -223,6 +231,18 @@ export function classify(
     return done(body.kind, `body says "${quoteLine(body.line)}"${agree}`);
   }
   if (weak) return done(weak.kind, `subject wording (${weak.kind})`);
+  // Structure (issue 21 item 2): an order sender and an order number make an order mail in any
+  // language; confirmations and shipping senders send one kind each, "update" senders several.
+  if (role && namesOrder) {
+    if (role !== "update")
+      return done(role, `sent by an order sender (${role}) with an order number`);
+    return {
+      kind: "other",
+      reason: "an order update with an order number, but no wording tells its kind",
+      cancelScope: null,
+      undecided: true,
+    };
+  }
   return done("other", "no order, shipment or delivery wording in subject or body");
 }
 

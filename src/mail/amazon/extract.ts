@@ -23,7 +23,7 @@ import {
 } from "./fields.ts";
 import { bestName, itemDetails, itemDrafts, productUrl, subjectItem } from "./items.ts";
 import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
-import type { MailItem, MailKind, MailOrder } from "./types.ts";
+import type { MailItem, MailKind, MailOrder, Marketplace } from "./types.ts";
 
 const MAX_ITEMS_PER_ORDER = 100;
 /** Orders one message can be about, and order-number occurrences looked at. */
@@ -74,6 +74,7 @@ export type ExtractContext = {
   /** The Amazon domain product URLs are built on when a link does not say. */
   domain: AmazonDomain | null;
   cancelScope: "order" | "items" | null;
+  market: Marketplace;
 };
 
 /** The line ranges that belong to each order (several orders in one message). */
@@ -118,7 +119,7 @@ export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailO
   drafts.forEach((d, idx) => {
     const next = drafts[idx + 1];
     const spanEnd = next ? next.line : a.cut;
-    const { price, quantity } = itemDetails(doc, d, spanEnd);
+    const { price, quantity } = itemDetails(doc, d, spanEnd, ctx.market);
     const domain = d.domain ?? ctx.domain;
     const item: MailItem = {
       productname: bestName(d.names) || d.asin || "",
@@ -169,7 +170,7 @@ export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailO
         ctx.kind === "delivered"
           ? (findDeliveredOn(doc.lines, fieldRanges, ctx.date) ?? ctx.date?.toISOString() ?? null)
           : null,
-      total: findTotal(doc.lines, fieldRanges),
+      total: findTotal(doc.lines, fieldRanges, ctx.market),
     };
     if (ctx.kind === "canceled" && ctx.cancelScope) order.cancelscope = ctx.cancelScope;
     return order;

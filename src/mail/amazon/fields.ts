@@ -8,7 +8,9 @@
 import type { Carrier } from "../../contract/index.ts";
 import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import { clean, type DocLink } from "./doc.ts";
+import { findMoney, isMoneyOnly, readNumber } from "./money.ts";
 import { amazonDomainOf } from "./senders.ts";
+import type { Marketplace } from "./types.ts";
 
 const MAX_ADDRESS_CHARS = 300;
 const MAX_ESTIMATE_CHARS = 200;
@@ -110,49 +112,19 @@ export function findCut(lines: string[], from: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Prices
-
-const CUR_BEFORE =
-  /(?:US\$|CA\$|CDN\$|C\$|AU\$|A\$|\$|£|€|EUR|GBP|USD|CAD|AUD|CHF|₹|INR|¥|￥|JPY)\s?(\d[\d.,]{0,14})(?!\d)/;
-/** After the amount: euros, yen ("0円"), and Canadian French dollars ("0,00 $"). */
-const CUR_AFTER = /(?<![\d.,])(\d[\d.,]{0,14}\d|\d)\s?(?:€|EUR|円|\$)(?![a-z])/i;
+// Prices (money.ts reads them; these keep the fields' signatures short)
 
 /** "1,234.56", "1.234,56", "107,34", "12" → "1234.56", "1234.56", "107.34", "12.00". */
-export function normalisePrice(raw: string): string | null {
-  let s = raw.replace(/[\s'’]/g, "").replace(/[.,]+$/, "");
-  if (!/^\d[\d.,]*$/.test(s)) return null;
-  const lastDot = s.lastIndexOf(".");
-  const lastComma = s.lastIndexOf(",");
-  if (lastDot >= 0 && lastComma >= 0) {
-    const dec = lastDot > lastComma ? "." : ",";
-    const other = dec === "." ? "," : ".";
-    s = s.split(other).join("");
-    if (dec === ",") s = s.replace(",", ".");
-  } else if (lastComma >= 0) {
-    s =
-      /,\d{1,2}$/.test(s) && s.split(",").length === 2
-        ? s.replace(",", ".")
-        : s.split(",").join("");
-  } else if (lastDot >= 0) {
-    if (/\.\d{3}$/.test(s) || s.split(".").length > 2) s = s.split(".").join("");
-  }
-  const n = Number(s);
-  if (!Number.isFinite(n) || n < 0 || n > 1e9) return null;
-  return n.toFixed(2);
-}
+export const normalisePrice = (raw: string, market: Marketplace = "unknown"): string | null =>
+  readNumber(raw, market);
 
-/** The first price written in `s` (symbol or code before the amount, or € after it). */
-export function findPrice(s: string): { value: string; index: number; end: number } | null {
-  const a = CUR_BEFORE.exec(s);
-  const b = CUR_AFTER.exec(s);
-  const m = a && b ? (a.index <= b.index ? a : b) : (a ?? b);
-  if (!m?.[1]) return null;
-  const value = normalisePrice(m[1]);
-  return value ? { value, index: m.index, end: m.index + m[0].length } : null;
+/** The first price written in `s` (symbol or code before or after the amount). */
+export function findPrice(
+  s: string,
+  market: Marketplace = "unknown",
+): { value: string; index: number; end: number } | null {
+  return findMoney(s, market);
 }
-
-const PRICE_ONLY =
-  /^-?\s?(?:(?:US\$|CA\$|CDN\$|C\$|AU\$|A\$|\$|£|€|EUR|GBP|USD|CAD|AUD|CHF|₹|INR|¥|￥|JPY)\s?\d[\d.,]{0,14}|\d[\d.,]{0,14}\s?(?:€|EUR|円|\$))$/i;
 
 // ---------------------------------------------------------------------------------------------
 // Fields, each looked for in a set of line ranges
@@ -165,22 +137,43 @@ export function* rangeLines(lines: string[], ranges: Range[]): Generator<[number
   }
 }
 
+/**
+ * Total labels, strongest first. A label may carry a qualifier before its colon ("Totale IVA
+ * inclusa (ove applicabile):", "Order Total (incl. VAT):"); the amount follows on the same line
+ * or alone on the next. Subtotals, totals before tax and per-payment lines never count.
+ */
 const TOTAL_STRONG =
-  /(?:^|[^\p{L}])(?:order total|grand total|shipment total|total for this shipment|totale ordine|totale dell'ordine|gesamtbetrag|gesamtsumme|summe|total de la commande|montant total|importe total|total del pedido|注文合計|ご請求額|お支払い金額)(?!\p{L})\s*[:：]?\s*/giu;
-const TOTAL_WEAK = /(?:^|[^\p{L}])(?:totale|total|gesamt)(?!\p{L})\s*:?\s*/giu;
+  /(?:^|[^\p{L}])(?:order total|grand total|shipment total|total for this shipment|totale ordine|totale dell'ordine|totale iva inclusa|gesamtbetrag|gesamtsumme|summe|total de la commande|montant total|importe total|total del pedido|この注文の合計|注文合計|ご請求額|お支払い金額)(?!\p{L})/giu;
+const TOTAL_WEAK = /(?:^|[^\p{L}])(?:totale|total|gesamt|合計)(?!\p{L})/giu;
+const NOT_TOTAL =
+  /subtotal|sub-total|parziale|zwischensumme|sous-total|税抜|小計|before tax|avant taxes/i;
+/** What may stand between a label and its amount: a strong label's qualifier in words before a
+ * colon; after a weak one, only a parenthesis ("Total (incl. VAT):"). */
+const STRONG_TAIL = /^(?:[^\d:：]{0,60}[:：])?\s*/u;
+const WEAK_TAIL = /^\s*(?:[(（][^)）]{0,40}[)）])?\s*[:：]?\s*/u;
 
-export function findTotal(lines: string[], ranges: Range[]): string | null {
-  for (const re of [TOTAL_STRONG, TOTAL_WEAK]) {
+export function findTotal(
+  lines: string[],
+  ranges: Range[],
+  market: Marketplace = "unknown",
+): string | null {
+  for (const [re, tailRe] of [
+    [TOTAL_STRONG, STRONG_TAIL],
+    [TOTAL_WEAK, WEAK_TAIL],
+  ] as const) {
     for (const [i, line] of rangeLines(lines, ranges)) {
+      if (line.length > 300 || NOT_TOTAL.test(line)) continue;
       re.lastIndex = 0;
       for (const m of line.matchAll(re)) {
-        const rest = line.slice((m.index ?? 0) + m[0].length);
+        const after = line.slice((m.index ?? 0) + m[0].length);
+        const tail = tailRe.exec(after)?.[0] ?? "";
+        const rest = after.slice(tail.length);
         if (rest === "") {
           const next = lines[i + 1] ?? "";
-          if (PRICE_ONLY.test(next)) return findPrice(next)?.value ?? null;
+          if (isMoneyOnly(next, market)) return findMoney(next, market)?.value ?? null;
           continue;
         }
-        const p = findPrice(rest);
+        const p = findMoney(rest, market);
         if (p && p.index <= 2) return p.value;
       }
     }
@@ -206,7 +199,7 @@ export function findShipTo(
     if (m[1]) parts.push(m[1]);
     for (let j = i + 1; j < lines.length && parts.length < 5; j++) {
       const l = lines[j] ?? "";
-      if (l.length > 100 || ADDRESS_STOP.test(l) || findPrice(l) || /https?:/.test(l)) break;
+      if (l.length > 100 || ADDRESS_STOP.test(l) || findMoney(l) || /https?:/.test(l)) break;
       if (linkLines.has(j)) break;
       parts.push(l);
     }
@@ -220,7 +213,7 @@ export function findShipTo(
     if (
       prev.length <= 120 &&
       / [-–] /.test(prev) &&
-      !findPrice(prev) &&
+      !findMoney(prev) &&
       /^(?:arriving|arrives|arrived|delivered|out for delivery|now arriving|dispatched|shipped)\b/i.test(
         prev2,
       )

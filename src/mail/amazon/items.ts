@@ -17,9 +17,9 @@ import {
   isTruncated,
   MAX_NAME_CHARS,
 } from "./doc.ts";
-import { findPrice, normalisePrice } from "./fields.ts";
+import { findMoney, readNumber } from "./money.ts";
 import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
-import type { MailItem } from "./types.ts";
+import type { MailItem, Marketplace } from "./types.ts";
 
 // ---------------------------------------------------------------------------------------------
 // URLs, ASINs
@@ -144,7 +144,7 @@ export function itemDrafts(
     let name = names[0];
     if (doc.source === "text" && !name && asin) {
       const prev = doc.lines[l.line - 1];
-      if (prev && prev.length <= MAX_NAME_CHARS && !findPrice(prev) && !/:$/.test(prev)) {
+      if (prev && prev.length <= MAX_NAME_CHARS && !findMoney(prev) && !/:$/.test(prev)) {
         name = capName(prev);
       }
       if (name) names.push(name);
@@ -199,6 +199,7 @@ export function itemDetails(
   doc: Doc,
   draft: ItemDraft,
   spanEnd: number,
+  market: Marketplace = "unknown",
 ): { price: string | null; quantity: number } {
   const end = Math.min(spanEnd, draft.line + 12, doc.lines.length);
   let quantity = 1;
@@ -212,12 +213,12 @@ export function itemDetails(
     }
   }
   const amount = doc.amounts.find((a) => a.line >= draft.line && a.line < end);
-  if (amount) price = normalisePrice(amount.value);
+  if (amount) price = readNumber(amount.value, "US");
   if (!price) {
     for (let i = draft.line; i < end && !price; i++) {
       const line = doc.lines[i] ?? "";
       if (NOT_ITEM_PRICE.test(line)) continue;
-      price = findPrice(line)?.value ?? null;
+      price = findMoney(line, market)?.value ?? null;
     }
   }
   return { price, quantity };

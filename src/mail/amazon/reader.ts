@@ -12,7 +12,7 @@
 import { classify, looksForwarded, normaliseSubject } from "./classify.ts";
 import { buildDoc } from "./doc.ts";
 import { analyse, dominantLinkDomain, extractOrders } from "./extract.ts";
-import { amazonDomainOf, domainOfAddress, marketplaceOfDomain } from "./senders.ts";
+import { amazonDomainOf, domainOfAddress, marketplaceOfDomain, senderRole } from "./senders.ts";
 import type { MailFacts, MailMessage } from "./types.ts";
 
 /**
@@ -30,9 +30,18 @@ function read(msg: MailMessage): MailFacts {
   const forwarded = looksForwarded(subject, doc.lines);
 
   const analysis = analyse(doc, subject);
-  const c = classify(subject, doc.lines.slice(0, analysis.cut), analysis.numbers.length > 0);
+  const role = senderRole(msg.from?.address);
+  const c = classify(subject, doc.lines.slice(0, analysis.cut), analysis.numbers.length > 0, role);
   if (c.kind === "other") {
-    return { kind: "other", marketplace, orders: [], reason: c.reason, forwarded };
+    const facts: MailFacts = {
+      kind: "other",
+      marketplace,
+      orders: [],
+      reason: c.reason,
+      forwarded,
+    };
+    if (c.undecided) facts.unread = ["kind"];
+    return facts;
   }
   const orders = extractOrders(doc, analysis, {
     subject: normaliseSubject(subject),
@@ -40,6 +49,7 @@ function read(msg: MailMessage): MailFacts {
     kind: c.kind,
     domain,
     cancelScope: c.cancelScope,
+    market: marketplace,
   });
   const reason = orders.length === 0 ? `${c.reason}; no order number found` : c.reason;
   return { kind: c.kind, marketplace, orders, reason, forwarded };
