@@ -199,13 +199,15 @@ describe("mail: every marketplace's orders in its currency; the Vine rule in eve
     const de = LOCALE_CASES.find((c) => c.id === "de-ordered");
     if (!de) throw new Error("case");
     const scan = mail.beginScan(u.userid, "import");
+    // Not an order sender (issue 21 item 2: an order sender's mail with an order number is an
+    // order mail in any language), and no phrase the reader knows.
     const dutch = raw({
       ...de,
       id: "nl-1",
-      from: "auto-bevestiging@amazon.nl",
+      from: "marketplace-messages@amazon.nl",
       host: "www.amazon.nl",
-      subject: "Besteld: 'Koffiemolen...'",
-      headline: "Bedankt voor je bestelling",
+      subject: "Jouw mening over 'Koffiemolen...'",
+      headline: "Hoe bevalt je aankoop?",
     });
     const french = raw({
       ...de,

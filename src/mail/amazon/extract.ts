@@ -23,6 +23,7 @@ import {
 } from "./fields.ts";
 import { bestName, itemDetails, itemDrafts, productUrl, subjectItem } from "./items.ts";
 import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
+import { textItems, wholeName } from "./text-items.ts";
 import type { MailItem, MailKind, MailOrder, Marketplace } from "./types.ts";
 
 const MAX_ITEMS_PER_ORDER = 100;
@@ -75,6 +76,8 @@ export type ExtractContext = {
   domain: AmazonDomain | null;
   cancelScope: "order" | "items" | null;
   market: Marketplace;
+  /** The lines of the mail's text part when the document was made from its HTML (else []). */
+  textPartLines: () => string[];
 };
 
 /** The line ranges that belong to each order (several orders in one message). */
@@ -103,8 +106,13 @@ function orderRanges(a: Analysis, total: number): Map<string, Range[]> {
   return map;
 }
 
-export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailOrder[] {
-  if (a.numbers.length === 0) return [];
+export function extractOrders(
+  doc: Doc,
+  a: Analysis,
+  ctx: ExtractContext,
+): { orders: MailOrder[]; unreadLabels: Set<string> } {
+  const unreadLabels = new Set<string>();
+  if (a.numbers.length === 0) return { orders: [], unreadLabels };
   const ranges = orderRanges(a, doc.lines.length);
   const drafts = itemDrafts(doc, a.cut, ctx.domain);
   const firstOcc = Math.min(...a.occurrences.map((o) => o.line));
@@ -139,7 +147,7 @@ export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailO
     a.occurrences.filter((o) => o.number === n).map((o) => o.line);
   const linkLines = new Set(doc.links.map((l) => l.line));
 
-  return a.numbers.map((number) => {
+  const orders = a.numbers.map((number) => {
     const fieldRanges = ranges.get(number) ?? [[0, a.cut]];
     // The 2025 templates put the estimate and ship-to just above "Order #": with several
     // orders, those lines are looked at when the order's own lines do not have them.
@@ -148,13 +156,41 @@ export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailO
         ? []
         : markerLinesOf(number).map((l): Range => [Math.max(0, l - 3), l]);
     const { trackingnumber, carrier } = findTracking(doc.lines, fieldRanges);
+    // With several orders, the lines just above an order's number are its own (the 2025
+    // layout's estimate and ship-to); the lines after it may hold the next order's estimate.
+    const first = findEstimate(
+      doc.lines,
+      lead.length > 0 ? lead : fieldRanges,
+      ctx.market,
+      ctx.date,
+    );
+    const second = first.text
+      ? first
+      : findEstimate(doc.lines, lead.length > 0 ? fieldRanges : [], ctx.market, ctx.date);
+    const estimate = second.text ? second : first;
+    if (!estimate.text && (first.unreadLabel || second.unreadLabel)) unreadLabels.add(number);
     const placed = findPlacedOn(doc.lines, fieldRanges);
     const markers = markerLinesOf(number);
     let items = itemsBy.get(number) ?? [];
-    if (items.length === 0 && a.numbers.length === 1) {
-      const s = subjectItem(ctx.subject);
-      if (s) items = [s];
+    if (items.length === 0) {
+      items = fieldRanges
+        .flatMap(([x, y]) => textItems(doc.lines, x, y, ctx.market, doc.source === "text"))
+        .slice(0, MAX_ITEMS_PER_ORDER);
     }
+    if (a.numbers.length === 1) {
+      const s = subjectItem(ctx.subject);
+      if (s && items.length === 0) items = [s];
+      // `Zugestellt: 3 „Steckdosenleiste…“`: the subject's quantity for the one item it names.
+      const only = items[0];
+      if (s && only && items.length === 1 && only.quantity === 1 && s.quantity > 1) {
+        if (sameStart(only.productname, s.productname)) items = [{ ...only, quantity: s.quantity }];
+      }
+    }
+    items = items.map((it) => {
+      const whole =
+        wholeName(it.productname, doc.lines) ?? wholeName(it.productname, ctx.textPartLines());
+      return whole ? { ...it, productname: whole } : it;
+    });
     const order: MailOrder = {
       amazonordernumber: number,
       items,
@@ -162,8 +198,8 @@ export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailO
         findShipTo(doc.lines, fieldRanges, markers, linkLines) ??
         findShipTo(doc.lines, lead, markers, linkLines),
       dateordered: ctx.kind === "ordered" ? (ctx.date ? ctx.date.toISOString() : placed) : placed,
-      expecteddeliverydatetext:
-        findEstimate(doc.lines, fieldRanges) ?? findEstimate(doc.lines, lead),
+      expecteddeliverydatetext: estimate.text,
+      expecteddeliverydate: estimate.day,
       trackingnumber,
       carrier,
       datedelivered:
@@ -175,6 +211,19 @@ export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailO
     if (ctx.kind === "canceled" && ctx.cancelScope) order.cancelscope = ctx.cancelScope;
     return order;
   });
+  return { orders, unreadLabels };
+}
+
+/** Two names of one product: one starts with the other cut at "…". */
+function sameStart(a: string, b: string): boolean {
+  const cut = (x: string) =>
+    x
+      .replace(/(?:\.\.\.|…)$/, "")
+      .trim()
+      .toLowerCase();
+  const x = cut(a);
+  const y = cut(b);
+  return x.length >= 4 && y.length >= 4 && (x.startsWith(y) || y.startsWith(x));
 }
 
 /** The Amazon domain most links point to (for a message whose sender does not say). */

@@ -7,6 +7,7 @@
  */
 import type { Carrier } from "../../contract/index.ts";
 import { detectCarrier } from "../../tracking/carrier-detect.ts";
+import { readDeliveryDay } from "./dates.ts";
 import { clean, type DocLink } from "./doc.ts";
 import { findMoney, isMoneyOnly, readNumber } from "./money.ts";
 import { amazonDomainOf } from "./senders.ts";
@@ -143,7 +144,7 @@ export function* rangeLines(lines: string[], ranges: Range[]): Generator<[number
  * or alone on the next. Subtotals, totals before tax and per-payment lines never count.
  */
 const TOTAL_STRONG =
-  /(?:^|[^\p{L}])(?:order total|grand total|shipment total|total for this shipment|totale ordine|totale dell'ordine|totale iva inclusa|gesamtbetrag|gesamtsumme|summe|total de la commande|montant total|importe total|total del pedido|この注文の合計|注文合計|ご請求額|お支払い金額)(?!\p{L})/giu;
+  /(?:^|[^\p{L}])(?:order total|grand total|shipment total|total for this shipment|totale ordine|totale dell'ordine|totale iva inclusa|gesamtbetrag|gesamtsumme|endbetrag|summe|total de la commande|montant total|importe total|total del pedido|この注文の合計|注文合計|ご請求額|お支払い金額)(?!\p{L})/giu;
 const TOTAL_WEAK = /(?:^|[^\p{L}])(?:totale|total|gesamt|合計)(?!\p{L})/giu;
 const NOT_TOTAL =
   /subtotal|sub-total|parziale|zwischensumme|sous-total|税抜|小計|before tax|avant taxes/i;
@@ -231,9 +232,9 @@ const ARRIVING_LINE = /^(?:now )?(?:arriving|arrives)(?: early)?\b\s*:?\s*(.*)$/
  * what the user reads; expected-delivery.ts turns the local words into a day.
  */
 const LOCAL_ESTIMATE_LINE =
-  /^(?:(?:neue |voraussichtliche )?zustellung(?!\s+durch)|(?:voraussichtliche )?lieferung(?!\s+durch)|livraison prévue|nouvelle date de livraison|arrivée|arriverà|consegna prevista|(?:nueva )?llegada|llegará|(?:新しい)?お届け予定日?)(?=[\s:：]|$)\s*[:：]?\s*(.*)$/iu;
+  /^(?:(?:neue |voraussichtliche )?zustellung(?!\s+durch)|(?:voraussichtliche )?lieferung(?!\s+durch)|voraussichtlich|ankunft|livraison prévue|livraison|nouvelle date de livraison|arrivée|arrive|arriverà|consegna prevista|(?:nueva )?llegada|llega|llegará|(?:新しい)?お届け予定日?)(?=[\s:：]|$)\s*[:：]?\s*(.*)$/iu;
 const ESTIMATE_LABEL_AT_END =
-  /(?:will arrive|estimated delivery(?: date)?(?: is)?|expected delivery(?: date)?(?: is)?|now arriving|arriving|arriverà|consegna prevista|voraussichtliche (?:lieferung|zustellung)|lieferung|livraison prévue(?: le)?|llegará)\s*:?$/i;
+  /(?:will arrive|estimated delivery(?: date)?(?: is)?|expected delivery(?: date)?(?: is)?|now arriving|arriving|arriverà|consegna prevista|data di consegna prevista è|voraussichtliche (?:lieferung|zustellung)|lieferung|livraison prévue(?: le)?|llegará|fecha de entrega estimada)\s*[:：]?$/i;
 const NOW_EXPECTED = /\bnow expected\s+([^.]{3,80})/i;
 const DELIVERED_TODAY = /\bwill be delivered (today|tomorrow)\b/i;
 const WITHIN_DAYS = /\bwithin (\d{1,3}) (?:business |working )?days\b/i;
@@ -254,34 +255,82 @@ function dateLineAt(lines: string[], j: number): string | null {
   return l;
 }
 
-export function findEstimate(lines: string[], ranges: Range[]): string | null {
+export type Estimate = {
+  /** The estimate as the mail writes it (what the user reads). */
+  text: string | null;
+  /** The day it names, read with chrono-node from the mail's date (dates.ts); null when none. */
+  day: string | null;
+  /** An estimate label was seen whose date could not be read (MailFacts.unread "delivery-date"). */
+  unreadLabel: boolean;
+};
+
+/**
+ * The expected delivery of an order: the first estimate line whose text names a day. A line that
+ * only looks like one ("Lieferung verfolgen", the track button's label after "Lieferung") names
+ * none, so it is passed over and the search goes on.
+ */
+export function findEstimate(
+  lines: string[],
+  ranges: Range[],
+  market: Marketplace = "unknown",
+  ref: Date | null = null,
+): Estimate {
+  let unreadLabel = false;
+  const dated = (text: string): Estimate | null => {
+    const t = tidyEstimate(text);
+    const day = readDeliveryDay(t, market, ref);
+    if (day) return { text: t, day, unreadLabel: false };
+    unreadLabel = true;
+    return null;
+  };
   for (const [i, line] of rangeLines(lines, ranges)) {
     if (line.length > 600) continue;
     const local = LOCAL_ESTIMATE_LINE.exec(line);
     if (local) {
-      if ((local[1] ?? "").trim() !== "") return tidyEstimate(line);
-      const next = dateLineAt(lines, i + 1);
-      if (next) return tidyEstimate(`${line} ${next}`);
+      const found =
+        (local[1] ?? "").trim() !== ""
+          ? dated(line)
+          : (() => {
+              const next = dateLineAt(lines, i + 1);
+              return next ? dated(`${line} ${next}`) : null;
+            })();
+      if (found) return found;
+      continue;
     }
     const a = ARRIVING_LINE.exec(line);
     if (a) {
       const rest = (a[1] ?? "").trim();
-      if (rest !== "") return tidyEstimate(line);
-      const next = dateLineAt(lines, i + 1);
-      if (next) return tidyEstimate(next);
+      const text = rest !== "" ? line : dateLineAt(lines, i + 1);
+      if (text)
+        return {
+          text: tidyEstimate(text),
+          day: readDeliveryDay(text, market, ref),
+          unreadLabel: false,
+        };
     }
     if (ESTIMATE_LABEL_AT_END.test(line)) {
       const next = dateLineAt(lines, i + 1);
-      if (next) return tidyEstimate(next);
+      const found = next ? dated(next) : null;
+      if (found) return found;
+      continue;
     }
     const ne = NOW_EXPECTED.exec(line);
-    if (ne?.[1]) return tidyEstimate(ne[1]);
+    if (ne?.[1]) {
+      const text = tidyEstimate(ne[1]);
+      return { text, day: readDeliveryDay(text, market, ref), unreadLabel: false };
+    }
     const dt = DELIVERED_TODAY.exec(line);
-    if (dt?.[1]) return dt[1].toLowerCase();
+    if (dt?.[1]) {
+      const text = dt[1].toLowerCase();
+      return { text, day: readDeliveryDay(text, "US", ref), unreadLabel: false };
+    }
     const wd = WITHIN_DAYS.exec(line);
-    if (wd) return tidyEstimate(wd[0]);
+    if (wd) {
+      const text = tidyEstimate(wd[0]);
+      return { text, day: readDeliveryDay(text, "US", ref), unreadLabel: false };
+    }
   }
-  return null;
+  return { text: null, day: null, unreadLabel };
 }
 
 const TRACKING_LABEL =

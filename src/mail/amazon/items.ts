@@ -19,6 +19,7 @@ import {
 } from "./doc.ts";
 import { findMoney, readNumber } from "./money.ts";
 import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
+import { QUANTITY } from "./text-items.ts";
 import type { MailItem, Marketplace } from "./types.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -191,7 +192,6 @@ export function bestName(names: string[]): string {
   return best;
 }
 
-const QUANTITY = /(?:quantity|qty|quantità|menge|anzahl|quantité|cantidad)\s*:?\s*(\d{1,4})\b/i;
 const NOT_ITEM_PRICE =
   /total|subtotal|totale|summe|gesamt|postage|shipping|delivery|vat|iva|tax|paid|payment|refund|saving|last price|you saved|promotion|discount|coupon|estimated|%/i;
 
@@ -239,7 +239,11 @@ export function subjectItem(subject: string): MailItem | null {
   if (close <= open + 2) return null;
   const name = capName(s.slice(open + 1, close));
   if (name.length < 2) return null;
-  const q = /(\d{1,3})\s*$/.exec(s.slice(Math.max(0, open - 6), open).trim());
+  // `2 "name"`, `2 x "name"`, `2 Artikel: "name"`.
+  const q =
+    /(?:^|[\s:：])(\d{1,3})\s*(?:[x×]|artikel|articoli|artículos|articles?|items?|点)?\s*:?\s*$/i.exec(
+      s.slice(Math.max(0, open - 16), open).trim(),
+    );
   const quantity = q ? Number(q[1]) : 1;
   return {
     productname: name,
@@ -249,4 +253,13 @@ export function subjectItem(subject: string): MailItem | null {
     price: null,
     quantity: quantity >= 1 ? quantity : 1,
   };
+}
+
+/** Whether the order section links to a product (an ASIN, not a recommendation). */
+export function hasProductLinks(doc: Doc, cut: number): boolean {
+  for (const l of doc.links) {
+    if (l.line >= cut) break;
+    if (!isRecommendationLink(l) && asinOf(l.url)) return true;
+  }
+  return false;
 }

@@ -10,10 +10,18 @@
  * carries none, even when an order number is printed (Hub pickups, refunds, one-time passwords).
  */
 import { classify, looksForwarded, normaliseSubject } from "./classify.ts";
-import { buildDoc } from "./doc.ts";
-import { analyse, dominantLinkDomain, extractOrders } from "./extract.ts";
+import { buildDoc, type Doc, docFromText, isTruncated } from "./doc.ts";
+import { analyse, dominantLinkDomain, type ExtractContext, extractOrders } from "./extract.ts";
+import { hasProductLinks } from "./items.ts";
 import { amazonDomainOf, domainOfAddress, marketplaceOfDomain, senderRole } from "./senders.ts";
-import type { MailFacts, MailMessage } from "./types.ts";
+import type {
+  MailFacts,
+  MailItem,
+  MailKind,
+  MailMessage,
+  MailOrder,
+  UnreadField,
+} from "./types.ts";
 
 /**
  * The reader's version: raise it whenever the reader reads more or better, so that the pipeline
@@ -22,13 +30,21 @@ import type { MailFacts, MailMessage } from "./types.ts";
 export const READER_VERSION = 1;
 
 function read(msg: MailMessage): MailFacts {
+  // 1. message → document
   const doc = buildDoc(msg);
+  let textDoc: Doc | undefined;
+  const textPart = (): Doc | null => {
+    if (doc.source !== "html" || !msg.text) return null;
+    textDoc ??= docFromText(msg.text);
+    return textDoc;
+  };
   const subject = msg.subject ?? "";
   const senderDomain = msg.from ? domainOfAddress(msg.from.address) : null;
   const domain = (senderDomain && amazonDomainOf(senderDomain)) || dominantLinkDomain(doc);
   const marketplace = marketplaceOfDomain(domain);
   const forwarded = looksForwarded(subject, doc.lines);
 
+  // 2. document → kind
   const analysis = analyse(doc, subject);
   const role = senderRole(msg.from?.address);
   const c = classify(subject, doc.lines.slice(0, analysis.cut), analysis.numbers.length > 0, role);
@@ -43,16 +59,105 @@ function read(msg: MailMessage): MailFacts {
     if (c.undecided) facts.unread = ["kind"];
     return facts;
   }
-  const orders = extractOrders(doc, analysis, {
+
+  // 3. kind → orders, 4. their items and fields
+  const ctx: ExtractContext = {
     subject: normaliseSubject(subject),
     date: msg.date,
     kind: c.kind,
     domain,
     cancelScope: c.cancelScope,
     market: marketplace,
-  });
+    textPartLines: () => textPart()?.lines ?? [],
+  };
+  const { orders: htmlOrders, unreadLabels } = extractOrders(doc, analysis, ctx);
+  let orders = htmlOrders;
+  // An HTML part that lacks what the text part shows (a short HTML beside the whole text part,
+  // items as lines only in the text): the text part's orders fill the gaps.
+  const text = orders.some((o) => lacksSomething(c.kind, o)) ? textPart() : null;
+  if (text) {
+    const fromText = extractOrders(text, analyse(text, subject), {
+      ...ctx,
+      textPartLines: () => [],
+    });
+    orders = orders.map((o) =>
+      fill(
+        o,
+        fromText.orders.find((t) => t.amazonordernumber === o.amazonordernumber),
+      ),
+    );
+    if (orders.length === 0) orders = fromText.orders;
+  }
   const reason = orders.length === 0 ? `${c.reason}; no order number found` : c.reason;
-  return { kind: c.kind, marketplace, orders, reason, forwarded };
+  const facts: MailFacts = { kind: c.kind, marketplace, orders, reason, forwarded };
+  const unread = unreadFields(c.kind, orders, doc, analysis.cut, unreadLabels);
+  if (unread.length > 0) facts.unread = unread;
+  return facts;
+}
+
+const itemScore = (items: MailItem[]): number =>
+  items.reduce(
+    (n, i) =>
+      n + 1 + (i.price !== null ? 1 : 0) + (i.asin ? 1 : 0) + (isTruncated(i.productname) ? 0 : 1),
+    0,
+  );
+
+/**
+ * An order the HTML part read so little of that the text part is worth reading too: no item but
+ * the subject's (no price, no ASIN), or a confirmation with no total. A missing estimate alone
+ * is not reason enough (most shipped mail has one in the HTML when it has one at all).
+ */
+function lacksSomething(kind: MailKind, o: MailOrder): boolean {
+  if (kind === "ordered" && o.total === null) return true;
+  return o.items.every((i) => i.price === null && i.asin === null);
+}
+
+/** `o` with what it lacks taken from the same order read from the text part. */
+function fill(o: MailOrder, t: MailOrder | undefined): MailOrder {
+  if (!t) return o;
+  const out = { ...o };
+  if (itemScore(t.items) > itemScore(o.items)) out.items = t.items;
+  out.total ??= t.total;
+  if (out.expecteddeliverydatetext === null && t.expecteddeliverydatetext !== null) {
+    out.expecteddeliverydatetext = t.expecteddeliverydatetext;
+    out.expecteddeliverydate = t.expecteddeliverydate ?? null;
+  }
+  out.shiptoaddress ??= t.shiptoaddress;
+  if (out.trackingnumber === null && t.trackingnumber !== null) {
+    out.trackingnumber = t.trackingnumber;
+    out.carrier = t.carrier;
+  }
+  return out;
+}
+
+/**
+ * What the mail shows but the reader could not read (MailFacts.unread): a confirmation whose
+ * total is unknown and whose items do not all carry a price (the Vine rule cannot be decided);
+ * product links in the order section but no item read; an estimate label whose date was not read.
+ */
+function unreadFields(
+  kind: MailKind,
+  orders: MailOrder[],
+  doc: Doc,
+  cut: number,
+  unreadLabels: Set<string>,
+): UnreadField[] {
+  const out: UnreadField[] = [];
+  if (
+    kind === "ordered" &&
+    orders.some(
+      (o) => o.total === null && !(o.items.length > 0 && o.items.every((i) => i.price !== null)),
+    )
+  ) {
+    out.push("total");
+  }
+  if (orders.every((o) => o.items.length === 0) && hasProductLinks(doc, cut)) out.push("items");
+  if (
+    orders.some((o) => o.expecteddeliverydatetext === null && unreadLabels.has(o.amazonordernumber))
+  ) {
+    out.push("delivery-date");
+  }
+  return out;
 }
 
 export function readAmazonMail(msg: MailMessage): MailFacts {
