@@ -92,7 +92,7 @@ export function deliveryDayOf(order: MailOrder, msg: MailMessage): string | null
 export function zoneOfDateHeader(msg: MailMessage): string {
   const raw = msg.headers.find((h) => h.name === "date")?.value ?? "";
   const m = /([+-])(\d{2})(\d{2})\s*(?:\([^)]*\))?\s*$/.exec(raw.trim());
-  if (!m || m[3] !== "00") return "UTC";
+  if (m?.[3] !== "00") return "UTC";
   const hours = Number(m[2]);
   if (hours === 0) return "UTC";
   // Etc/GMT zones have the sign reversed: UTC+9 is "Etc/GMT-9".
