@@ -464,3 +464,39 @@ describe("hostile and broken input", () => {
     expect(f.orders[0]?.items[0]).toMatchObject({ asin: null, producturl: null });
   });
 });
+
+describe("what a mail shows but the reader could not read (MailFacts.unread, issue 21 items 4 and 6)", () => {
+  test("a confirmation with no readable total and no item price: total unread", async () => {
+    const f = await read("real/es/ordered-pedido-2025.eml");
+    expect(f.kind).toBe("ordered");
+    expect(f.orders[0]?.total).toBeNull();
+    expect(f.unread).toEqual(["total"]);
+  });
+
+  test("a confirmation whose total is read has nothing unread", async () => {
+    const f = await read("real/jp/ordered-chuumonzumi-multi-vine-2025.eml");
+    expect(f.orders[0]?.total).toBe("0.00");
+    expect(f.unread).toBeUndefined();
+  });
+
+  test("a subject that counts items, and no item read: items unread", async () => {
+    const f = await read("real/es/delivered-entregado-2025.eml");
+    expect(f.kind).toBe("delivered");
+    expect(f.unread).toEqual(["items"]);
+  });
+
+  test("an estimate label whose date is not read, on a parcel still on its way: delivery-date unread", () => {
+    const f = readAmazonMail({
+      messageId: null,
+      from: { address: "shipment-tracking@amazon.de", name: "Amazon.de" },
+      subject: "Versandt: „Kabelbinder Set 500 Stück...“",
+      date: new Date("2026-05-04T08:00:00Z"),
+      html: null,
+      text: "Dein Paket wurde versendet!\nLieferung: in Kürze\nBestellnr. 305-3371904-8820567\n",
+      headers: [],
+    });
+    expect(f.kind).toBe("shipped");
+    expect(f.orders[0]?.expecteddeliverydatetext).toBeNull();
+    expect(f.unread).toEqual(["delivery-date"]);
+  });
+});

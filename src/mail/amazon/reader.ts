@@ -27,7 +27,7 @@ import type {
  * The reader's version: raise it whenever the reader reads more or better, so that the pipeline
  * reads again the messages it recorded as not understood or read incompletely (issue 21 item 6).
  */
-export const READER_VERSION = 1;
+export const READER_VERSION = 2;
 
 function read(msg: MailMessage): MailFacts {
   // 1. message → document
@@ -90,7 +90,7 @@ function read(msg: MailMessage): MailFacts {
   }
   const reason = orders.length === 0 ? `${c.reason}; no order number found` : c.reason;
   const facts: MailFacts = { kind: c.kind, marketplace, orders, reason, forwarded };
-  const unread = unreadFields(c.kind, orders, doc, analysis.cut, unreadLabels);
+  const unread = unreadFields(c.kind, orders, doc, analysis.cut, ctx.subject, unreadLabels);
   if (unread.length > 0) facts.unread = unread;
   return facts;
 }
@@ -130,16 +130,22 @@ function fill(o: MailOrder, t: MailOrder | undefined): MailOrder {
   return out;
 }
 
+/** "2 items", "2 Artikel", "1 producto", "and 3 more items", "und 1 weiterer Artikel"… */
+const DECLARED_ITEMS =
+  /(?:^|[\s:|：])(\d{1,3})\s*(?:items?|artikel|articoli|articolo|artículos?|productos?|produits?|articles?|点)(?![\p{L}])|(?:and|und|y|et|e)\s+(\d{1,3})\s+(?:more|weitere[rn]?|productos? más|autres?|altri)/iu;
+
 /**
  * What the mail shows but the reader could not read (MailFacts.unread): a confirmation whose
  * total is unknown and whose items do not all carry a price (the Vine rule cannot be decided);
- * product links in the order section but no item read; an estimate label whose date was not read.
+ * no item read although the order section links to products or the subject counts items; an
+ * estimate label whose date was not read (mail about a parcel still on its way).
  */
 function unreadFields(
   kind: MailKind,
   orders: MailOrder[],
   doc: Doc,
   cut: number,
+  subject: string,
   unreadLabels: Set<string>,
 ): UnreadField[] {
   const out: UnreadField[] = [];
@@ -151,8 +157,16 @@ function unreadFields(
   ) {
     out.push("total");
   }
-  if (orders.every((o) => o.items.length === 0) && hasProductLinks(doc, cut)) out.push("items");
   if (
+    orders.length > 0 &&
+    orders.every((o) => o.items.length === 0) &&
+    (hasProductLinks(doc, cut) || DECLARED_ITEMS.test(subject.slice(0, 500)))
+  ) {
+    out.push("items");
+  }
+  const onItsWay = kind !== "delivered" && kind !== "canceled";
+  if (
+    onItsWay &&
     orders.some((o) => o.expecteddeliverydatetext === null && unreadLabels.has(o.amazonordernumber))
   ) {
     out.push("delivery-date");
