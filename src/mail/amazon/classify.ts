@@ -20,6 +20,7 @@
  */
 import { clean } from "./doc.ts";
 import { lastQuoteClose, QUOTE_OPEN } from "./items.ts";
+import { joined, joinedOther, KIND_ORDER, type OrderKind } from "./phrases.ts";
 import type { SenderRole } from "./senders.ts";
 import type { MailKind } from "./types.ts";
 
@@ -59,93 +60,40 @@ export function withoutQuoted(s: string): string {
   return `${s.slice(0, open)} … ${s.slice(close + 1)}`;
 }
 
-const OTHER_SUBJECT =
-  /one[- ]time (?:password|passcode|code)|contraseña de un solo uso|mot de passe à usage unique|einmal-?passwort|password monouso|ワンタイムパスワード|verification code|security code|\bOTP\b|sign[- ]in|password assistance|ready for pick ?up|to pick ?up|pick ?up (?:code|your|at|from)|pickup|hub locker|\blocker\b|apartment hub|\brefund|rimborso|erstattung|rembourse|reembolso|返金|返品|\bretour (?:de|du|reçu)|\bvotre retour\b|devoluci[óo]n|\bevalúa|\bvalora tu|\bvaluta il tuo|évaluez votre|\bbewerten sie|\bbewerte deinen|レビュー|\breturn (?:request|label|received|started|confirmation|drop)|\brücksendung|\breso\b|\breview (?:your|this)|\brate your|how (?:was|did) your|price change|subscribe (?:&|and) save|your (?:deal|offer|coupon)|gift card|\bpayment (?:declined|failed|method)|\binvoice\b/i;
+const OTHER_SUBJECT = new RegExp(joinedOther("otherSubject"), "iu");
+const OTHER_BODY = new RegExp(joinedOther("otherBody"), "iu");
 
-const OTHER_BODY =
-  /your one[- ]time password is|one[- ]time password is required|contraseña de un solo uso|mot de passe à usage unique|einmal-?passwort|password monouso|ワンタイムパスワード|your verification code is|ready for pick ?up|your pickup code is|^pickup code$|^pick up until|refund (?:was|has been) issued|we(?:'ve| have) issued your refund|your refund|^return summary$|your (?:next )?subscribe (?:&|and) save/i;
-
-const STRONG_SUBJECT: Rule[] = [
-  {
-    kind: "ordered",
-    re: /^(?:ordered|ordinato|bestellt|commandée?s?|pedido realizado|pedido|pedido efetuado|besteld|注文済み|注文確定)\s*[:：]/i,
-  },
-  {
-    kind: "shipped",
-    re: /^(?:shipped|dispatched|spedito|versandt|versendet|verschickt|expédiée?s?|enviado|verzonden|発送済み|発送しました)\s*[:：]/i,
-  },
-  {
-    kind: "out-for-delivery",
-    re: /^(?:out for delivery|arriving today|in consegna(?: oggi)?|wird heute zugestellt|heute zugestellt|zustellung heute|in zustellung|en cours de livraison|llega hoy|en reparto|配達中|本日お届け)(?![\p{L}])/iu,
-  },
-  {
-    kind: "delivered",
-    re: /^(?:(?:delivered|consegnato|zugestellt|geliefert|livrée?s?|livraison|entregado|bezorgd|配達完了|配達済み)\s*[:：]|consegna effettuata\b)/i,
-  },
-  {
-    kind: "canceled",
-    re: /^(?:cancell?ed|cancellation|annullato|storniert|annulée?s?|cancelado|productos? cancelados? correctamente|el producto se ha cancelado correctamente|los productos se han cancelado correctamente|キャンセル済み|キャンセル)\s*[:：]/i,
-  },
-  {
-    kind: "delayed",
-    re: /^(?:delivery update|delayed|running late|aggiornamento (?:sulla|della) consegna|in ritardo|lieferverzögerung|verspätet|retard(?: de livraison)?|retraso en la entrega|retrasado|actualización de entrega|配送の遅延|お届けの遅延)\s*[:：]/i,
-  },
+/** Kinds in the order the subject's prefix is tried (the prefixes of different kinds never share a start). */
+const PREFIX_ORDER: OrderKind[] = [
+  "ordered",
+  "shipped",
+  "out-for-delivery",
+  "delivered",
+  "canceled",
+  "delayed",
 ];
 
-const WEAK_SUBJECT: Rule[] = [
-  {
-    kind: "canceled",
-    re: /\b(?:has|have) been cancell?ed\b|\bwas cancell?ed\b|\bcancellation\b|\bitem\(s\) cancell?ed\b|\border cancell?ed\b|\bannullat[oa]\b|\bstorniert\b/i,
-  },
-  {
-    kind: "delivered",
-    re: /\b(?:has|have) been delivered\b|\bwas delivered\b|\bhas arrived\b|\bconsegna effettuata\b|è stato consegnato\b|\bwurde zugestellt\b|\ba été livrée?/i,
-  },
-  {
-    kind: "out-for-delivery",
-    re: /\bout for delivery\b|\barriving today\b|\bwill be delivered today\b|\bin consegna oggi\b|\bwird heute zugestellt\b/i,
-  },
-  {
-    kind: "delayed",
-    re: /\bdelivery update\b|\bdelayed\b|\brunning late\b|\bin ritardo\b|\bverspätet\b|\bverzögert\b/i,
-  },
-  {
-    kind: "shipped",
-    re: /\bhas shipped\b|\bhave shipped\b|\bhas been (?:shipped|dispatched)\b|\bwas shipped\b|\bis on the way\b|è stato spedito\b|\bsono stati spediti\b|\bwurde versandt\b|\ba été expédiée?|発送しました|ご注文の発送/i,
-  },
-  {
-    kind: "ordered",
-    re: /\border confirmation\b|\byour order has been placed\b|\bthanks for your order\b|\bthank you for your order\b|\byour amazon[\w.]* order of\b|\bbestellbestätigung\b|\bconferma (?:d'|dell')ordine\b|\bconfirmation de commande\b|ご注文の確認|でのご注文/i,
-  },
-];
+const STRONG_SUBJECT: Rule[] = PREFIX_ORDER.flatMap((kind): Rule[] => {
+  const prefix = joined("prefix", kind);
+  const opening = joined("opening", kind);
+  const parts = [
+    ...(prefix ? [`(?:${prefix})\\s*[:：]`] : []),
+    ...(opening ? [`(?:${opening})(?![\\p{L}])`] : []),
+  ];
+  return parts.length > 0 ? [{ kind, re: new RegExp(`^(?:${parts.join("|")})`, "iu") }] : [];
+});
 
-const BODY: Rule[] = [
-  {
-    kind: "canceled",
-    re: /\b(?:has|have) been (?:successfully )?cancell?ed\b|\bwe(?:'ve| have) cancell?ed\b|^(?:order|items?|item\(s\)) cancell?ed\b|\bcancellation (?:of|confirmation)\b|\bsuccessfully cancell?ed\b|è stato annullato\b|\bwurde storniert\b|\ba été annulée?|\bse ha cancelado correctamente\b|\bse han cancelado\b/i,
-  },
-  {
-    kind: "delivered",
-    re: /\b(?:has|have) been delivered\b|\bwas delivered\b|\b(?:package|parcel|order|item) (?:has )?arrived\b|^delivered(?: today| yesterday| on\b|[:!])|è stato consegnato\b|^consegna effettuata\b|\bwurde zugestellt\b|\ba été livrée?|\bvotre colis a été livré|\bse ha entregado\b|^tu paquete (?:se )?ha sido entregado\b|配達しました/i,
-  },
-  {
-    kind: "out-for-delivery",
-    re: /\bis out for delivery\b|\bwill be delivered today\b|\bout for delivery today\b|\bin consegna oggi\b|\bwird heute zugestellt\b|\bheute in zustellung\b|\bbefindet sich in zustellung\b|\best en cours de livraison\b|\best en reparto\b/i,
-  },
-  {
-    kind: "delayed",
-    re: /\brunning late\b|\b(?:has been|is|was) delayed\b|\bdelivery (?:is )?delayed\b|\bsorry for the delay\b|è in ritardo\b|\bverspätet sich\b|\bverzögert sich\b|\bse ha retrasado\b/i,
-  },
-  {
-    kind: "shipped",
-    re: /\b(?:has|have) (?:been )?(?:shipped|dispatched)\b|\bwe(?:'ve| have) dispatched\b|\bwas shipped\b|^(?:dispatch|shipping|shipment) confirmation\b|^amazon shipping confirmation\b|\bpackage is on the way\b|è stato spedito\b|^conferma spedizione\b|\bwurde versandt\b|\bwurde versendet\b|^versandbestätigung\b|\ba été expédiée?|\bva en camino\b|\bestá en camino\b|を発送しました|発送いたしました|^amazon\.co\.jp ご注文の発送$/i,
-    unless: FUTURE_SHIPMENT,
-  },
-  {
-    kind: "ordered",
-    re: /^order confirmation\b|\bthanks for your order\b|\bthank you for your order\b|\bthank you for shopping with us\b|\byour order has been placed\b|^conferma (?:d'|dell')ordine\b|\bgrazie per (?:il tuo )?ordine\b|^bestellbestätigung\b|\bvielen dank für ihre bestellung\b|\bvielen dank für deine bestellung\b|\bmerci pour votre commande\b|\bgracias por (?:tu|su) pedido\b|ご注文ありがとうございます|ご注文いただきありがとうございます|ご注文内容は以下のとおりです/i,
-  },
-];
+const rulesOf = (table: "subject" | "body"): Rule[] =>
+  KIND_ORDER.flatMap((kind): Rule[] => {
+    const src = joined(table, kind);
+    if (!src) return [];
+    const rule: Rule = { kind, re: new RegExp(src, "iu") };
+    if (table === "body" && kind === "shipped") rule.unless = FUTURE_SHIPMENT;
+    return [rule];
+  });
+
+const WEAK_SUBJECT: Rule[] = rulesOf("subject");
+const BODY: Rule[] = rulesOf("body");
 
 /** Only some items: "Partial item(s) cancellation", "… from your order", "the rest of your order". */
 const CANCEL_PARTIAL =
