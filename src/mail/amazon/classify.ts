@@ -1,5 +1,7 @@
 /**
- * What kind of Amazon message this is, from its subject and its body.
+ * Stage 3 of the Amazon mail reader: what kind of Amazon message this is, from its subject, its
+ * body (above the order section's end, structure.ts), its sender's role and whether it names an
+ * order. The words of each language are in phrases.ts.
  *
  * Order of decisions:
  * 1. Messages that are about something else even when they name an order: one-time delivery
@@ -18,8 +20,7 @@
  * The 2025 templates print a progress bar ("Ordered / Shipped / Out for delivery / Delivered")
  * in every message, so bare status words in the body never count: only sentences do.
  */
-import { clean } from "./doc.ts";
-import { lastQuoteClose, QUOTE_OPEN } from "./items.ts";
+import { clean, lastQuoteClose, QUOTE_OPEN } from "./doc.ts";
 import { joined, joinedOther, KIND_ORDER, type OrderKind } from "./phrases.ts";
 import type { SenderRole } from "./senders.ts";
 import type { MailKind } from "./types.ts";

@@ -1,116 +1,20 @@
 /**
- * The field finders of the Amazon mail reader: order numbers, where the order section ends,
- * prices, and per order its total, ship-to, estimate, tracking and dates, each looked for in a
- * set of line ranges of the flat document (doc.ts). Every pattern runs on one line at a time
+ * Stage 4 of the Amazon mail reader (with items.ts and text-items.ts): the fields of one order —
+ * its total, ship-to, estimate, tracking and dates — each looked for in the order's line ranges
+ * of the flat document (doc.ts). Amounts are read by money.ts, delivery days by dates.ts. Every pattern runs on one line at a time
  * (lines are capped at MAX_LINE_CHARS) and has no nested unbounded quantifiers, so hostile mail
  * cannot make it backtrack.
  */
 import type { Carrier } from "../../contract/index.ts";
 import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import { readDeliveryDay } from "./dates.ts";
-import { clean, type DocLink } from "./doc.ts";
+import { clean } from "./doc.ts";
 import { findMoney, isMoneyOnly, readNumber } from "./money.ts";
 import { amazonDomainOf } from "./senders.ts";
 import type { Marketplace } from "./types.ts";
 
 const MAX_ADDRESS_CHARS = 300;
 const MAX_ESTIMATE_CHARS = 200;
-
-// ---------------------------------------------------------------------------------------------
-// Order numbers
-
-/** Amazon order numbers: 3 digits (or D + 2 for digital orders), 7, 7. */
-const ORDER_NUMBER = /(?<![\w-])([D\d]\d{2}-\d{7}-\d{7})(?![\w-])/g;
-const ORDER_LABEL =
-  /(?:order|ordine|bestell\w*|commande|pedido|bestelling|zamówienie|注文番号|#|n[.°º]\s?|nr\.?)[\s:：#.°º]*$/i;
-
-export type OrderOcc = { number: string; line: number };
-
-/** Order numbers written in the text with an order label before them ("Order #", "Ordine n."). */
-export function textOrderNumbers(lines: string[]): OrderOcc[] {
-  const out: OrderOcc[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? "";
-    if (!/\d{7}-\d{7}/.test(line)) continue;
-    for (const m of line.matchAll(ORDER_NUMBER)) {
-      const idx = m.index ?? 0;
-      let before = line.slice(Math.max(0, idx - 40), idx);
-      if (before.trim() === "" && i > 0) before = (lines[i - 1] ?? "").slice(-40);
-      if (ORDER_LABEL.test(clean(before)) && m[1]) out.push({ number: m[1], line: i });
-    }
-  }
-  return out;
-}
-
-/** Order numbers in link parameters (orderId=, orderID=) of Amazon links. */
-export function linkOrderNumbers(links: DocLink[]): OrderOcc[] {
-  const out: OrderOcc[] = [];
-  for (const l of links) {
-    const u = l.url;
-    if (!u || !amazonDomainOf(u.hostname)) continue;
-    for (const [k, v] of u.searchParams) {
-      if (k.toLowerCase() !== "orderid") continue;
-      const m = /^([D\d]\d{2}-\d{7}-\d{7})$/.exec(v.trim());
-      if (m?.[1]) out.push({ number: m[1], line: l.line });
-    }
-  }
-  return out;
-}
-
-/** An order number in the subject ("#113-…", "Order # 111-…", "(#113-…)"). */
-export function subjectOrderNumber(subject: string): string | null {
-  for (const m of subject.slice(0, 1000).matchAll(ORDER_NUMBER)) {
-    const idx = m.index ?? 0;
-    if (m[1] && ORDER_LABEL.test(subject.slice(Math.max(0, idx - 40), idx))) return m[1];
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Where the order section ends
-
-const CUT_HEADINGS: RegExp[] = [
-  /^buy it again\b/i,
-  /^customers (?:who|also)\b/i,
-  /^frequently bought\b/i,
-  /^recommended (?:for you|based on|items)\b/i,
-  /^recommendations? (?:for|based)\b/i,
-  /^top picks\b/i,
-  /^keep shopping\b/i,
-  /^deals (?:related|for you|recommended|inspired)\b/i,
-  /^inspired by\b/i,
-  /^related to (?:items|your)\b/i,
-  /^(?:you|we think you) (?:might|may) (?:also )?(?:like|be interested)\b/i,
-  /^more items to (?:consider|explore)\b/i,
-  /^sponsored\b/i,
-  /^(?:your )?wish ?list\b/i,
-  /^articoli della lista\b/i,
-  /^(?:consigliati|raccomandati) per te\b/i,
-  /^i clienti che hanno acquistato\b/i,
-  /^kunden, die\b/i,
-  /^(?:empfehlungen|unsere empfehlungen)\b/i,
-  /^les clients ayant (?:acheté|consulté)\b/i,
-  /^(?:recommandations|recommandé pour vous)\b/i,
-  /^los clientes que compraron\b/i,
-  /^we hope to see you again soon\b/i,
-  /^a presto[,!.]?$/i,
-  /^wir hoffen, (?:sie|dich) bald wieder/i,
-  /^nous espérons vous revoir\b/i,
-  /^unless otherwise noted\b/i,
-  /^by placing your order\b/i,
-  /^this e-?mail was sent from\b/i,
-  /^(?:©|\(c\)) ?\d{4}/i,
-];
-
-/** Index of the first recommendation/footer heading at or after `from`; lines.length if none. */
-export function findCut(lines: string[], from: number): number {
-  for (let i = Math.max(0, from); i < lines.length; i++) {
-    const l = lines[i] ?? "";
-    if (l.length > 200) continue;
-    if (CUT_HEADINGS.some((re) => re.test(l))) return i;
-  }
-  return lines.length;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Prices (money.ts reads them; these keep the fields' signatures short)

@@ -1,10 +1,11 @@
 /**
- * The items of an Amazon message: product links of the order section (ASINs from /dp/,
+ * Stage 4 of the Amazon mail reader (with text-items.ts and fields.ts): the items of an Amazon
+ * message from its product links of the order section (ASINs from /dp/,
  * /gp/product/, ?asin=; Amazon's click-tracking undone by doc.ts), merged into one item per
  * product with its best name, image, unit price and quantity, or the item a subject names.
  *
  * Items come only from the order section: the document is cut at the first recommendation or
- * footer heading after the first order number (fields.ts `findCut`), and a product link whose
+ * footer heading after the first order number (structure.ts `findCut`), and a product link whose
  * Amazon ref tag or enclosing element is a recommendation widget's (pd_…, rtpb, qpr, sr_N,
  * p13n…) is never an item, wherever it stands.
  */
@@ -15,7 +16,9 @@ import {
   type Doc,
   type DocLink,
   isTruncated,
+  lastQuoteClose,
   MAX_NAME_CHARS,
+  QUOTE_OPEN,
 } from "./doc.ts";
 import { findMoney, readNumber } from "./money.ts";
 import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
@@ -222,12 +225,6 @@ export function itemDetails(
     }
   }
   return { price, quantity };
-}
-
-/** Quotes around product names in subjects: straight, typographic, German, French, Japanese. */
-export const QUOTE_OPEN = /["“‘„«「『]/;
-export function lastQuoteClose(s: string): number {
-  return Math.max(...['"', "”", "“", "’", "»", "」", "』"].map((q) => s.lastIndexOf(q)));
 }
 
 /** The item a subject names: `Ordered: 2 "solaround Acrylic Side..."`, `Shipped: ‘X…’`. */

@@ -1,19 +1,39 @@
 /**
  * The Amazon mail reader's single entry point: a MailMessage in, what it says about orders out.
  *
+ * A pipeline; each stage is one file and reads only what the stages before it made:
+ *
+ *   message ──doc.ts──▶ document ──structure.ts──▶ order numbers, section end, link domain
+ *           ──classify.ts──▶ kind ──orders.ts──▶ orders ──items.ts, text-items.ts, fields.ts──▶
+ *           items and fields                                          (MailFacts, types.ts)
+ *
+ * 1. doc.ts: the HTML part (or the text part) as capped lines, links and aria amounts.
+ * 2. structure.ts: the order numbers the document names and where the order section ends.
+ * 3. classify.ts: the kind, from the subject's and the body's phrases (phrases.ts, one block per
+ *    language) and, where no phrase decides, the sender (senders.ts `senderRole`) and structure.
+ * 4. orders.ts: per order its lines, items (items.ts from product links, text-items.ts from
+ *    lines) and fields (fields.ts: total, ship-to, estimate, tracking, dates).
+ * Leaves any stage may use: senders.ts (Amazon's domains and order senders), money.ts (amounts,
+ * @internationalized/number), dates.ts (delivery days, chrono-node), phrases.ts.
+ * Then, here: when the HTML part lacks what a text part shows (items, a total), the text part's
+ * orders fill the gaps; and `unread` says what the mail shows but could not be read.
+ *
  * Pure and total: no I/O, never throws (a message it cannot make sense of is "other" with no
- * orders), bounded work on hostile input (see extract.ts). It does not decide whether to trust
- * the message: the pipeline checks the sender (isAmazonSender), the receiving server's
- * Authentication-Results and forwards (`forwarded`) before acting on the facts.
+ * orders), bounded work on hostile input (caps in doc.ts, structure.ts and orders.ts; every
+ * pattern runs on one capped line). It does not decide whether to trust the message: the
+ * pipeline checks the sender (isAmazonSender), the receiving server's Authentication-Results and
+ * forwards (`forwarded`) before acting on the facts.
  *
  * Kinds other than "other" carry one MailOrder per order number the message names; "other"
- * carries none, even when an order number is printed (Hub pickups, refunds, one-time passwords).
+ * carries none, even when an order number is printed (refunds, one-time passwords), and says
+ * "kind" in `unread` when an order sender's mail with an order number had no kind it could tell.
  */
 import { classify, looksForwarded, normaliseSubject } from "./classify.ts";
 import { buildDoc, type Doc, docFromText, isTruncated } from "./doc.ts";
-import { analyse, dominantLinkDomain, type ExtractContext, extractOrders } from "./extract.ts";
 import { hasProductLinks } from "./items.ts";
+import { type ExtractContext, extractOrders } from "./orders.ts";
 import { amazonDomainOf, domainOfAddress, marketplaceOfDomain, senderRole } from "./senders.ts";
+import { analyse, dominantLinkDomain } from "./structure.ts";
 import type {
   MailFacts,
   MailItem,

@@ -1,5 +1,6 @@
 /**
- * Items written as lines rather than as product links (issue 21 item 5): the text parts of real
+ * Stage 4 of the Amazon mail reader (with items.ts and fields.ts): items written as lines rather
+ * than as product links (issue 21 item 5): the text parts of real
  * mail, read when an order's lines hold no product link the link reader (items.ts) could use.
  * Layouts, each from the real samples in test/fixtures/mail/real/:
  * - `* name` / `数量: 1` / `1,010 JPY` (amazon.co.jp 2025) and `* name` / `Menge: 2` / `6.45 EUR`
@@ -12,7 +13,7 @@
  *   followed by an amount alone; only in text mail, where no markup says what a line is).
  * - `1 x name` / `Verkauft von: …` / `EUR 32,90` (amazon.de text mail, 2016).
  * Quantities: `数量: 2`, `Menge: 2`, `Qty: 2`…, `2 x name`, `name 4点`.
- * A leaf stage: it reads lines and amounts (money.ts), nothing earlier in the reader.
+ * It reads lines and amounts (money.ts), nothing of an earlier stage but the document.
  */
 import { capName, isTruncated } from "./doc.ts";
 import { findMoney, isMoneyOnly } from "./money.ts";

@@ -1,18 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { prng } from "../../../test/support/prng.ts";
 import { clean, cleanCapped, docFromHtml, docFromText, resolveUrl } from "./doc.ts";
-import {
-  findCut,
-  findEstimate,
-  findPrice,
-  findTotal,
-  linkOrderNumbers,
-  normalisePrice,
-  type Range,
-  subjectOrderNumber,
-  textOrderNumbers,
-} from "./fields.ts";
+import { findEstimate, findPrice, findTotal, normalisePrice, type Range } from "./fields.ts";
 import { asinOf, subjectItem } from "./items.ts";
+import { findCut, linkOrderNumbers, subjectOrderNumber, textOrderNumbers } from "./structure.ts";
 
 describe("clean", () => {
   test("drops zero-width padding and bidi marks, collapses white space", () => {

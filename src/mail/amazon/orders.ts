@@ -1,72 +1,26 @@
 /**
- * From a MailMessage's flat document to the orders it is about: the order numbers and the end of
- * the order section (`analyse`), then per order its items (items.ts) and fields (fields.ts).
- *
- * 1. doc.ts `buildDoc`: the message as lines, links and aria amounts.
- * 2. `analyse` + `extractOrders` (here): order numbers, the line ranges of each order, and per
- *    order its items, ship-to, estimate, tracking, total and dates.
+ * Stage 4 of the Amazon mail reader: the orders a mail of a known kind is about. The document's
+ * lines are split between its order numbers (structure.ts), and per order its items are read
+ * (items.ts: product links; text-items.ts: items written as lines; the subject's item last) and
+ * its fields (fields.ts: total, ship-to, estimate, tracking, dates).
  */
-import { clean, type Doc } from "./doc.ts";
+import type { Doc } from "./doc.ts";
 import {
-  findCut,
   findDeliveredOn,
   findEstimate,
   findPlacedOn,
   findShipTo,
   findTotal,
   findTracking,
-  linkOrderNumbers,
-  type OrderOcc,
   type Range,
-  subjectOrderNumber,
-  textOrderNumbers,
 } from "./fields.ts";
 import { bestName, itemDetails, itemDrafts, productUrl, subjectItem } from "./items.ts";
-import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
+import type { AmazonDomain } from "./senders.ts";
+import type { Analysis } from "./structure.ts";
 import { textItems, wholeName } from "./text-items.ts";
 import type { MailItem, MailKind, MailOrder, Marketplace } from "./types.ts";
 
 const MAX_ITEMS_PER_ORDER = 100;
-/** Orders one message can be about, and order-number occurrences looked at. */
-export const MAX_ORDERS = 50;
-const MAX_OCCURRENCES = 1_000;
-
-// ---------------------------------------------------------------------------------------------
-// Orders
-
-export type Analysis = {
-  /** Order numbers in order of appearance, with the lines they appear on. */
-  numbers: string[];
-  occurrences: OrderOcc[];
-  /** Where the order section ends (first recommendation or footer heading). */
-  cut: number;
-};
-
-/** Finds the order numbers and the end of the order section. */
-export function analyse(doc: Doc, subject: string): Analysis {
-  const text = textOrderNumbers(doc.lines);
-  const params = linkOrderNumbers(doc.links);
-  const firstMarker = Math.min(
-    text[0]?.line ?? Number.POSITIVE_INFINITY,
-    params[0]?.line ?? Number.POSITIVE_INFINITY,
-  );
-  const cut = findCut(doc.lines, Number.isFinite(firstMarker) ? firstMarker : 0);
-  const textIn = text.filter((o) => o.line < cut);
-  const paramsIn = params.filter((o) => o.line < cut);
-  // Numbers written in the text win over link parameters, which win over the subject: public
-  // samples show redacted subjects and links beside the real number in the text.
-  let occurrences = textIn.length > 0 ? textIn : paramsIn;
-  if (occurrences.length === 0) {
-    const s = subjectOrderNumber(clean(subject));
-    if (s) occurrences = [{ number: s, line: 0 }];
-  }
-  const numbers: string[] = [];
-  for (const o of occurrences) {
-    if (!numbers.includes(o.number) && numbers.length < MAX_ORDERS) numbers.push(o.number);
-  }
-  occurrences = occurrences.filter((o) => numbers.includes(o.number)).slice(0, MAX_OCCURRENCES);
-  return { numbers, occurrences, cut };
-}
 
 export type ExtractContext = {
   subject: string;
@@ -224,22 +178,4 @@ function sameStart(a: string, b: string): boolean {
   const x = cut(a);
   const y = cut(b);
   return x.length >= 4 && y.length >= 4 && (x.startsWith(y) || y.startsWith(x));
-}
-
-/** The Amazon domain most links point to (for a message whose sender does not say). */
-export function dominantLinkDomain(doc: Doc): AmazonDomain | null {
-  const counts = new Map<AmazonDomain, number>();
-  for (const l of doc.links) {
-    const d = l.url ? amazonDomainOf(l.url.hostname) : null;
-    if (d) counts.set(d, (counts.get(d) ?? 0) + 1);
-  }
-  let best: AmazonDomain | null = null;
-  let n = 0;
-  for (const [d, c] of counts) {
-    if (c > n) {
-      best = d;
-      n = c;
-    }
-  }
-  return best;
 }
