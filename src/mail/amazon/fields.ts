@@ -15,6 +15,8 @@ import type { Marketplace } from "./types.ts";
 
 const MAX_ADDRESS_CHARS = 300;
 const MAX_ESTIMATE_CHARS = 200;
+/** Estimate labels whose text is given to the date parser, per order and range. */
+const MAX_DATE_TRIES = 8;
 
 // ---------------------------------------------------------------------------------------------
 // Prices (money.ts reads them; these keep the fields' signatures short)
@@ -180,7 +182,11 @@ export function findEstimate(
   ref: Date | null = null,
 ): Estimate {
   let unreadLabel = false;
+  let tries = 0;
   const dated = (text: string): Estimate | null => {
+    // chrono reads a label's text in about half a millisecond: a few labels per order, never
+    // thousands (hostile mail can repeat a label on every line).
+    if (++tries > MAX_DATE_TRIES) return null;
     const t = tidyEstimate(text);
     const day = readDeliveryDay(t, market, ref);
     if (day) return { text: t, day, unreadLabel: false };

@@ -426,6 +426,26 @@ describe("hostile and broken input", () => {
     expect(bin.facts.orders).toEqual([]);
   });
 
+  test("thousands of estimate labels without a date and of item lines stay quick", () => {
+    const lines: string[] = ["Dein Paket wurde versendet!", "Bestellnr. 305-3371904-8820567"];
+    for (let i = 0; i < 5000; i++) {
+      lines.push(`Lieferung: Feld ${i} ohne Datum`, `* Artikel ${i}`, "Menge: 2", `${i},99 €`);
+    }
+    const { facts, ms } = timed({
+      messageId: null,
+      from: { address: "versandbestaetigung@amazon.de", name: "Amazon.de" },
+      subject: "Versandt: „Artikel...“",
+      date: new Date("2026-05-04T08:00:00Z"),
+      html: null,
+      text: lines.join("\n"),
+      headers: [],
+    });
+    expect(facts.kind).toBe("shipped");
+    expect(facts.orders[0]?.items.length).toBeLessThanOrEqual(100);
+    expect(facts.orders[0]?.expecteddeliverydatetext).toBeNull();
+    expect(ms).toBeLessThan(3000);
+  });
+
   test("many order numbers are capped", () => {
     let body = "";
     for (let i = 0; i < 5_000; i++) {
