@@ -21,7 +21,7 @@
  * in every message, so bare status words in the body never count: only sentences do.
  */
 import { clean, lastQuoteClose, QUOTE_OPEN } from "./doc.ts";
-import { joined, joinedOther, KIND_ORDER, type OrderKind } from "./phrases.ts";
+import { joined, joinedList, KIND_ORDER, type OrderKind } from "./phrases.ts";
 import type { SenderRole } from "./senders.ts";
 import type { MailKind } from "./types.ts";
 
@@ -61,8 +61,8 @@ export function withoutQuoted(s: string): string {
   return `${s.slice(0, open)} … ${s.slice(close + 1)}`;
 }
 
-const OTHER_SUBJECT = new RegExp(joinedOther("otherSubject"), "iu");
-const OTHER_BODY = new RegExp(joinedOther("otherBody"), "iu");
+const OTHER_SUBJECT = new RegExp(joinedList("otherSubject"), "iu");
+const OTHER_BODY = new RegExp(joinedList("otherBody"), "iu");
 
 /** Kinds in the order the subject's prefix is tried (the prefixes of different kinds never share a start). */
 const PREFIX_ORDER: OrderKind[] = [

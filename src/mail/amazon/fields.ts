@@ -10,7 +10,7 @@ import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import { readDeliveryDay } from "./dates.ts";
 import { clean } from "./doc.ts";
 import { findMoney, isMoneyOnly, readNumber } from "./money.ts";
-import { amazonDomainOf } from "./senders.ts";
+import { joinedList } from "./phrases.ts";
 import type { Marketplace } from "./types.ts";
 
 const MAX_ADDRESS_CHARS = 300;
@@ -49,11 +49,9 @@ export function* rangeLines(lines: string[], ranges: Range[]): Generator<[number
  * inclusa (ove applicabile):", "Order Total (incl. VAT):"); the amount follows on the same line
  * or alone on the next. Subtotals, totals before tax and per-payment lines never count.
  */
-const TOTAL_STRONG =
-  /(?:^|[^\p{L}])(?:order total|grand total|shipment total|total for this shipment|totale ordine|totale dell'ordine|totale iva inclusa|gesamtbetrag|gesamtsumme|endbetrag|summe|total de la commande|montant total|importe total|total del pedido|この注文の合計|注文合計|ご請求額|お支払い金額)(?!\p{L})/giu;
-const TOTAL_WEAK = /(?:^|[^\p{L}])(?:totale|total|gesamt|合計)(?!\p{L})/giu;
-const NOT_TOTAL =
-  /subtotal|sub-total|parziale|zwischensumme|sous-total|税抜|小計|before tax|avant taxes/i;
+const TOTAL_STRONG = new RegExp(`(?:^|[^\\p{L}])(?:${joinedList("totalLabel")})(?!\\p{L})`, "giu");
+const TOTAL_WEAK = new RegExp(`(?:^|[^\\p{L}])(?:${joinedList("totalWord")})(?!\\p{L})`, "giu");
+const NOT_TOTAL = new RegExp(joinedList("notTotal"), "iu");
 /** What may stand between a label and its amount: a strong label's qualifier in words before a
  * colon; after a weak one, only a parenthesis ("Total (incl. VAT):"). */
 const STRONG_TAIL = /^(?:[^\d:：]{0,60}[:：])?\s*/u;
@@ -137,10 +135,14 @@ const ARRIVING_LINE = /^(?:now )?(?:arriving|arrives)(?: early)?\b\s*:?\s*(.*)$/
  * "Arriverà martedì 01 dicembre", "Zustellung heute", "お届け予定日: 2025/12/04"): the text is
  * what the user reads; expected-delivery.ts turns the local words into a day.
  */
-const LOCAL_ESTIMATE_LINE =
-  /^(?:(?:neue |voraussichtliche )?zustellung(?!\s+durch)|(?:voraussichtliche )?lieferung(?!\s+durch)|voraussichtlich|ankunft|livraison prévue|livraison|nouvelle date de livraison|arrivée|arrive|arriverà|consegna prevista|(?:nueva )?llegada|llega|llegará|(?:新しい)?お届け予定日?)(?=[\s:：]|$)\s*[:：]?\s*(.*)$/iu;
-const ESTIMATE_LABEL_AT_END =
-  /(?:will arrive|estimated delivery(?: date)?(?: is)?|expected delivery(?: date)?(?: is)?|now arriving|arriving|arriverà|consegna prevista|data di consegna prevista è|voraussichtliche (?:lieferung|zustellung)|lieferung|livraison prévue(?: le)?|llegará|fecha de entrega estimada)\s*[:：]?$/i;
+const LOCAL_ESTIMATE_LINE = new RegExp(
+  `^(?:${joinedList("estimateLine")})(?=[\\s:：]|$)\\s*[:：]?\\s*(.*)$`,
+  "iu",
+);
+const ESTIMATE_LABEL_AT_END = new RegExp(
+  `(?:${joinedList("estimateLabelAtEnd")})\\s*[:：]?$`,
+  "iu",
+);
 const NOW_EXPECTED = /\bnow expected\s+([^.]{3,80})/i;
 const DELIVERED_TODAY = /\bwill be delivered (today|tomorrow)\b/i;
 const WITHIN_DAYS = /\bwithin (\d{1,3}) (?:business |working )?days\b/i;

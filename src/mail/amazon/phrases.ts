@@ -1,6 +1,7 @@
 /**
- * Every language's words for the kind of an Amazon mail, one language in one place (issue 21
- * item 2). classify.ts joins them into its patterns; nothing else reads this file. To teach the
+ * Every language's words in the Amazon mail reader, one language in one place (issue 21 item 2):
+ * those that tell the kind of a mail (classify.ts joins them) and the labels of the fields read
+ * in every language (totals, estimates, quantities: fields.ts, text-items.ts). To teach the
  * reader a language, add its block here (and its real samples to test/fixtures/mail/real/): the
  * sender and the mail's structure already make an order sender's mail an order mail in any
  * language (senders.ts `senderRole`); these words decide and refine its kind.
@@ -17,6 +18,8 @@
  *   all in every mail).
  * - `otherSubject`, `otherBody`: mail about something else even when it names an order:
  *   one-time passwords, refunds and returns, review requests, Subscribe & Save, Hub pickups.
+ * - `totalLabel`, `totalWord`, `notTotal`, `estimateLine`, `estimateLabelAtEnd`, `quantity`: the
+ *   labels of fields (see each).
  */
 import type { MailKind } from "./types.ts";
 
@@ -29,10 +32,32 @@ export type LanguagePhrases = {
   body?: ByKind;
   otherSubject?: string[];
   otherBody?: string[];
+  /** A total's label: strong ones first ("Order Total", "Gesamtbetrag"), then the bare word. */
+  totalLabel?: string[];
+  totalWord?: string[];
+  /** Words that make a total line a subtotal or a total before tax. */
+  notTotal?: string[];
+  /** A line that starts with an estimate's label ("Zustellung: Montag", "Ankunft morgen"). */
+  estimateLine?: string[];
+  /** A label that ends its line, the date on the next ("La tua data di consegna prevista è:"). */
+  estimateLabelAtEnd?: string[];
+  /** The label of an item's quantity ("Menge: 2", "数量: 1"). */
+  quantity?: string[];
 };
 
 export const PHRASES: Record<string, LanguagePhrases> = {
   en: {
+    totalLabel: ["order total", "grand total", "shipment total", "total for this shipment"],
+    totalWord: ["total"],
+    notTotal: ["subtotal", "sub-total", "before tax"],
+    estimateLabelAtEnd: [
+      "will arrive",
+      "estimated delivery(?: date)?(?: is)?",
+      "expected delivery(?: date)?(?: is)?",
+      "now arriving",
+      "arriving",
+    ],
+    quantity: ["quantity", "qty"],
     prefix: {
       ordered: ["ordered"],
       shipped: ["shipped", "dispatched"],
@@ -155,6 +180,17 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   de: {
+    totalLabel: ["gesamtbetrag", "gesamtsumme", "endbetrag", "summe"],
+    totalWord: ["gesamt"],
+    notTotal: ["zwischensumme"],
+    estimateLine: [
+      "(?:neue |voraussichtliche )?zustellung(?!\\s+durch)",
+      "(?:voraussichtliche )?lieferung(?!\\s+durch)",
+      "voraussichtlich",
+      "ankunft",
+    ],
+    estimateLabelAtEnd: ["voraussichtliche (?:lieferung|zustellung)", "lieferung"],
+    quantity: ["menge", "anzahl"],
     prefix: {
       ordered: ["bestellt"],
       shipped: ["versandt", "versendet", "verschickt"],
@@ -205,6 +241,18 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   fr: {
+    totalLabel: ["total de la commande", "montant total"],
+    totalWord: ["total"],
+    notTotal: ["sous-total", "avant taxes"],
+    estimateLine: [
+      "livraison prévue",
+      "livraison",
+      "nouvelle date de livraison",
+      "arrivée",
+      "arrive",
+    ],
+    estimateLabelAtEnd: ["livraison prévue(?: le)?"],
+    quantity: ["quantité"],
     prefix: {
       ordered: ["commandée?s?"],
       shipped: ["expédiée?s?"],
@@ -236,6 +284,12 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   it: {
+    totalLabel: ["totale ordine", "totale dell'ordine", "totale iva inclusa"],
+    totalWord: ["totale"],
+    notTotal: ["parziale"],
+    estimateLine: ["arriverà", "consegna prevista"],
+    estimateLabelAtEnd: ["arriverà", "consegna prevista", "data di consegna prevista è"],
+    quantity: ["quantità"],
     prefix: {
       ordered: ["ordinato"],
       shipped: ["spedito"],
@@ -268,6 +322,11 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   es: {
+    totalLabel: ["importe total", "total del pedido"],
+    totalWord: ["total"],
+    estimateLine: ["(?:nueva )?llegada", "llega", "llegará"],
+    estimateLabelAtEnd: ["llegará", "fecha de entrega estimada"],
+    quantity: ["cantidad"],
     prefix: {
       ordered: ["pedido realizado", "pedido"],
       shipped: ["enviado"],
@@ -306,6 +365,11 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   ja: {
+    totalLabel: ["この注文の合計", "注文合計", "ご請求額", "お支払い金額"],
+    totalWord: ["合計"],
+    notTotal: ["税抜", "小計"],
+    estimateLine: ["(?:新しい)?お届け予定日?"],
+    quantity: ["数量", "個数"],
     prefix: {
       ordered: ["注文済み", "注文確定"],
       shipped: ["発送済み", "発送しました"],
@@ -351,8 +415,18 @@ export function joined(
   return all.length > 0 ? all.join("|") : null;
 }
 
-/** Every language's "about something else" entries of the subject or the body. */
-export function joinedOther(table: "otherSubject" | "otherBody"): string {
+type ListKey =
+  | "otherSubject"
+  | "otherBody"
+  | "totalLabel"
+  | "totalWord"
+  | "notTotal"
+  | "estimateLine"
+  | "estimateLabelAtEnd"
+  | "quantity";
+
+/** Every language's entries of a list (labels, "about something else"), in one alternation. */
+export function joinedList(table: ListKey): string {
   return Object.values(PHRASES)
     .flatMap((p) => p[table] ?? [])
     .join("|");

@@ -17,14 +17,17 @@
  */
 import { capName, isTruncated } from "./doc.ts";
 import { findMoney, isMoneyOnly } from "./money.ts";
+import { joinedList } from "./phrases.ts";
 import type { MailItem, Marketplace } from "./types.ts";
 
 const MAX_TEXT_ITEMS = 100;
 /** Lines looked at after an item's name for its quantity and price. */
 const DETAIL_LINES = 6;
 
-export const QUANTITY =
-  /(?:quantity|qty|quantità|menge|anzahl|quantité|cantidad|数量|個数)\s*[:：]?\s*(\d{1,4})(?!\d)/i;
+export const QUANTITY = new RegExp(
+  `(?:${joinedList("quantity")})\\s*[:：]?\\s*(\\d{1,4})(?!\\d)`,
+  "iu",
+);
 const BULLET = /^[*•·]\s+(.{2,})$/;
 const BRACKETED = /^\[(.{8,})\]$/;
 const QUOTED_WITH_QTY = /^(\d{1,3})\s+["“„「](.{2,})["”“」]$/;
