@@ -86,8 +86,7 @@ export function findTotal(
   return null;
 }
 
-const SHIP_TO_LABEL =
-  /^(?:ship(?:ping)? to|deliver(?:ing)? to|your order (?:will be|was) sent to|sent to|shipping address|delivery address|l'ordine è stato spedito a|indirizzo di (?:spedizione|consegna)|spedito a|lieferadresse|lieferung an|versand an|adresse de livraison|livraison à|dirección de envío|enviar a)(?![\p{L}])\s*:?\s*(.*)$/iu;
+const SHIP_TO_LABEL = new RegExp(`^(?:${joinedList("shipTo")})(?![\\p{L}])\\s*:?\\s*(.*)$`, "iu");
 const ADDRESS_STOP =
   /^(?:order|track|arriving|arrives|shipment|total|price|payment|paid|your |estimated|delivery|view|change|manage|return|qty|quantity|item|just ask|chiedi|alexa|ordine|totale|riepilogo|bestell|gesamt|commande|sold by|condition|dispatch|shipping|placed on)\b|:$/i;
 
@@ -245,13 +244,19 @@ export function findEstimate(
   return { text: null, day: null, unreadLabel };
 }
 
-const TRACKING_LABEL =
-  /(?:tracking (?:number|no\.?|id|#|code)|numero di (?:tracciabilit[aà]|tracking|spedizione)|sendungsnummer|trackingnummer|sendungsverfolgungsnummer|num[ée]ro de suivi|n[úu]mero de seguimiento|お問い合わせ伝票番号|追跡番号|伝票番号)\s*(?:is|è|ist|est|es)?\s*[:：]?\s*([A-Z0-9][A-Z0-9 -]{6,45})/i;
+const TRACKING_LABEL = new RegExp(
+  `(?:${joinedList("trackingLabel")})\\s*(?:is|è|ist|est|es)?\\s*[:：]?\\s*([A-Z0-9][A-Z0-9 -]{6,45})`,
+  "iu",
+);
 const AMAZON_LOGISTICS_NUMBER = /\bTB[ACM]\d{12}\b/;
-const CARRIER_STATED =
-  /(?:being sent by|being shipped (?:with|by|via)|shipped (?:with|via|by)|sent with|spedito con il corriere|con il corriere|versand (?:mit|durch)|versandt mit|expédiée? (?:par|avec)|livrée? par|enviado con|zustellung durch|delivered by|delivery by|consegna con)\s+(\p{L}[\p{L}0-9&.' -]{1,40})/iu;
-const CARRIER_LABEL =
-  /(?:^|\s)(?:carrier|corriere|zusteller|transporteur|transportista|versanddienstleister|spedizioniere|配送業者|配送会社)\s*[:：]\s*(\p{L}[\p{L}0-9&.' -]{1,40})/iu;
+const CARRIER_STATED = new RegExp(
+  `(?:${joinedList("carrierStated")})\\s+(\\p{L}[\\p{L}0-9&.' -]{1,40})`,
+  "iu",
+);
+const CARRIER_LABEL = new RegExp(
+  `(?:^|\\s)(?:${joinedList("carrierLabel")})\\s*[:：]\\s*(\\p{L}[\\p{L}0-9&.' -]{1,40})`,
+  "iu",
+);
 
 /** A tracking number as printed, reduced to letters and digits, or null when it is not one. */
 function tidyTracking(raw: string): string | null {

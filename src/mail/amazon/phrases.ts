@@ -18,8 +18,9 @@
  *   all in every mail).
  * - `otherSubject`, `otherBody`: mail about something else even when it names an order:
  *   one-time passwords, refunds and returns, review requests, Subscribe & Save, Hub pickups.
- * - `totalLabel`, `totalWord`, `notTotal`, `estimateLine`, `estimateLabelAtEnd`, `quantity`: the
- *   labels of fields (see each).
+ * - `totalLabel`, `totalWord`, `notTotal`, `estimateLine`, `estimateLabelAtEnd`, `quantity`,
+ *   `sectionEnd`, `shipTo`, `trackingLabel`, `carrierStated`, `carrierLabel`: the labels and
+ *   headings the field finders look for (see each).
  */
 import type { MailKind } from "./types.ts";
 
@@ -43,10 +44,57 @@ export type LanguagePhrases = {
   estimateLabelAtEnd?: string[];
   /** The label of an item's quantity ("Menge: 2", "数量: 1"). */
   quantity?: string[];
+  /** Headings that end the order section: recommendations, wish lists, the footer. */
+  sectionEnd?: string[];
+  /** The label before the ship-to address ("Ship to", "Lieferadresse"). */
+  shipTo?: string[];
+  /** The label before a tracking number, and how the mail names the carrier. */
+  trackingLabel?: string[];
+  carrierStated?: string[];
+  carrierLabel?: string[];
 };
 
 export const PHRASES: Record<string, LanguagePhrases> = {
   en: {
+    sectionEnd: [
+      "buy it again\\b",
+      "customers (?:who|also)\\b",
+      "frequently bought\\b",
+      "recommended (?:for you|based on|items)\\b",
+      "recommendations? (?:for|based)\\b",
+      "top picks\\b",
+      "keep shopping\\b",
+      "deals (?:related|for you|recommended|inspired)\\b",
+      "inspired by\\b",
+      "related to (?:items|your)\\b",
+      "(?:you|we think you) (?:might|may) (?:also )?(?:like|be interested)\\b",
+      "more items to (?:consider|explore)\\b",
+      "sponsored\\b",
+      "(?:your )?wish ?list\\b",
+      "we hope to see you again soon\\b",
+      "unless otherwise noted\\b",
+      "by placing your order\\b",
+      "this e-?mail was sent from\\b",
+      "(?:©|\\(c\\)) ?\\d{4}",
+    ],
+    shipTo: [
+      "ship(?:ping)? to",
+      "deliver(?:ing)? to",
+      "your order (?:will be|was) sent to",
+      "sent to",
+      "shipping address",
+      "delivery address",
+    ],
+    trackingLabel: ["tracking (?:number|no\\.?|id|#|code)"],
+    carrierStated: [
+      "being sent by",
+      "being shipped (?:with|by|via)",
+      "shipped (?:with|via|by)",
+      "sent with",
+      "delivered by",
+      "delivery by",
+    ],
+    carrierLabel: ["carrier"],
     totalLabel: ["order total", "grand total", "shipment total", "total for this shipment"],
     totalWord: ["total"],
     notTotal: ["subtotal", "sub-total", "before tax"],
@@ -180,6 +228,15 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   de: {
+    sectionEnd: [
+      "kunden, die\\b",
+      "(?:empfehlungen|unsere empfehlungen)\\b",
+      "wir hoffen, (?:sie|dich) bald wieder",
+    ],
+    shipTo: ["lieferadresse", "lieferung an", "versand an"],
+    trackingLabel: ["sendungsnummer", "trackingnummer", "sendungsverfolgungsnummer"],
+    carrierStated: ["versand (?:mit|durch)", "versandt mit", "zustellung durch"],
+    carrierLabel: ["zusteller", "versanddienstleister"],
     totalLabel: ["gesamtbetrag", "gesamtsumme", "endbetrag", "summe"],
     totalWord: ["gesamt"],
     notTotal: ["zwischensumme"],
@@ -241,6 +298,15 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   fr: {
+    sectionEnd: [
+      "les clients ayant (?:acheté|consulté)",
+      "(?:recommandations|recommandé pour vous)\\b",
+      "nous espérons vous revoir\\b",
+    ],
+    shipTo: ["adresse de livraison", "livraison à"],
+    trackingLabel: ["num[ée]ro de suivi"],
+    carrierStated: ["expédiée? (?:par|avec)", "livrée? par"],
+    carrierLabel: ["transporteur"],
     totalLabel: ["total de la commande", "montant total"],
     totalWord: ["total"],
     notTotal: ["sous-total", "avant taxes"],
@@ -284,6 +350,16 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   it: {
+    sectionEnd: [
+      "articoli della lista\\b",
+      "(?:consigliati|raccomandati) per te\\b",
+      "i clienti che hanno acquistato\\b",
+      "a presto[,!.]?$",
+    ],
+    shipTo: ["l'ordine è stato spedito a", "indirizzo di (?:spedizione|consegna)", "spedito a"],
+    trackingLabel: ["numero di (?:tracciabilit[aà]|tracking|spedizione)"],
+    carrierStated: ["spedito con il corriere", "con il corriere", "consegna con"],
+    carrierLabel: ["corriere", "spedizioniere"],
     totalLabel: ["totale ordine", "totale dell'ordine", "totale iva inclusa"],
     totalWord: ["totale"],
     notTotal: ["parziale"],
@@ -322,6 +398,11 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   es: {
+    sectionEnd: ["los clientes que compraron\\b"],
+    shipTo: ["dirección de envío", "enviar a"],
+    trackingLabel: ["n[úu]mero de seguimiento"],
+    carrierStated: ["enviado con"],
+    carrierLabel: ["transportista"],
     totalLabel: ["importe total", "total del pedido"],
     totalWord: ["total"],
     estimateLine: ["(?:nueva )?llegada", "llega", "llegará"],
@@ -365,6 +446,8 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   ja: {
+    trackingLabel: ["お問い合わせ伝票番号", "追跡番号", "伝票番号"],
+    carrierLabel: ["配送業者", "配送会社"],
     totalLabel: ["この注文の合計", "注文合計", "ご請求額", "お支払い金額"],
     totalWord: ["合計"],
     notTotal: ["税抜", "小計"],
@@ -423,7 +506,12 @@ type ListKey =
   | "notTotal"
   | "estimateLine"
   | "estimateLabelAtEnd"
-  | "quantity";
+  | "quantity"
+  | "sectionEnd"
+  | "shipTo"
+  | "trackingLabel"
+  | "carrierStated"
+  | "carrierLabel";
 
 /** Every language's entries of a list (labels, "about something else"), in one alternation. */
 export function joinedList(table: ListKey): string {

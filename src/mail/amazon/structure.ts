@@ -9,6 +9,7 @@
  * Every pattern runs on one capped line at a time and has no nested unbounded quantifier.
  */
 import { clean, type Doc, type DocLink } from "./doc.ts";
+import { joinedList } from "./phrases.ts";
 import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
 
 /** Orders one message can be about, and order-number occurrences looked at. */
@@ -68,45 +69,15 @@ export function subjectOrderNumber(subject: string): string | null {
 // ---------------------------------------------------------------------------------------------
 // Where the order section ends
 
-const CUT_HEADINGS: RegExp[] = [
-  /^buy it again\b/i,
-  /^customers (?:who|also)\b/i,
-  /^frequently bought\b/i,
-  /^recommended (?:for you|based on|items)\b/i,
-  /^recommendations? (?:for|based)\b/i,
-  /^top picks\b/i,
-  /^keep shopping\b/i,
-  /^deals (?:related|for you|recommended|inspired)\b/i,
-  /^inspired by\b/i,
-  /^related to (?:items|your)\b/i,
-  /^(?:you|we think you) (?:might|may) (?:also )?(?:like|be interested)\b/i,
-  /^more items to (?:consider|explore)\b/i,
-  /^sponsored\b/i,
-  /^(?:your )?wish ?list\b/i,
-  /^articoli della lista\b/i,
-  /^(?:consigliati|raccomandati) per te\b/i,
-  /^i clienti che hanno acquistato\b/i,
-  /^kunden, die\b/i,
-  /^(?:empfehlungen|unsere empfehlungen)\b/i,
-  /^les clients ayant (?:acheté|consulté)\b/i,
-  /^(?:recommandations|recommandé pour vous)\b/i,
-  /^los clientes que compraron\b/i,
-  /^we hope to see you again soon\b/i,
-  /^a presto[,!.]?$/i,
-  /^wir hoffen, (?:sie|dich) bald wieder/i,
-  /^nous espérons vous revoir\b/i,
-  /^unless otherwise noted\b/i,
-  /^by placing your order\b/i,
-  /^this e-?mail was sent from\b/i,
-  /^(?:©|\(c\)) ?\d{4}/i,
-];
+/** Recommendation and footer headings (phrases.ts `sectionEnd`), at the start of a line. */
+const CUT_HEADING = new RegExp(`^(?:${joinedList("sectionEnd")})`, "iu");
 
 /** Index of the first recommendation/footer heading at or after `from`; lines.length if none. */
 export function findCut(lines: string[], from: number): number {
   for (let i = Math.max(0, from); i < lines.length; i++) {
     const l = lines[i] ?? "";
     if (l.length > 200) continue;
-    if (CUT_HEADINGS.some((re) => re.test(l))) return i;
+    if (CUT_HEADING.test(l)) return i;
   }
   return lines.length;
 }
