@@ -4,6 +4,7 @@
  * order. The words of each language are in phrases.ts.
  *
  * Order of decisions:
+ * 0. A parcel collected from a pickup point, naming its order: "delivered" (COLLECTED below).
  * 1. Messages that are about something else even when they name an order: one-time delivery
  *    passwords and sign-in codes, Hub/locker pickups, refunds and returns, review requests,
  *    Subscribe & Save notices → "other" (in the marketplaces' languages too: remboursement,
@@ -61,6 +62,14 @@ export function withoutQuoted(s: string): string {
   return `${s.slice(0, open)} … ${s.slice(close + 1)}`;
 }
 
+/**
+ * Pickup points and lockers (issue 21 item 5). A parcel collected there ("was picked up",
+ * "wurde abgeholt", "a été retiré") is "delivered" when the mail names its order. A notice that a
+ * parcel is ready for collection stays "other", like the Hub Locker notices of the corpus: the
+ * parcel is not yet in the reviewer's hands and the notice is about a pickup code (a person reads
+ * "arrived"; the order moves on with the delivered or collected mail).
+ */
+const COLLECTED = new RegExp(joinedList("collected"), "iu");
 const OTHER_SUBJECT = new RegExp(joinedList("otherSubject"), "iu");
 const OTHER_BODY = new RegExp(joinedList("otherBody"), "iu");
 
@@ -125,6 +134,17 @@ function bodyKind(lines: string[]): { kind: MailKind; line: string } | null {
   return null;
 }
 
+function firstMatch(re: RegExp, lines: string[]): RegExpExecArray | null {
+  const n = Math.min(lines.length, MAX_BODY_LINES);
+  for (let i = 0; i < n; i++) {
+    const l = lines[i] ?? "";
+    if (l.length > 600) continue;
+    const m = re.exec(l);
+    if (m) return m;
+  }
+  return null;
+}
+
 function cancelScope(subject: string, lines: string[]): "order" | "items" {
   const body = lines.slice(0, MAX_BODY_LINES).filter((l) => l.length <= 600);
   const any = (re: RegExp) => re.test(subject) || body.some((l) => re.test(l));
@@ -152,6 +172,11 @@ export function classify(
     reason,
     cancelScope: kind === "canceled" ? cancelScope(subject, bodyLines) : null,
   });
+
+  const collected = namesOrder
+    ? (COLLECTED.exec(unquoted) ?? firstMatch(COLLECTED, bodyLines))
+    : null;
+  if (collected) return done("delivered", `collected from a pickup point: "${collected[0]}"`);
 
   const other = OTHER_SUBJECT.exec(unquoted);
   if (other) return done("other", `subject mentions "${other[0]}"`);

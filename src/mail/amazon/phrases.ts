@@ -18,6 +18,7 @@
  *   all in every mail).
  * - `otherSubject`, `otherBody`: mail about something else even when it names an order:
  *   one-time passwords, refunds and returns, review requests, Subscribe & Save, Hub pickups.
+ * - `collected`: a parcel collected from a pickup point or locker (classify.ts: "delivered").
  * - `totalLabel`, `totalWord`, `notTotal`, `estimateLine`, `estimateLabelAtEnd`, `quantity`,
  *   `sectionEnd`, `shipTo`, `trackingLabel`, `carrierStated`, `carrierLabel`: the labels and
  *   headings the field finders look for (see each).
@@ -33,6 +34,8 @@ export type LanguagePhrases = {
   body?: ByKind;
   otherSubject?: string[];
   otherBody?: string[];
+  /** A parcel collected from a pickup point or locker: delivered (classify.ts). */
+  collected?: string[];
   /** A total's label: strong ones first ("Order Total", "Gesamtbetrag"), then the bare word. */
   totalLabel?: string[];
   totalWord?: string[];
@@ -56,6 +59,11 @@ export type LanguagePhrases = {
 
 export const PHRASES: Record<string, LanguagePhrases> = {
   en: {
+    collected: [
+      "(?<!\\bbe )\\bpicked up from (?:the |an? |your )?(?:amazon )?(?:hub|locker|counter|pickup)",
+      "\\byou picked up your (?:package|parcel|order)\\b",
+      "\\bhas been collected from\\b",
+    ],
     sectionEnd: [
       "buy it again\\b",
       "customers (?:who|also)\\b",
@@ -228,6 +236,9 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   de: {
+    collected: [
+      "(?:packstation|locker|abholstation|abholpunkt|paketshop|counter)\\b.{0,60}\\babgeholt\\b",
+    ],
     sectionEnd: [
       "kunden, die\\b",
       "(?:empfehlungen|unsere empfehlungen)\\b",
@@ -298,6 +309,7 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   fr: {
+    collected: ["\\bcolis a été retiré"],
     sectionEnd: [
       "les clients ayant (?:acheté|consulté)",
       "(?:recommandations|recommandé pour vous)\\b",
@@ -350,6 +362,7 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   it: {
+    collected: ["è stato ritirato (?:presso|al punto|nel locker|in un)"],
     sectionEnd: [
       "articoli della lista\\b",
       "(?:consigliati|raccomandati) per te\\b",
@@ -398,6 +411,7 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   es: {
+    collected: ["\\bha sido recogido (?:en|del) (?:el )?(?:punto|locker|amazon)"],
     sectionEnd: ["los clientes que compraron\\b"],
     shipTo: ["dirección de envío", "enviar a"],
     trackingLabel: ["n[úu]mero de seguimiento"],
@@ -446,6 +460,7 @@ export const PHRASES: Record<string, LanguagePhrases> = {
   },
 
   ja: {
+    collected: ["受け取りました"],
     trackingLabel: ["お問い合わせ伝票番号", "追跡番号", "伝票番号"],
     carrierLabel: ["配送業者", "配送会社"],
     totalLabel: ["この注文の合計", "注文合計", "ご請求額", "お支払い金額"],
@@ -499,6 +514,7 @@ export function joined(
 }
 
 type ListKey =
+  | "collected"
   | "otherSubject"
   | "otherBody"
   | "totalLabel"
