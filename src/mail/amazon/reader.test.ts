@@ -520,3 +520,37 @@ describe("what a mail shows but the reader could not read (MailFacts.unread, iss
     expect(f.unread).toEqual(["delivery-date"]);
   });
 });
+
+describe("the text part fills what a short HTML part lacks (issue 21 item 5)", () => {
+  test("amazon.ca 2026: the HTML shows no item lines; the text part's item, quantity, price and total are read", async () => {
+    const msg = await load("real/ca/shipped-cad-2026-vine.eml");
+    expect(msg.html).toBeTruthy();
+    const o = only(readAmazonMail(msg));
+    expect(o.items.map((i) => [i.productname, i.quantity, i.price])).toEqual([
+      [
+        "Stainless Steel Lunch Box, 3-Compartment Bento Container with Leakproof Lid for Adults and Kids (1400 ml)",
+        2,
+        "0.00",
+      ],
+    ]);
+    expect(o.total).toBe("0.00");
+    // Without its text part the same mail has only the subject's cut name.
+    const htmlOnly = only(readAmazonMail({ ...msg, text: null }));
+    expect(htmlOnly.items.map((i) => i.productname)).toEqual(["Stainless Steel Lunch Box,..."]);
+    expect(htmlOnly.total).toBeNull();
+  });
+
+  test("a shipping sender's mail in a language with no phrase is shipped by its sender", () => {
+    const f = readAmazonMail({
+      messageId: null,
+      from: { address: "shipment-tracking@amazon.pl", name: "Amazon.pl" },
+      subject: "Wysłano: „Czajnik...”",
+      date: new Date("2026-05-04T08:00:00Z"),
+      html: null,
+      text: "Twoja paczka jest w drodze\nZamówienie nr 405-1234567-7654321\n",
+      headers: [],
+    });
+    expect(f.kind).toBe("shipped");
+    expect(f.orders.map((o) => o.amazonordernumber)).toEqual(["405-1234567-7654321"]);
+  });
+});
