@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
-import type { Order, UserData } from "../../src/contract/index.ts";
+import type { IngestSummary, Order, UserData } from "../../src/contract/index.ts";
 import { MARKETPLACE_CURRENCY } from "../../src/contract/index.ts";
 import { createIngestRepo } from "../../src/features/mailbox/ingest.repo.ts";
 import { createMailIngestService } from "../../src/features/mailbox/ingest.service.ts";
@@ -203,13 +203,15 @@ describe("mail: every marketplace's orders in its currency; the Vine rule in eve
     const de = LOCALE_CASES.find((c) => c.id === "de-ordered");
     if (!de) throw new Error("case");
     const scan = mail.beginScan(u.userid, "import");
+    // Not an order sender (issue 21 item 2: an order sender's mail with an order number is an
+    // order mail in any language), and no phrase the reader knows.
     const dutch = raw({
       ...de,
       id: "nl-1",
-      from: "auto-bevestiging@amazon.nl",
+      from: "marketplace-messages@amazon.nl",
       host: "www.amazon.nl",
-      subject: "Besteld: 'Koffiemolen...'",
-      headline: "Bedankt voor je bestelling",
+      subject: "Jouw mening over 'Koffiemolen...'",
+      headline: "Hoe bevalt je aankoop?",
     });
     const french = raw({
       ...de,
@@ -277,5 +279,135 @@ describe("the migration", () => {
       "GBP",
       "USD",
     ]);
+  });
+});
+
+describe("POST /api/imap/import, default 'Vine orders only': the Vine rule in every currency form (issue 21 item 4)", () => {
+  /**
+   * The marketplace's 2025 confirmation (test/fixtures/mail/locale-cases.ts) with its total written
+   * in `total` and no item price shown (no aria amount either): only the total can tell a Vine
+   * order (0) from a paid one, as in the real Japanese and Canadian mail whose total was unread.
+   */
+  const confirmation = (id: string, total: string, n: number): string => {
+    const base = LOCALE_CASES.find((c) => c.id === id);
+    const order = base?.orders[0];
+    if (!base || !order) throw new Error(`no case ${id}`);
+    const number = `${order.number.slice(0, 4)}${String(n).padStart(7, "0")}${order.number.slice(11)}`;
+    return raw({
+      ...base,
+      id: `${id}-${n}`,
+      total,
+      orders: [
+        {
+          number,
+          items: order.items.map((i) => ({
+            ...i,
+            asin: `B0VINE${String(n).padStart(4, "0")}`,
+            price: "",
+            amount: "",
+          })),
+        },
+      ],
+    });
+  };
+  /** The text layout of the real amazon.co.jp 2025 confirmation (test/fixtures/mail/real/jp). */
+  const jpText = (total: string, n: number): string =>
+    [
+      'From: "Amazon.co.jp" <auto-confirm@amazon.co.jp>',
+      "To: reviewer@example.net",
+      `Subject: =?UTF-8?B?${Buffer.from("注文済み: 「シリコンスプーン...」").toString("base64")}?=`,
+      "Date: Thu, 16 Oct 2025 08:03:51 +0900",
+      `Message-ID: <jp-text-${n}@fixture.example>`,
+      "MIME-Version: 1.0",
+      "Content-Type: text/plain; charset=UTF-8",
+      "Content-Transfer-Encoding: 8bit",
+      "",
+      "ご注文ありがとうございます。",
+      "注文番号",
+      `250-${String(n).padStart(7, "0")}-3318844`,
+      "* シリコンスプーン 24本セット",
+      "  数量: 1",
+      "",
+      "合計",
+      total,
+      "",
+    ].join("\r\n");
+
+  const FORMS: Array<{
+    form: string;
+    paid: string;
+    mail: (total: string, n: number) => string;
+    currency: string;
+  }> = [
+    { form: "0 JPY", paid: "1,280 JPY", mail: jpText, currency: "JPY" },
+    {
+      form: "￥ 0",
+      paid: "￥ 2,640",
+      mail: (t, n) => confirmation("jp-ordered", t, n),
+      currency: "JPY",
+    },
+    {
+      form: "0円",
+      paid: "1,980円",
+      mail: (t, n) => confirmation("jp-ordered", t, n),
+      currency: "JPY",
+    },
+    {
+      form: "0.00 CAD",
+      paid: "90.39 CAD",
+      mail: (t, n) => confirmation("ca-ordered", t, n),
+      currency: "CAD",
+    },
+    {
+      form: "CDN$ 0.00",
+      paid: "CDN$ 32.99",
+      mail: (t, n) => confirmation("ca-ordered", t, n),
+      currency: "CAD",
+    },
+    {
+      form: "EUR 0,00",
+      paid: "EUR 60,05",
+      mail: (t, n) => confirmation("it-ordered", t, n),
+      currency: "EUR",
+    },
+    {
+      form: "0,00 €",
+      paid: "34,90 €",
+      mail: (t, n) => confirmation("fr-ordered", t, n),
+      currency: "EUR",
+    },
+    {
+      form: "£0.00",
+      paid: "£19.99",
+      mail: (t, n) => confirmation("uk-ordered", t, n),
+      currency: "GBP",
+    },
+    {
+      form: "A$0.00",
+      paid: "A$45.00",
+      mail: (t, n) => confirmation("au-ordered", t, n),
+      currency: "AUD",
+    },
+  ];
+
+  test("a Vine confirmation in each form becomes an order in its currency; the paid one does not", async () => {
+    const u = await h.register();
+    const fd = new FormData();
+    FORMS.forEach((f, i) => {
+      fd.append("files", new File([f.mail(f.form, 2 * i + 1)], `vine-${i}.eml`));
+      fd.append("files", new File([f.mail(f.paid, 2 * i + 2)], `paid-${i}.eml`));
+    });
+    const res = await call<IngestSummary>(h, "POST", "/api/imap/import", {
+      token: u.token,
+      raw: fd,
+    });
+    expect(res.res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      messagesRead: 2 * FORMS.length,
+      ordersCreated: FORMS.length,
+      skipped: { "not-vine": FORMS.length },
+    });
+    const got = list(u.userid).map((o) => [(o.amazonordernumber ?? "").slice(4, 11), o.currency]);
+    expect(got).toEqual(FORMS.map((f, i) => [String(2 * i + 1).padStart(7, "0"), f.currency]));
   });
 });

@@ -42,6 +42,28 @@ describe("subjects", () => {
     expect(bySubject(subject, [], true)).toBe(kind);
   });
 
+  test("pickup points: collected is delivered when an order is named; ready for pickup stays other", () => {
+    expect(bySubject("Your package was picked up from Amazon Hub Locker - Maple")).toBe(
+      "delivered",
+    );
+    expect(bySubject("Amazon.de", ["Dein Paket wurde an der Packstation abgeholt."])).toBe(
+      "delivered",
+    );
+    expect(
+      bySubject("Your package was picked up by UPS", ["Your package was picked up by UPS."]),
+    ).not.toBe("delivered");
+    expect(bySubject("Amazon.fr", ["Votre colis a été retiré au point relais."], true)).toBe(
+      "delivered",
+    );
+    expect(bySubject("Your package was picked up from Amazon Hub Locker - Maple", [], false)).toBe(
+      "other",
+    );
+    expect(bySubject("Your package is ready for pickup from Amazon Hub Locker - X")).toBe("other");
+    expect(
+      bySubject("Amazon.com", ["Your package is ready to be picked up from Amazon Hub Locker."]),
+    ).toBe("other");
+  });
+
   test("a product name in quotes does not change the kind", () => {
     expect(bySubject('Shipped: "Pick Up Sticks Game, Refund Edition..."')).toBe("shipped");
     expect(bySubject('Ordered: "Running Late Alarm Clock..."')).toBe("ordered");

@@ -1,7 +1,10 @@
 /**
- * What kind of Amazon message this is, from its subject and its body.
+ * Stage 3 of the Amazon mail reader: what kind of Amazon message this is, from its subject, its
+ * body (above the order section's end, structure.ts), its sender's role and whether it names an
+ * order. The words of each language are in phrases.ts.
  *
  * Order of decisions:
+ * 0. A parcel collected from a pickup point, naming its order: "delivered" (COLLECTED below).
  * 1. Messages that are about something else even when they name an order: one-time delivery
  *    passwords and sign-in codes, Hub/locker pickups, refunds and returns, review requests,
  *    Subscribe & Save notices → "other" (in the marketplaces' languages too: remboursement,
@@ -18,13 +21,19 @@
  * The 2025 templates print a progress bar ("Ordered / Shipped / Out for delivery / Delivered")
  * in every message, so bare status words in the body never count: only sentences do.
  */
-import { clean } from "./doc.ts";
-import { lastQuoteClose, QUOTE_OPEN } from "./items.ts";
+import { clean, lastQuoteClose, QUOTE_OPEN } from "./doc.ts";
+import { joined, joinedList, KIND_ORDER, type OrderKind } from "./phrases.ts";
+import type { SenderRole } from "./senders.ts";
 import type { MailKind } from "./types.ts";
 
 export type Classification = {
   kind: MailKind;
   reason: string;
+  /**
+   * An order mail by its sender and structure (an order sender, an order number) whose kind no
+   * rule decided: "other", and the reader says "kind" is unread.
+   */
+  undecided?: boolean;
   /** For "canceled": the whole order, or only some items. */
   cancelScope: "order" | "items" | null;
 };
@@ -53,93 +62,48 @@ export function withoutQuoted(s: string): string {
   return `${s.slice(0, open)} … ${s.slice(close + 1)}`;
 }
 
-const OTHER_SUBJECT =
-  /one[- ]time (?:password|passcode|code)|contraseña de un solo uso|mot de passe à usage unique|einmal-?passwort|password monouso|ワンタイムパスワード|verification code|security code|\bOTP\b|sign[- ]in|password assistance|ready for pick ?up|to pick ?up|pick ?up (?:code|your|at|from)|pickup|hub locker|\blocker\b|apartment hub|\brefund|rimborso|erstattung|rembourse|reembolso|返金|返品|\bretour (?:de|du|reçu)|\bvotre retour\b|devoluci[óo]n|\bevalúa|\bvalora tu|\bvaluta il tuo|évaluez votre|\bbewerten sie|\bbewerte deinen|レビュー|\breturn (?:request|label|received|started|confirmation|drop)|\brücksendung|\breso\b|\breview (?:your|this)|\brate your|how (?:was|did) your|price change|subscribe (?:&|and) save|your (?:deal|offer|coupon)|gift card|\bpayment (?:declined|failed|method)|\binvoice\b/i;
+/**
+ * Pickup points and lockers (issue 21 item 5). A parcel collected there ("was picked up",
+ * "wurde abgeholt", "a été retiré") is "delivered" when the mail names its order. A notice that a
+ * parcel is ready for collection stays "other", like the Hub Locker notices of the corpus: the
+ * parcel is not yet in the reviewer's hands and the notice is about a pickup code (a person reads
+ * "arrived"; the order moves on with the delivered or collected mail).
+ */
+const COLLECTED = new RegExp(joinedList("collected"), "iu");
+const OTHER_SUBJECT = new RegExp(joinedList("otherSubject"), "iu");
+const OTHER_BODY = new RegExp(joinedList("otherBody"), "iu");
 
-const OTHER_BODY =
-  /your one[- ]time password is|one[- ]time password is required|contraseña de un solo uso|mot de passe à usage unique|einmal-?passwort|password monouso|ワンタイムパスワード|your verification code is|ready for pick ?up|your pickup code is|^pickup code$|^pick up until|refund (?:was|has been) issued|we(?:'ve| have) issued your refund|your refund|^return summary$|your (?:next )?subscribe (?:&|and) save/i;
-
-const STRONG_SUBJECT: Rule[] = [
-  {
-    kind: "ordered",
-    re: /^(?:ordered|ordinato|bestellt|commandée?s?|pedido realizado|注文済み|注文確定)\s*[:：]/i,
-  },
-  {
-    kind: "shipped",
-    re: /^(?:shipped|dispatched|spedito|versandt|versendet|verschickt|expédiée?s?|enviado|発送済み|発送しました)\s*[:：]/i,
-  },
-  {
-    kind: "out-for-delivery",
-    re: /^(?:out for delivery|arriving today|in consegna(?: oggi)?|wird heute zugestellt|heute zugestellt|zustellung heute|in zustellung|en cours de livraison|llega hoy|en reparto|配達中|本日お届け)(?![\p{L}])/iu,
-  },
-  {
-    kind: "delivered",
-    re: /^(?:(?:delivered|consegnato|zugestellt|geliefert|livrée?s?|livraison|entregado|配達完了|配達済み)\s*[:：]|consegna effettuata\b)/i,
-  },
-  {
-    kind: "canceled",
-    re: /^(?:cancell?ed|cancellation|annullato|storniert|annulée?s?|cancelado|キャンセル済み|キャンセル)\s*[:：]/i,
-  },
-  {
-    kind: "delayed",
-    re: /^(?:delivery update|delayed|running late|aggiornamento (?:sulla|della) consegna|in ritardo|lieferverzögerung|verspätet|retard(?: de livraison)?|retraso en la entrega|retrasado|配送の遅延|お届けの遅延)\s*[:：]/i,
-  },
+/** Kinds in the order the subject's prefix is tried (the prefixes of different kinds never share a start). */
+const PREFIX_ORDER: OrderKind[] = [
+  "ordered",
+  "shipped",
+  "out-for-delivery",
+  "delivered",
+  "canceled",
+  "delayed",
 ];
 
-const WEAK_SUBJECT: Rule[] = [
-  {
-    kind: "canceled",
-    re: /\b(?:has|have) been cancell?ed\b|\bwas cancell?ed\b|\bcancellation\b|\bitem\(s\) cancell?ed\b|\border cancell?ed\b|\bannullat[oa]\b|\bstorniert\b/i,
-  },
-  {
-    kind: "delivered",
-    re: /\b(?:has|have) been delivered\b|\bwas delivered\b|\bhas arrived\b|\bconsegna effettuata\b|è stato consegnato\b|\bwurde zugestellt\b|\ba été livrée?/i,
-  },
-  {
-    kind: "out-for-delivery",
-    re: /\bout for delivery\b|\barriving today\b|\bwill be delivered today\b|\bin consegna oggi\b|\bwird heute zugestellt\b/i,
-  },
-  {
-    kind: "delayed",
-    re: /\bdelivery update\b|\bdelayed\b|\brunning late\b|\bin ritardo\b|\bverspätet\b|\bverzögert\b/i,
-  },
-  {
-    kind: "shipped",
-    re: /\bhas shipped\b|\bhave shipped\b|\bhas been (?:shipped|dispatched)\b|\bwas shipped\b|\bis on the way\b|è stato spedito\b|\bsono stati spediti\b|\bwurde versandt\b|\ba été expédiée?|発送しました|ご注文の発送/i,
-  },
-  {
-    kind: "ordered",
-    re: /\border confirmation\b|\byour order has been placed\b|\bthanks for your order\b|\bthank you for your order\b|\byour amazon[\w.]* order of\b|\bbestellbestätigung\b|\bconferma (?:d'|dell')ordine\b|\bconfirmation de commande\b|ご注文の確認|でのご注文/i,
-  },
-];
+const STRONG_SUBJECT: Rule[] = PREFIX_ORDER.flatMap((kind): Rule[] => {
+  const prefix = joined("prefix", kind);
+  const opening = joined("opening", kind);
+  const parts = [
+    ...(prefix ? [`(?:${prefix})\\s*[:：]`] : []),
+    ...(opening ? [`(?:${opening})(?![\\p{L}])`] : []),
+  ];
+  return parts.length > 0 ? [{ kind, re: new RegExp(`^(?:${parts.join("|")})`, "iu") }] : [];
+});
 
-const BODY: Rule[] = [
-  {
-    kind: "canceled",
-    re: /\b(?:has|have) been (?:successfully )?cancell?ed\b|\bwe(?:'ve| have) cancell?ed\b|^(?:order|items?|item\(s\)) cancell?ed\b|\bcancellation (?:of|confirmation)\b|\bsuccessfully cancell?ed\b|è stato annullato\b|\bwurde storniert\b|\ba été annulée?/i,
-  },
-  {
-    kind: "delivered",
-    re: /\b(?:has|have) been delivered\b|\bwas delivered\b|\b(?:package|parcel|order|item) (?:has )?arrived\b|^delivered(?: today| yesterday| on\b|[:!])|è stato consegnato\b|^consegna effettuata\b|\bwurde zugestellt\b|\ba été livrée?/i,
-  },
-  {
-    kind: "out-for-delivery",
-    re: /\bis out for delivery\b|\bwill be delivered today\b|\bout for delivery today\b|\bin consegna oggi\b|\bwird heute zugestellt\b|\bheute in zustellung\b|\best en cours de livraison\b/i,
-  },
-  {
-    kind: "delayed",
-    re: /\brunning late\b|\b(?:has been|is|was) delayed\b|\bdelivery (?:is )?delayed\b|\bsorry for the delay\b|è in ritardo\b|\bverspätet sich\b|\bverzögert sich\b/i,
-  },
-  {
-    kind: "shipped",
-    re: /\b(?:has|have) (?:been )?(?:shipped|dispatched)\b|\bwe(?:'ve| have) dispatched\b|\bwas shipped\b|^(?:dispatch|shipping|shipment) confirmation\b|^amazon shipping confirmation\b|\bpackage is on the way\b|è stato spedito\b|^conferma spedizione\b|\bwurde versandt\b|^versandbestätigung\b|\ba été expédiée?/i,
-    unless: FUTURE_SHIPMENT,
-  },
-  {
-    kind: "ordered",
-    re: /^order confirmation\b|\bthanks for your order\b|\bthank you for your order\b|\bthank you for shopping with us\b|\byour order has been placed\b|^conferma (?:d'|dell')ordine\b|\bgrazie per (?:il tuo )?ordine\b|^bestellbestätigung\b|\bvielen dank für ihre bestellung\b|\bmerci pour votre commande\b/i,
-  },
-];
+const rulesOf = (table: "subject" | "body"): Rule[] =>
+  KIND_ORDER.flatMap((kind): Rule[] => {
+    const src = joined(table, kind);
+    if (!src) return [];
+    const rule: Rule = { kind, re: new RegExp(src, "iu") };
+    if (table === "body" && kind === "shipped") rule.unless = FUTURE_SHIPMENT;
+    return [rule];
+  });
+
+const WEAK_SUBJECT: Rule[] = rulesOf("subject");
+const BODY: Rule[] = rulesOf("body");
 
 /** Only some items: "Partial item(s) cancellation", "… from your order", "the rest of your order". */
 const CANCEL_PARTIAL =
@@ -170,6 +134,17 @@ function bodyKind(lines: string[]): { kind: MailKind; line: string } | null {
   return null;
 }
 
+function firstMatch(re: RegExp, lines: string[]): RegExpExecArray | null {
+  const n = Math.min(lines.length, MAX_BODY_LINES);
+  for (let i = 0; i < n; i++) {
+    const l = lines[i] ?? "";
+    if (l.length > 600) continue;
+    const m = re.exec(l);
+    if (m) return m;
+  }
+  return null;
+}
+
 function cancelScope(subject: string, lines: string[]): "order" | "items" {
   const body = lines.slice(0, MAX_BODY_LINES).filter((l) => l.length <= 600);
   const any = (re: RegExp) => re.test(subject) || body.some((l) => re.test(l));
@@ -182,11 +157,13 @@ function cancelScope(subject: string, lines: string[]): "order" | "items" {
  * @param subjectRaw the Subject header as decoded
  * @param bodyLines the body's lines above the recommendations and footer
  * @param namesOrder whether the message names an order number anywhere
+ * @param role the order sender's role (senders.ts `senderRole`), null for any other sender
  */
 export function classify(
   subjectRaw: string,
   bodyLines: string[],
   namesOrder: boolean,
+  role: SenderRole | null = null,
 ): Classification {
   const subject = normaliseSubject(subjectRaw);
   const unquoted = withoutQuoted(subject);
@@ -195,6 +172,11 @@ export function classify(
     reason,
     cancelScope: kind === "canceled" ? cancelScope(subject, bodyLines) : null,
   });
+
+  const collected = namesOrder
+    ? (COLLECTED.exec(unquoted) ?? firstMatch(COLLECTED, bodyLines))
+    : null;
+  if (collected) return done("delivered", `collected from a pickup point: "${collected[0]}"`);
 
   const other = OTHER_SUBJECT.exec(unquoted);
   if (other) return done("other", `subject mentions "${other[0]}"`);
@@ -223,6 +205,18 @@ export function classify(
     return done(body.kind, `body says "${quoteLine(body.line)}"${agree}`);
   }
   if (weak) return done(weak.kind, `subject wording (${weak.kind})`);
+  // Structure (issue 21 item 2): an order sender and an order number make an order mail in any
+  // language; confirmations and shipping senders send one kind each, "update" senders several.
+  if (role && namesOrder) {
+    if (role !== "update")
+      return done(role, `sent by an order sender (${role}) with an order number`);
+    return {
+      kind: "other",
+      reason: "an order update with an order number, but no wording tells its kind",
+      cancelScope: null,
+      undecided: true,
+    };
+  }
   return done("other", "no order, shipment or delivery wording in subject or body");
 }
 

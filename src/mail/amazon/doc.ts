@@ -1,5 +1,5 @@
 /**
- * Step one of the Amazon mail reader: a MailMessage becomes a flat document (`buildDoc`).
+ * Stage 1 of the Amazon mail reader: a MailMessage becomes a flat document (`buildDoc`).
  *
  * The HTML part (or the text part when there is no HTML) becomes lines of visible text (block
  * elements and table cells end a line; entities decoded, invisible characters dropped, white
@@ -126,6 +126,12 @@ export const capCleanName = (c0: string): string => {
 export const capName = (s: string): string => capCleanName(clean(s));
 
 export const isTruncated = (s: string): boolean => /(?:\.\.\.|…)$/.test(s);
+
+/** Quotes around product names in subjects: straight, typographic, German, French, Japanese. */
+export const QUOTE_OPEN = /["“‘„«「『]/;
+export function lastQuoteClose(s: string): number {
+  return Math.max(...['"', "”", "“", "’", "»", "」", "』"].map((q) => s.lastIndexOf(q)));
+}
 
 // ---------------------------------------------------------------------------------------------
 // The flat document

@@ -1,158 +1,37 @@
 /**
- * The field finders of the Amazon mail reader: order numbers, where the order section ends,
- * prices, and per order its total, ship-to, estimate, tracking and dates, each looked for in a
- * set of line ranges of the flat document (doc.ts). Every pattern runs on one line at a time
+ * Stage 4 of the Amazon mail reader (with items.ts and text-items.ts): the fields of one order —
+ * its total, ship-to, estimate, tracking and dates — each looked for in the order's line ranges
+ * of the flat document (doc.ts). Amounts are read by money.ts, delivery days by dates.ts. Every pattern runs on one line at a time
  * (lines are capped at MAX_LINE_CHARS) and has no nested unbounded quantifiers, so hostile mail
  * cannot make it backtrack.
  */
 import type { Carrier } from "../../contract/index.ts";
 import { detectCarrier } from "../../tracking/carrier-detect.ts";
-import { clean, type DocLink } from "./doc.ts";
-import { amazonDomainOf } from "./senders.ts";
+import { readDeliveryDay } from "./dates.ts";
+import { clean } from "./doc.ts";
+import { findMoney, isMoneyOnly, readNumber } from "./money.ts";
+import { joinedList } from "./phrases.ts";
+import type { Marketplace } from "./types.ts";
 
 const MAX_ADDRESS_CHARS = 300;
 const MAX_ESTIMATE_CHARS = 200;
+/** Estimate labels whose text is given to the date parser, per order and range. */
+const MAX_DATE_TRIES = 8;
 
 // ---------------------------------------------------------------------------------------------
-// Order numbers
-
-/** Amazon order numbers: 3 digits (or D + 2 for digital orders), 7, 7. */
-const ORDER_NUMBER = /(?<![\w-])([D\d]\d{2}-\d{7}-\d{7})(?![\w-])/g;
-const ORDER_LABEL =
-  /(?:order|ordine|bestell\w*|commande|pedido|bestelling|zamówienie|注文番号|#|n[.°º]\s?|nr\.?)[\s:：#.°º]*$/i;
-
-export type OrderOcc = { number: string; line: number };
-
-/** Order numbers written in the text with an order label before them ("Order #", "Ordine n."). */
-export function textOrderNumbers(lines: string[]): OrderOcc[] {
-  const out: OrderOcc[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? "";
-    if (!/\d{7}-\d{7}/.test(line)) continue;
-    for (const m of line.matchAll(ORDER_NUMBER)) {
-      const idx = m.index ?? 0;
-      let before = line.slice(Math.max(0, idx - 40), idx);
-      if (before.trim() === "" && i > 0) before = (lines[i - 1] ?? "").slice(-40);
-      if (ORDER_LABEL.test(clean(before)) && m[1]) out.push({ number: m[1], line: i });
-    }
-  }
-  return out;
-}
-
-/** Order numbers in link parameters (orderId=, orderID=) of Amazon links. */
-export function linkOrderNumbers(links: DocLink[]): OrderOcc[] {
-  const out: OrderOcc[] = [];
-  for (const l of links) {
-    const u = l.url;
-    if (!u || !amazonDomainOf(u.hostname)) continue;
-    for (const [k, v] of u.searchParams) {
-      if (k.toLowerCase() !== "orderid") continue;
-      const m = /^([D\d]\d{2}-\d{7}-\d{7})$/.exec(v.trim());
-      if (m?.[1]) out.push({ number: m[1], line: l.line });
-    }
-  }
-  return out;
-}
-
-/** An order number in the subject ("#113-…", "Order # 111-…", "(#113-…)"). */
-export function subjectOrderNumber(subject: string): string | null {
-  for (const m of subject.slice(0, 1000).matchAll(ORDER_NUMBER)) {
-    const idx = m.index ?? 0;
-    if (m[1] && ORDER_LABEL.test(subject.slice(Math.max(0, idx - 40), idx))) return m[1];
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Where the order section ends
-
-const CUT_HEADINGS: RegExp[] = [
-  /^buy it again\b/i,
-  /^customers (?:who|also)\b/i,
-  /^frequently bought\b/i,
-  /^recommended (?:for you|based on|items)\b/i,
-  /^recommendations? (?:for|based)\b/i,
-  /^top picks\b/i,
-  /^keep shopping\b/i,
-  /^deals (?:related|for you|recommended|inspired)\b/i,
-  /^inspired by\b/i,
-  /^related to (?:items|your)\b/i,
-  /^(?:you|we think you) (?:might|may) (?:also )?(?:like|be interested)\b/i,
-  /^more items to (?:consider|explore)\b/i,
-  /^sponsored\b/i,
-  /^(?:your )?wish ?list\b/i,
-  /^articoli della lista\b/i,
-  /^(?:consigliati|raccomandati) per te\b/i,
-  /^i clienti che hanno acquistato\b/i,
-  /^kunden, die\b/i,
-  /^(?:empfehlungen|unsere empfehlungen)\b/i,
-  /^les clients ayant (?:acheté|consulté)\b/i,
-  /^(?:recommandations|recommandé pour vous)\b/i,
-  /^los clientes que compraron\b/i,
-  /^we hope to see you again soon\b/i,
-  /^a presto[,!.]?$/i,
-  /^wir hoffen, (?:sie|dich) bald wieder/i,
-  /^nous espérons vous revoir\b/i,
-  /^unless otherwise noted\b/i,
-  /^by placing your order\b/i,
-  /^this e-?mail was sent from\b/i,
-  /^(?:©|\(c\)) ?\d{4}/i,
-];
-
-/** Index of the first recommendation/footer heading at or after `from`; lines.length if none. */
-export function findCut(lines: string[], from: number): number {
-  for (let i = Math.max(0, from); i < lines.length; i++) {
-    const l = lines[i] ?? "";
-    if (l.length > 200) continue;
-    if (CUT_HEADINGS.some((re) => re.test(l))) return i;
-  }
-  return lines.length;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Prices
-
-const CUR_BEFORE =
-  /(?:US\$|CA\$|CDN\$|C\$|AU\$|A\$|\$|£|€|EUR|GBP|USD|CAD|AUD|CHF|₹|INR|¥|￥|JPY)\s?(\d[\d.,]{0,14})(?!\d)/;
-/** After the amount: euros, yen ("0円"), and Canadian French dollars ("0,00 $"). */
-const CUR_AFTER = /(?<![\d.,])(\d[\d.,]{0,14}\d|\d)\s?(?:€|EUR|円|\$)(?![a-z])/i;
+// Prices (money.ts reads them; these keep the fields' signatures short)
 
 /** "1,234.56", "1.234,56", "107,34", "12" → "1234.56", "1234.56", "107.34", "12.00". */
-export function normalisePrice(raw: string): string | null {
-  let s = raw.replace(/[\s'’]/g, "").replace(/[.,]+$/, "");
-  if (!/^\d[\d.,]*$/.test(s)) return null;
-  const lastDot = s.lastIndexOf(".");
-  const lastComma = s.lastIndexOf(",");
-  if (lastDot >= 0 && lastComma >= 0) {
-    const dec = lastDot > lastComma ? "." : ",";
-    const other = dec === "." ? "," : ".";
-    s = s.split(other).join("");
-    if (dec === ",") s = s.replace(",", ".");
-  } else if (lastComma >= 0) {
-    s =
-      /,\d{1,2}$/.test(s) && s.split(",").length === 2
-        ? s.replace(",", ".")
-        : s.split(",").join("");
-  } else if (lastDot >= 0) {
-    if (/\.\d{3}$/.test(s) || s.split(".").length > 2) s = s.split(".").join("");
-  }
-  const n = Number(s);
-  if (!Number.isFinite(n) || n < 0 || n > 1e9) return null;
-  return n.toFixed(2);
-}
+export const normalisePrice = (raw: string, market: Marketplace = "unknown"): string | null =>
+  readNumber(raw, market);
 
-/** The first price written in `s` (symbol or code before the amount, or € after it). */
-export function findPrice(s: string): { value: string; index: number; end: number } | null {
-  const a = CUR_BEFORE.exec(s);
-  const b = CUR_AFTER.exec(s);
-  const m = a && b ? (a.index <= b.index ? a : b) : (a ?? b);
-  if (!m?.[1]) return null;
-  const value = normalisePrice(m[1]);
-  return value ? { value, index: m.index, end: m.index + m[0].length } : null;
+/** The first price written in `s` (symbol or code before or after the amount). */
+export function findPrice(
+  s: string,
+  market: Marketplace = "unknown",
+): { value: string; index: number; end: number } | null {
+  return findMoney(s, market);
 }
-
-const PRICE_ONLY =
-  /^-?\s?(?:(?:US\$|CA\$|CDN\$|C\$|AU\$|A\$|\$|£|€|EUR|GBP|USD|CAD|AUD|CHF|₹|INR|¥|￥|JPY)\s?\d[\d.,]{0,14}|\d[\d.,]{0,14}\s?(?:€|EUR|円|\$))$/i;
 
 // ---------------------------------------------------------------------------------------------
 // Fields, each looked for in a set of line ranges
@@ -165,22 +44,41 @@ export function* rangeLines(lines: string[], ranges: Range[]): Generator<[number
   }
 }
 
-const TOTAL_STRONG =
-  /(?:^|[^\p{L}])(?:order total|grand total|shipment total|total for this shipment|totale ordine|totale dell'ordine|gesamtbetrag|gesamtsumme|summe|total de la commande|montant total|importe total|total del pedido|注文合計|ご請求額|お支払い金額)(?!\p{L})\s*[:：]?\s*/giu;
-const TOTAL_WEAK = /(?:^|[^\p{L}])(?:totale|total|gesamt)(?!\p{L})\s*:?\s*/giu;
+/**
+ * Total labels, strongest first. A label may carry a qualifier before its colon ("Totale IVA
+ * inclusa (ove applicabile):", "Order Total (incl. VAT):"); the amount follows on the same line
+ * or alone on the next. Subtotals, totals before tax and per-payment lines never count.
+ */
+const TOTAL_STRONG = new RegExp(`(?:^|[^\\p{L}])(?:${joinedList("totalLabel")})(?!\\p{L})`, "giu");
+const TOTAL_WEAK = new RegExp(`(?:^|[^\\p{L}])(?:${joinedList("totalWord")})(?!\\p{L})`, "giu");
+const NOT_TOTAL = new RegExp(joinedList("notTotal"), "iu");
+/** What may stand between a label and its amount: a strong label's qualifier in words before a
+ * colon; after a weak one, only a parenthesis ("Total (incl. VAT):"). */
+const STRONG_TAIL = /^(?:[^\d:：]{0,60}[:：])?\s*/u;
+const WEAK_TAIL = /^\s*(?:[(（][^)）]{0,40}[)）])?\s*[:：]?\s*/u;
 
-export function findTotal(lines: string[], ranges: Range[]): string | null {
-  for (const re of [TOTAL_STRONG, TOTAL_WEAK]) {
+export function findTotal(
+  lines: string[],
+  ranges: Range[],
+  market: Marketplace = "unknown",
+): string | null {
+  for (const [re, tailRe] of [
+    [TOTAL_STRONG, STRONG_TAIL],
+    [TOTAL_WEAK, WEAK_TAIL],
+  ] as const) {
     for (const [i, line] of rangeLines(lines, ranges)) {
+      if (line.length > 300 || NOT_TOTAL.test(line)) continue;
       re.lastIndex = 0;
       for (const m of line.matchAll(re)) {
-        const rest = line.slice((m.index ?? 0) + m[0].length);
+        const after = line.slice((m.index ?? 0) + m[0].length);
+        const tail = tailRe.exec(after)?.[0] ?? "";
+        const rest = after.slice(tail.length);
         if (rest === "") {
           const next = lines[i + 1] ?? "";
-          if (PRICE_ONLY.test(next)) return findPrice(next)?.value ?? null;
+          if (isMoneyOnly(next, market)) return findMoney(next, market)?.value ?? null;
           continue;
         }
-        const p = findPrice(rest);
+        const p = findMoney(rest, market);
         if (p && p.index <= 2) return p.value;
       }
     }
@@ -188,8 +86,7 @@ export function findTotal(lines: string[], ranges: Range[]): string | null {
   return null;
 }
 
-const SHIP_TO_LABEL =
-  /^(?:ship(?:ping)? to|deliver(?:ing)? to|your order (?:will be|was) sent to|sent to|shipping address|delivery address|l'ordine è stato spedito a|indirizzo di (?:spedizione|consegna)|spedito a|lieferadresse|lieferung an|versand an|adresse de livraison|livraison à|dirección de envío|enviar a)(?![\p{L}])\s*:?\s*(.*)$/iu;
+const SHIP_TO_LABEL = new RegExp(`^(?:${joinedList("shipTo")})(?![\\p{L}])\\s*:?\\s*(.*)$`, "iu");
 const ADDRESS_STOP =
   /^(?:order|track|arriving|arrives|shipment|total|price|payment|paid|your |estimated|delivery|view|change|manage|return|qty|quantity|item|just ask|chiedi|alexa|ordine|totale|riepilogo|bestell|gesamt|commande|sold by|condition|dispatch|shipping|placed on)\b|:$/i;
 
@@ -206,7 +103,7 @@ export function findShipTo(
     if (m[1]) parts.push(m[1]);
     for (let j = i + 1; j < lines.length && parts.length < 5; j++) {
       const l = lines[j] ?? "";
-      if (l.length > 100 || ADDRESS_STOP.test(l) || findPrice(l) || /https?:/.test(l)) break;
+      if (l.length > 100 || ADDRESS_STOP.test(l) || findMoney(l) || /https?:/.test(l)) break;
       if (linkLines.has(j)) break;
       parts.push(l);
     }
@@ -220,7 +117,7 @@ export function findShipTo(
     if (
       prev.length <= 120 &&
       / [-–] /.test(prev) &&
-      !findPrice(prev) &&
+      !findMoney(prev) &&
       /^(?:arriving|arrives|arrived|delivered|out for delivery|now arriving|dispatched|shipped)\b/i.test(
         prev2,
       )
@@ -237,10 +134,14 @@ const ARRIVING_LINE = /^(?:now )?(?:arriving|arrives)(?: early)?\b\s*:?\s*(.*)$/
  * "Arriverà martedì 01 dicembre", "Zustellung heute", "お届け予定日: 2025/12/04"): the text is
  * what the user reads; expected-delivery.ts turns the local words into a day.
  */
-const LOCAL_ESTIMATE_LINE =
-  /^(?:(?:neue |voraussichtliche )?zustellung(?!\s+durch)|(?:voraussichtliche )?lieferung(?!\s+durch)|livraison prévue|nouvelle date de livraison|arrivée|arriverà|consegna prevista|(?:nueva )?llegada|llegará|(?:新しい)?お届け予定日?)(?=[\s:：]|$)\s*[:：]?\s*(.*)$/iu;
-const ESTIMATE_LABEL_AT_END =
-  /(?:will arrive|estimated delivery(?: date)?(?: is)?|expected delivery(?: date)?(?: is)?|now arriving|arriving|arriverà|consegna prevista|voraussichtliche (?:lieferung|zustellung)|lieferung|livraison prévue(?: le)?|llegará)\s*:?$/i;
+const LOCAL_ESTIMATE_LINE = new RegExp(
+  `^(?:${joinedList("estimateLine")})(?=[\\s:：]|$)\\s*[:：]?\\s*(.*)$`,
+  "iu",
+);
+const ESTIMATE_LABEL_AT_END = new RegExp(
+  `(?:${joinedList("estimateLabelAtEnd")})\\s*[:：]?$`,
+  "iu",
+);
 const NOW_EXPECTED = /\bnow expected\s+([^.]{3,80})/i;
 const DELIVERED_TODAY = /\bwill be delivered (today|tomorrow)\b/i;
 const WITHIN_DAYS = /\bwithin (\d{1,3}) (?:business |working )?days\b/i;
@@ -261,43 +162,101 @@ function dateLineAt(lines: string[], j: number): string | null {
   return l;
 }
 
-export function findEstimate(lines: string[], ranges: Range[]): string | null {
+export type Estimate = {
+  /** The estimate as the mail writes it (what the user reads). */
+  text: string | null;
+  /** The day it names, read with chrono-node from the mail's date (dates.ts); null when none. */
+  day: string | null;
+  /** An estimate label was seen whose date could not be read (MailFacts.unread "delivery-date"). */
+  unreadLabel: boolean;
+};
+
+/**
+ * The expected delivery of an order: the first estimate line whose text names a day. A line that
+ * only looks like one ("Lieferung verfolgen", the track button's label after "Lieferung") names
+ * none, so it is passed over and the search goes on.
+ */
+export function findEstimate(
+  lines: string[],
+  ranges: Range[],
+  market: Marketplace = "unknown",
+  ref: Date | null = null,
+): Estimate {
+  let unreadLabel = false;
+  let tries = 0;
+  const dated = (text: string): Estimate | null => {
+    // chrono reads a label's text in about half a millisecond: a few labels per order, never
+    // thousands (hostile mail can repeat a label on every line).
+    if (++tries > MAX_DATE_TRIES) return null;
+    const t = tidyEstimate(text);
+    const day = readDeliveryDay(t, market, ref);
+    if (day) return { text: t, day, unreadLabel: false };
+    unreadLabel = true;
+    return null;
+  };
   for (const [i, line] of rangeLines(lines, ranges)) {
     if (line.length > 600) continue;
     const local = LOCAL_ESTIMATE_LINE.exec(line);
     if (local) {
-      if ((local[1] ?? "").trim() !== "") return tidyEstimate(line);
-      const next = dateLineAt(lines, i + 1);
-      if (next) return tidyEstimate(`${line} ${next}`);
+      const found =
+        (local[1] ?? "").trim() !== ""
+          ? dated(line)
+          : (() => {
+              const next = dateLineAt(lines, i + 1);
+              return next ? dated(`${line} ${next}`) : null;
+            })();
+      if (found) return found;
+      continue;
     }
     const a = ARRIVING_LINE.exec(line);
     if (a) {
       const rest = (a[1] ?? "").trim();
-      if (rest !== "") return tidyEstimate(line);
-      const next = dateLineAt(lines, i + 1);
-      if (next) return tidyEstimate(next);
+      const text = rest !== "" ? line : dateLineAt(lines, i + 1);
+      if (text)
+        return {
+          text: tidyEstimate(text),
+          day: readDeliveryDay(text, market, ref),
+          unreadLabel: false,
+        };
     }
     if (ESTIMATE_LABEL_AT_END.test(line)) {
       const next = dateLineAt(lines, i + 1);
-      if (next) return tidyEstimate(next);
+      const found = next ? dated(next) : null;
+      if (found) return found;
+      continue;
     }
     const ne = NOW_EXPECTED.exec(line);
-    if (ne?.[1]) return tidyEstimate(ne[1]);
+    if (ne?.[1]) {
+      const text = tidyEstimate(ne[1]);
+      return { text, day: readDeliveryDay(text, market, ref), unreadLabel: false };
+    }
     const dt = DELIVERED_TODAY.exec(line);
-    if (dt?.[1]) return dt[1].toLowerCase();
+    if (dt?.[1]) {
+      const text = dt[1].toLowerCase();
+      return { text, day: readDeliveryDay(text, "US", ref), unreadLabel: false };
+    }
     const wd = WITHIN_DAYS.exec(line);
-    if (wd) return tidyEstimate(wd[0]);
+    if (wd) {
+      const text = tidyEstimate(wd[0]);
+      return { text, day: readDeliveryDay(text, "US", ref), unreadLabel: false };
+    }
   }
-  return null;
+  return { text: null, day: null, unreadLabel };
 }
 
-const TRACKING_LABEL =
-  /(?:tracking (?:number|no\.?|id|#|code)|numero di (?:tracciabilit[aà]|tracking|spedizione)|sendungsnummer|trackingnummer|sendungsverfolgungsnummer|num[ée]ro de suivi|n[úu]mero de seguimiento|お問い合わせ伝票番号|追跡番号|伝票番号)\s*(?:is|è|ist|est|es)?\s*[:：]?\s*([A-Z0-9][A-Z0-9 -]{6,45})/i;
+const TRACKING_LABEL = new RegExp(
+  `(?:${joinedList("trackingLabel")})\\s*(?:is|è|ist|est|es)?\\s*[:：]?\\s*([A-Z0-9][A-Z0-9 -]{6,45})`,
+  "iu",
+);
 const AMAZON_LOGISTICS_NUMBER = /\bTB[ACM]\d{12}\b/;
-const CARRIER_STATED =
-  /(?:being sent by|being shipped (?:with|by|via)|shipped (?:with|via|by)|sent with|spedito con il corriere|con il corriere|versand (?:mit|durch)|versandt mit|expédiée? (?:par|avec)|livrée? par|enviado con|zustellung durch|delivered by|delivery by|consegna con)\s+(\p{L}[\p{L}0-9&.' -]{1,40})/iu;
-const CARRIER_LABEL =
-  /(?:^|\s)(?:carrier|corriere|zusteller|transporteur|transportista|versanddienstleister|spedizioniere|配送業者|配送会社)\s*[:：]\s*(\p{L}[\p{L}0-9&.' -]{1,40})/iu;
+const CARRIER_STATED = new RegExp(
+  `(?:${joinedList("carrierStated")})\\s+(\\p{L}[\\p{L}0-9&.' -]{1,40})`,
+  "iu",
+);
+const CARRIER_LABEL = new RegExp(
+  `(?:^|\\s)(?:${joinedList("carrierLabel")})\\s*[:：]\\s*(\\p{L}[\\p{L}0-9&.' -]{1,40})`,
+  "iu",
+);
 
 /** A tracking number as printed, reduced to letters and digits, or null when it is not one. */
 function tidyTracking(raw: string): string | null {

@@ -1,10 +1,11 @@
 /**
- * The items of an Amazon message: product links of the order section (ASINs from /dp/,
+ * Stage 4 of the Amazon mail reader (with text-items.ts and fields.ts): the items of an Amazon
+ * message from its product links of the order section (ASINs from /dp/,
  * /gp/product/, ?asin=; Amazon's click-tracking undone by doc.ts), merged into one item per
  * product with its best name, image, unit price and quantity, or the item a subject names.
  *
  * Items come only from the order section: the document is cut at the first recommendation or
- * footer heading after the first order number (fields.ts `findCut`), and a product link whose
+ * footer heading after the first order number (structure.ts `findCut`), and a product link whose
  * Amazon ref tag or enclosing element is a recommendation widget's (pd_…, rtpb, qpr, sr_N,
  * p13n…) is never an item, wherever it stands.
  */
@@ -15,11 +16,14 @@ import {
   type Doc,
   type DocLink,
   isTruncated,
+  lastQuoteClose,
   MAX_NAME_CHARS,
+  QUOTE_OPEN,
 } from "./doc.ts";
-import { findPrice, normalisePrice } from "./fields.ts";
+import { findMoney, readNumber } from "./money.ts";
 import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
-import type { MailItem } from "./types.ts";
+import { QUANTITY } from "./text-items.ts";
+import type { MailItem, Marketplace } from "./types.ts";
 
 // ---------------------------------------------------------------------------------------------
 // URLs, ASINs
@@ -144,7 +148,7 @@ export function itemDrafts(
     let name = names[0];
     if (doc.source === "text" && !name && asin) {
       const prev = doc.lines[l.line - 1];
-      if (prev && prev.length <= MAX_NAME_CHARS && !findPrice(prev) && !/:$/.test(prev)) {
+      if (prev && prev.length <= MAX_NAME_CHARS && !findMoney(prev) && !/:$/.test(prev)) {
         name = capName(prev);
       }
       if (name) names.push(name);
@@ -191,7 +195,6 @@ export function bestName(names: string[]): string {
   return best;
 }
 
-const QUANTITY = /(?:quantity|qty|quantità|menge|anzahl|quantité|cantidad)\s*:?\s*(\d{1,4})\b/i;
 const NOT_ITEM_PRICE =
   /total|subtotal|totale|summe|gesamt|postage|shipping|delivery|vat|iva|tax|paid|payment|refund|saving|last price|you saved|promotion|discount|coupon|estimated|%/i;
 
@@ -199,6 +202,7 @@ export function itemDetails(
   doc: Doc,
   draft: ItemDraft,
   spanEnd: number,
+  market: Marketplace = "unknown",
 ): { price: string | null; quantity: number } {
   const end = Math.min(spanEnd, draft.line + 12, doc.lines.length);
   let quantity = 1;
@@ -212,21 +216,15 @@ export function itemDetails(
     }
   }
   const amount = doc.amounts.find((a) => a.line >= draft.line && a.line < end);
-  if (amount) price = normalisePrice(amount.value);
+  if (amount) price = readNumber(amount.value, "US");
   if (!price) {
     for (let i = draft.line; i < end && !price; i++) {
       const line = doc.lines[i] ?? "";
       if (NOT_ITEM_PRICE.test(line)) continue;
-      price = findPrice(line)?.value ?? null;
+      price = findMoney(line, market)?.value ?? null;
     }
   }
   return { price, quantity };
-}
-
-/** Quotes around product names in subjects: straight, typographic, German, French, Japanese. */
-export const QUOTE_OPEN = /["“‘„«「『]/;
-export function lastQuoteClose(s: string): number {
-  return Math.max(...['"', "”", "“", "’", "»", "」", "』"].map((q) => s.lastIndexOf(q)));
 }
 
 /** The item a subject names: `Ordered: 2 "solaround Acrylic Side..."`, `Shipped: ‘X…’`. */
@@ -238,7 +236,11 @@ export function subjectItem(subject: string): MailItem | null {
   if (close <= open + 2) return null;
   const name = capName(s.slice(open + 1, close));
   if (name.length < 2) return null;
-  const q = /(\d{1,3})\s*$/.exec(s.slice(Math.max(0, open - 6), open).trim());
+  // `2 "name"`, `2 x "name"`, `2 Artikel: "name"`.
+  const q =
+    /(?:^|[\s:：])(\d{1,3})\s*(?:[x×]|artikel|articoli|artículos|articles?|items?|点)?\s*:?\s*$/i.exec(
+      s.slice(Math.max(0, open - 16), open).trim(),
+    );
   const quantity = q ? Number(q[1]) : 1;
   return {
     productname: name,
@@ -248,4 +250,13 @@ export function subjectItem(subject: string): MailItem | null {
     price: null,
     quantity: quantity >= 1 ? quantity : 1,
   };
+}
+
+/** Whether the order section links to a product (an ASIN, not a recommendation). */
+export function hasProductLinks(doc: Doc, cut: number): boolean {
+  for (const l of doc.links) {
+    if (l.line >= cut) break;
+    if (!isRecommendationLink(l) && asinOf(l.url)) return true;
+  }
+  return false;
 }

@@ -218,21 +218,36 @@ describe("mail that must not become an order, in every language", () => {
   });
 });
 
-describe("mail in a language the reader does not know", () => {
-  test("Dutch (amazon.nl) 'Besteld:' stays other, marketplace unknown", async () => {
-    const base = LOCALE_CASES.find((c) => c.id === "de-ordered");
-    if (!base) throw new Error("case");
-    const f = await read({
-      ...base,
-      id: "nl",
-      from: "auto-bevestiging@amazon.nl",
-      host: "www.amazon.nl",
-      subject: "Besteld: 'Koffiemolen...'",
-      headline: "Bedankt voor je bestelling",
-      orderLabel: "Bestelnummer",
-      totalLabel: "Totaal",
-    });
-    expect(f.kind).toBe("other");
+describe("mail in a language the reader has no phrase for (issue 21 item 2: structure decides)", () => {
+  const base = LOCALE_CASES.find((c) => c.id === "de-ordered");
+  if (!base) throw new Error("case");
+  const polish = {
+    ...base,
+    id: "pl",
+    from: "auto-confirm@amazon.pl",
+    host: "www.amazon.pl",
+    subject: "Zamówiono: 'Młynek do kawy...'",
+    headline: "Dziękujemy za zamówienie",
+    orderLabel: "Zamówienie nr",
+    totalLabel: "Suma",
+  };
+
+  test("an order sender's mail with an order number is an order mail; marketplace unknown", async () => {
+    const f = await read(polish);
+    expect(f.kind).toBe("ordered");
     expect(f.marketplace).toBe("unknown");
+    expect(f.orders.map((o) => o.amazonordernumber)).toEqual(base.orders.map((o) => o.number));
+    expect(f.reason).toContain("order sender");
+  });
+
+  test("the same mail from an update sender is not understood: other, kind unread", async () => {
+    const f = await read({ ...polish, from: "order-update@amazon.pl" });
+    expect(f).toMatchObject({ kind: "other", orders: [], unread: ["kind"] });
+  });
+
+  test("the same mail from any other Amazon sender stays other, nothing unread", async () => {
+    const f = await read({ ...polish, from: "store-news@amazon.pl" });
+    expect(f.kind).toBe("other");
+    expect(f.unread ?? []).toEqual([]);
   });
 });

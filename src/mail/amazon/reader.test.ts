@@ -426,6 +426,26 @@ describe("hostile and broken input", () => {
     expect(bin.facts.orders).toEqual([]);
   });
 
+  test("thousands of estimate labels without a date and of item lines stay quick", () => {
+    const lines: string[] = ["Dein Paket wurde versendet!", "Bestellnr. 305-3371904-8820567"];
+    for (let i = 0; i < 5000; i++) {
+      lines.push(`Lieferung: Feld ${i} ohne Datum`, `* Artikel ${i}`, "Menge: 2", `${i},99 €`);
+    }
+    const { facts, ms } = timed({
+      messageId: null,
+      from: { address: "versandbestaetigung@amazon.de", name: "Amazon.de" },
+      subject: "Versandt: „Artikel...“",
+      date: new Date("2026-05-04T08:00:00Z"),
+      html: null,
+      text: lines.join("\n"),
+      headers: [],
+    });
+    expect(facts.kind).toBe("shipped");
+    expect(facts.orders[0]?.items.length).toBeLessThanOrEqual(100);
+    expect(facts.orders[0]?.expecteddeliverydatetext).toBeNull();
+    expect(ms).toBeLessThan(3000);
+  });
+
   test("many order numbers are capped", () => {
     let body = "";
     for (let i = 0; i < 5_000; i++) {
@@ -462,5 +482,75 @@ describe("hostile and broken input", () => {
       ),
     );
     expect(f.orders[0]?.items[0]).toMatchObject({ asin: null, producturl: null });
+  });
+});
+
+describe("what a mail shows but the reader could not read (MailFacts.unread, issue 21 items 4 and 6)", () => {
+  test("a confirmation with no readable total and no item price: total unread", async () => {
+    const f = await read("real/es/ordered-pedido-2025.eml");
+    expect(f.kind).toBe("ordered");
+    expect(f.orders[0]?.total).toBeNull();
+    expect(f.unread).toEqual(["total"]);
+  });
+
+  test("a confirmation whose total is read has nothing unread", async () => {
+    const f = await read("real/jp/ordered-chuumonzumi-multi-vine-2025.eml");
+    expect(f.orders[0]?.total).toBe("0.00");
+    expect(f.unread).toBeUndefined();
+  });
+
+  test("a subject that counts items, and no item read: items unread", async () => {
+    const f = await read("real/es/delivered-entregado-2025.eml");
+    expect(f.kind).toBe("delivered");
+    expect(f.unread).toEqual(["items"]);
+  });
+
+  test("an estimate label whose date is not read, on a parcel still on its way: delivery-date unread", () => {
+    const f = readAmazonMail({
+      messageId: null,
+      from: { address: "shipment-tracking@amazon.de", name: "Amazon.de" },
+      subject: "Versandt: „Kabelbinder Set 500 Stück...“",
+      date: new Date("2026-05-04T08:00:00Z"),
+      html: null,
+      text: "Dein Paket wurde versendet!\nLieferung: in Kürze\nBestellnr. 305-3371904-8820567\n",
+      headers: [],
+    });
+    expect(f.kind).toBe("shipped");
+    expect(f.orders[0]?.expecteddeliverydatetext).toBeNull();
+    expect(f.unread).toEqual(["delivery-date"]);
+  });
+});
+
+describe("the text part fills what a short HTML part lacks (issue 21 item 5)", () => {
+  test("amazon.ca 2026: the HTML shows no item lines; the text part's item, quantity, price and total are read", async () => {
+    const msg = await load("real/ca/shipped-cad-2026-vine.eml");
+    expect(msg.html).toBeTruthy();
+    const o = only(readAmazonMail(msg));
+    expect(o.items.map((i) => [i.productname, i.quantity, i.price])).toEqual([
+      [
+        "Stainless Steel Lunch Box, 3-Compartment Bento Container with Leakproof Lid for Adults and Kids (1400 ml)",
+        2,
+        "0.00",
+      ],
+    ]);
+    expect(o.total).toBe("0.00");
+    // Without its text part the same mail has only the subject's cut name.
+    const htmlOnly = only(readAmazonMail({ ...msg, text: null }));
+    expect(htmlOnly.items.map((i) => i.productname)).toEqual(["Stainless Steel Lunch Box,..."]);
+    expect(htmlOnly.total).toBeNull();
+  });
+
+  test("a shipping sender's mail in a language with no phrase is shipped by its sender", () => {
+    const f = readAmazonMail({
+      messageId: null,
+      from: { address: "shipment-tracking@amazon.pl", name: "Amazon.pl" },
+      subject: "Wysłano: „Czajnik...”",
+      date: new Date("2026-05-04T08:00:00Z"),
+      html: null,
+      text: "Twoja paczka jest w drodze\nZamówienie nr 405-1234567-7654321\n",
+      headers: [],
+    });
+    expect(f.kind).toBe("shipped");
+    expect(f.orders.map((o) => o.amazonordernumber)).toEqual(["405-1234567-7654321"]);
   });
 });

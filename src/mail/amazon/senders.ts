@@ -105,3 +105,34 @@ export function isAmazonSender(address: string | null | undefined): boolean {
 export function marketplaceOfDomain(domain: AmazonDomain | null): Marketplace {
   return (domain && MARKETPLACE_OF[domain]) || "unknown";
 }
+
+/**
+ * Amazon's order senders, by the part of the address before "@" (any Amazon domain), and the
+ * kind of mail each sends when the subject and body say nothing the reader understands (issue 21
+ * item 2): order confirmations, shipping confirmations, or "update" (delivered, delayed,
+ * canceled: the sender alone does not tell which). Sources: the senders of the real samples in
+ * test/fixtures/mail/real/ and ../shared/corpus/emails/locales.md.
+ */
+export type SenderRole = "ordered" | "shipped" | "update";
+const ORDER_SENDERS: Record<string, SenderRole> = {
+  "auto-confirm": "ordered",
+  bestellbestaetigung: "ordered",
+  "conferma-ordine": "ordered",
+  "confirmation-commande": "ordered",
+  "auto-bevestiging": "ordered",
+  "shipment-tracking": "shipped",
+  "ship-confirm": "shipped",
+  versandbestaetigung: "shipped",
+  "conferma-spedizione": "shipped",
+  "confirmar-envio": "shipped",
+  "verzending-volgen": "shipped",
+  "order-update": "update",
+  "update-bestelling": "update",
+};
+
+/** The role of an Amazon order sender ("auto-confirm@amazon.es" → "ordered"); else null. */
+export function senderRole(address: string | null | undefined): SenderRole | null {
+  if (!address || !isAmazonSender(address)) return null;
+  const local = address.slice(0, address.lastIndexOf("@")).trim().toLowerCase();
+  return ORDER_SENDERS[local] ?? null;
+}

@@ -48,6 +48,11 @@ export type MailOrder = {
   /** ISO date-time when known (order confirmation: the mail's date). */
   dateordered: string | null;
   expecteddeliverydatetext: string | null;
+  /**
+   * The day the estimate names ("YYYY-MM-DD"), read from the mail's date with chrono-node in the
+   * marketplace's language; null when the text names no day. Optional for the pipeline's tests.
+   */
+  expecteddeliverydate?: string | null;
   trackingnumber: string | null;
   carrier: Carrier | null;
   /** ISO date-time for delivered mail. */

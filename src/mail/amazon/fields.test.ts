@@ -1,15 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { prng } from "../../../test/support/prng.ts";
 import { clean, cleanCapped, docFromHtml, docFromText, resolveUrl } from "./doc.ts";
-import {
-  findCut,
-  findPrice,
-  linkOrderNumbers,
-  normalisePrice,
-  subjectOrderNumber,
-  textOrderNumbers,
-} from "./fields.ts";
+import { findEstimate, findPrice, findTotal, normalisePrice, type Range } from "./fields.ts";
 import { asinOf, subjectItem } from "./items.ts";
+import { findCut, linkOrderNumbers, subjectOrderNumber, textOrderNumbers } from "./structure.ts";
 
 describe("clean", () => {
   test("drops zero-width padding and bidi marks, collapses white space", () => {
@@ -75,7 +69,7 @@ describe("cleanCapped / clean against the regular expressions they replace", () 
       }
     }
     expect(checked).toBe(1_000_000);
-  });
+  }, 60_000); // 100,000 strings: well under a second alone, seconds on a busy machine
 
   test("long text: stops at max, and agrees at every cut", () => {
     const s = `\r\n  ${"Lorem ipsum\u00a0dolor  sit\u200b amet.\t".repeat(2000)} \ufeff`;
@@ -276,5 +270,58 @@ describe("subjectItem", () => {
       "Kaffeemühle aus Edelstahl...",
     );
     expect(subjectItem("Delivered: 2 items | Order # 111-9196457-7912345")).toBeNull();
+  });
+});
+
+describe("findEstimate and findTotal on real layouts' lines (issue 21 items 3 and 4)", () => {
+  const all = (lines: string[]): Range[] => [[0, lines.length]];
+  const REF = new Date("2025-05-05T08:00:00Z");
+
+  test("the track button's label after 'Lieferung' is not a date; the estimate below it is", () => {
+    const lines = [
+      "Dein Paket wurde versendet!",
+      "Lieferung verfolgen",
+      "Voraussichtlich am Mittwoch, 7. Mai",
+    ];
+    expect(findEstimate(lines, all(lines), "DE", REF)).toEqual({
+      text: "Voraussichtlich am Mittwoch, 7. Mai",
+      day: "2025-05-07",
+      unreadLabel: false,
+    });
+  });
+
+  test("a label with no date anywhere is reported unread, not guessed", () => {
+    const lines = ["Bestellnr.", "302-4417203-9150341", "Lieferung verfolgen"];
+    expect(findEstimate(lines, all(lines), "DE", REF)).toEqual({
+      text: null,
+      day: null,
+      unreadLabel: true,
+    });
+  });
+
+  test("'Ankunft morgen' and the Italian label on its own line", () => {
+    const de = ["Ankunft morgen"];
+    expect(findEstimate(de, all(de), "DE", REF).day).toBe("2025-05-06");
+    const it = ["La tua data di consegna prevista è:", "martedì 24 marzo 2015"];
+    expect(findEstimate(it, all(it), "IT", REF)).toMatchObject({
+      text: "martedì 24 marzo 2015",
+      day: "2015-03-24",
+    });
+  });
+
+  test("totals: a qualifier before the colon, the amount on the next line, subtotals never", () => {
+    const it = [
+      "Totale parziale degli articoli:",
+      "EUR 48,90",
+      "Totale IVA inclusa (ove applicabile):",
+      "EUR 60,05",
+    ];
+    expect(findTotal(it, all(it), "IT")).toBe("60.05");
+    const jp = ["小計： ￥ 2,514", "合計（税抜き）： ￥ 2,514", "合計： ￥ 2,640"];
+    expect(findTotal(jp, all(jp), "JP")).toBe("2640.00");
+    const ca = ["Total 90.39 CAD"];
+    expect(findTotal(ca, all(ca), "CA")).toBe("90.39");
+    const weak = ["Total savings on this order: $5.00"];
+    expect(findTotal(weak, all(weak), "US")).toBeNull();
   });
 });

@@ -1,71 +1,26 @@
 /**
- * From a MailMessage's flat document to the orders it is about: the order numbers and the end of
- * the order section (`analyse`), then per order its items (items.ts) and fields (fields.ts).
- *
- * 1. doc.ts `buildDoc`: the message as lines, links and aria amounts.
- * 2. `analyse` + `extractOrders` (here): order numbers, the line ranges of each order, and per
- *    order its items, ship-to, estimate, tracking, total and dates.
+ * Stage 4 of the Amazon mail reader: the orders a mail of a known kind is about. The document's
+ * lines are split between its order numbers (structure.ts), and per order its items are read
+ * (items.ts: product links; text-items.ts: items written as lines; the subject's item last) and
+ * its fields (fields.ts: total, ship-to, estimate, tracking, dates).
  */
-import { clean, type Doc } from "./doc.ts";
+import type { Doc } from "./doc.ts";
 import {
-  findCut,
   findDeliveredOn,
   findEstimate,
   findPlacedOn,
   findShipTo,
   findTotal,
   findTracking,
-  linkOrderNumbers,
-  type OrderOcc,
   type Range,
-  subjectOrderNumber,
-  textOrderNumbers,
 } from "./fields.ts";
 import { bestName, itemDetails, itemDrafts, productUrl, subjectItem } from "./items.ts";
-import { type AmazonDomain, amazonDomainOf } from "./senders.ts";
-import type { MailItem, MailKind, MailOrder } from "./types.ts";
+import type { AmazonDomain } from "./senders.ts";
+import type { Analysis } from "./structure.ts";
+import { textItems, wholeName } from "./text-items.ts";
+import type { MailItem, MailKind, MailOrder, Marketplace } from "./types.ts";
 
 const MAX_ITEMS_PER_ORDER = 100;
-/** Orders one message can be about, and order-number occurrences looked at. */
-export const MAX_ORDERS = 50;
-const MAX_OCCURRENCES = 1_000;
-
-// ---------------------------------------------------------------------------------------------
-// Orders
-
-export type Analysis = {
-  /** Order numbers in order of appearance, with the lines they appear on. */
-  numbers: string[];
-  occurrences: OrderOcc[];
-  /** Where the order section ends (first recommendation or footer heading). */
-  cut: number;
-};
-
-/** Finds the order numbers and the end of the order section. */
-export function analyse(doc: Doc, subject: string): Analysis {
-  const text = textOrderNumbers(doc.lines);
-  const params = linkOrderNumbers(doc.links);
-  const firstMarker = Math.min(
-    text[0]?.line ?? Number.POSITIVE_INFINITY,
-    params[0]?.line ?? Number.POSITIVE_INFINITY,
-  );
-  const cut = findCut(doc.lines, Number.isFinite(firstMarker) ? firstMarker : 0);
-  const textIn = text.filter((o) => o.line < cut);
-  const paramsIn = params.filter((o) => o.line < cut);
-  // Numbers written in the text win over link parameters, which win over the subject: public
-  // samples show redacted subjects and links beside the real number in the text.
-  let occurrences = textIn.length > 0 ? textIn : paramsIn;
-  if (occurrences.length === 0) {
-    const s = subjectOrderNumber(clean(subject));
-    if (s) occurrences = [{ number: s, line: 0 }];
-  }
-  const numbers: string[] = [];
-  for (const o of occurrences) {
-    if (!numbers.includes(o.number) && numbers.length < MAX_ORDERS) numbers.push(o.number);
-  }
-  occurrences = occurrences.filter((o) => numbers.includes(o.number)).slice(0, MAX_OCCURRENCES);
-  return { numbers, occurrences, cut };
-}
 
 export type ExtractContext = {
   subject: string;
@@ -74,6 +29,9 @@ export type ExtractContext = {
   /** The Amazon domain product URLs are built on when a link does not say. */
   domain: AmazonDomain | null;
   cancelScope: "order" | "items" | null;
+  market: Marketplace;
+  /** The lines of the mail's text part when the document was made from its HTML (else []). */
+  textPartLines: () => string[];
 };
 
 /** The line ranges that belong to each order (several orders in one message). */
@@ -102,8 +60,13 @@ function orderRanges(a: Analysis, total: number): Map<string, Range[]> {
   return map;
 }
 
-export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailOrder[] {
-  if (a.numbers.length === 0) return [];
+export function extractOrders(
+  doc: Doc,
+  a: Analysis,
+  ctx: ExtractContext,
+): { orders: MailOrder[]; unreadLabels: Set<string> } {
+  const unreadLabels = new Set<string>();
+  if (a.numbers.length === 0) return { orders: [], unreadLabels };
   const ranges = orderRanges(a, doc.lines.length);
   const drafts = itemDrafts(doc, a.cut, ctx.domain);
   const firstOcc = Math.min(...a.occurrences.map((o) => o.line));
@@ -118,7 +81,7 @@ export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailO
   drafts.forEach((d, idx) => {
     const next = drafts[idx + 1];
     const spanEnd = next ? next.line : a.cut;
-    const { price, quantity } = itemDetails(doc, d, spanEnd);
+    const { price, quantity } = itemDetails(doc, d, spanEnd, ctx.market);
     const domain = d.domain ?? ctx.domain;
     const item: MailItem = {
       productname: bestName(d.names) || d.asin || "",
@@ -138,7 +101,7 @@ export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailO
     a.occurrences.filter((o) => o.number === n).map((o) => o.line);
   const linkLines = new Set(doc.links.map((l) => l.line));
 
-  return a.numbers.map((number) => {
+  const orders = a.numbers.map((number) => {
     const fieldRanges = ranges.get(number) ?? [[0, a.cut]];
     // The 2025 templates put the estimate and ship-to just above "Order #": with several
     // orders, those lines are looked at when the order's own lines do not have them.
@@ -147,13 +110,41 @@ export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailO
         ? []
         : markerLinesOf(number).map((l): Range => [Math.max(0, l - 3), l]);
     const { trackingnumber, carrier } = findTracking(doc.lines, fieldRanges);
+    // With several orders, the lines just above an order's number are its own (the 2025
+    // layout's estimate and ship-to); the lines after it may hold the next order's estimate.
+    const first = findEstimate(
+      doc.lines,
+      lead.length > 0 ? lead : fieldRanges,
+      ctx.market,
+      ctx.date,
+    );
+    const second = first.text
+      ? first
+      : findEstimate(doc.lines, lead.length > 0 ? fieldRanges : [], ctx.market, ctx.date);
+    const estimate = second.text ? second : first;
+    if (!estimate.text && (first.unreadLabel || second.unreadLabel)) unreadLabels.add(number);
     const placed = findPlacedOn(doc.lines, fieldRanges);
     const markers = markerLinesOf(number);
     let items = itemsBy.get(number) ?? [];
-    if (items.length === 0 && a.numbers.length === 1) {
-      const s = subjectItem(ctx.subject);
-      if (s) items = [s];
+    if (items.length === 0) {
+      items = fieldRanges
+        .flatMap(([x, y]) => textItems(doc.lines, x, y, ctx.market, doc.source === "text"))
+        .slice(0, MAX_ITEMS_PER_ORDER);
     }
+    if (a.numbers.length === 1) {
+      const s = subjectItem(ctx.subject);
+      if (s && items.length === 0) items = [s];
+      // `Zugestellt: 3 „Steckdosenleiste…“`: the subject's quantity for the one item it names.
+      const only = items[0];
+      if (s && only && items.length === 1 && only.quantity === 1 && s.quantity > 1) {
+        if (sameStart(only.productname, s.productname)) items = [{ ...only, quantity: s.quantity }];
+      }
+    }
+    items = items.map((it) => {
+      const whole =
+        wholeName(it.productname, doc.lines) ?? wholeName(it.productname, ctx.textPartLines());
+      return whole ? { ...it, productname: whole } : it;
+    });
     const order: MailOrder = {
       amazonordernumber: number,
       items,
@@ -161,35 +152,30 @@ export function extractOrders(doc: Doc, a: Analysis, ctx: ExtractContext): MailO
         findShipTo(doc.lines, fieldRanges, markers, linkLines) ??
         findShipTo(doc.lines, lead, markers, linkLines),
       dateordered: ctx.kind === "ordered" ? (ctx.date ? ctx.date.toISOString() : placed) : placed,
-      expecteddeliverydatetext:
-        findEstimate(doc.lines, fieldRanges) ?? findEstimate(doc.lines, lead),
+      expecteddeliverydatetext: estimate.text,
+      expecteddeliverydate: estimate.day,
       trackingnumber,
       carrier,
       datedelivered:
         ctx.kind === "delivered"
           ? (findDeliveredOn(doc.lines, fieldRanges, ctx.date) ?? ctx.date?.toISOString() ?? null)
           : null,
-      total: findTotal(doc.lines, fieldRanges),
+      total: findTotal(doc.lines, fieldRanges, ctx.market),
     };
     if (ctx.kind === "canceled" && ctx.cancelScope) order.cancelscope = ctx.cancelScope;
     return order;
   });
+  return { orders, unreadLabels };
 }
 
-/** The Amazon domain most links point to (for a message whose sender does not say). */
-export function dominantLinkDomain(doc: Doc): AmazonDomain | null {
-  const counts = new Map<AmazonDomain, number>();
-  for (const l of doc.links) {
-    const d = l.url ? amazonDomainOf(l.url.hostname) : null;
-    if (d) counts.set(d, (counts.get(d) ?? 0) + 1);
-  }
-  let best: AmazonDomain | null = null;
-  let n = 0;
-  for (const [d, c] of counts) {
-    if (c > n) {
-      best = d;
-      n = c;
-    }
-  }
-  return best;
+/** Two names of one product: one starts with the other cut at "…". */
+function sameStart(a: string, b: string): boolean {
+  const cut = (x: string) =>
+    x
+      .replace(/(?:\.\.\.|…)$/, "")
+      .trim()
+      .toLowerCase();
+  const x = cut(a);
+  const y = cut(b);
+  return x.length >= 4 && y.length >= 4 && (x.startsWith(y) || y.startsWith(x));
 }
