@@ -187,6 +187,32 @@ describe("later mail", () => {
     return orders(userId);
   }
 
+  test("an old mail's 'Arriving tomorrow' is the day after the mail was written, not after the import", async () => {
+    const u = await h.register();
+    // A confirmation written on 14 Jan 2025, imported today (a backfill or a file import).
+    await mail.ingest(
+      u.userid,
+      ordered({ messageId: "old-ord@amazon.com", arriving: "Arriving tomorrow" }),
+    );
+    const [first] = orders(u.userid);
+    expect(first?.expecteddeliverydate).toBe("2025-01-15");
+    // A later mail's new estimate is read from its own date too.
+    await mail.ingest(
+      u.userid,
+      amazonMail({
+        kind: "delayed",
+        order: ORDER,
+        items: [EARBUDS],
+        arriving: "Now arriving tomorrow",
+        date: "Mon, 20 Jan 2025 10:00:00 +0000",
+        messageId: "old-delay@amazon.com",
+      }),
+    );
+    const [again] = orders(u.userid);
+    expect(again?.expecteddeliverydatetext).toContain("tomorrow");
+    expect(again?.expecteddeliverydate).toBe("2025-01-21");
+  });
+
   test("shipped: Shipped with tracking number, carrier and the new estimate", async () => {
     const u = await h.register();
     await seedOrder(u.userid);

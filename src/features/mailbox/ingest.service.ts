@@ -533,7 +533,7 @@ export function createMailIngestService(deps: IngestDeps) {
           names.push(o.productname);
         }
         for (const u of plan.updates) {
-          deps.orders.update(userId, u.order.orderid, u.body);
+          deps.orders.update(userId, u.order.orderid, u.body, { mailDate });
           changes[u.change]++;
         }
         const created = plan.creates.length;

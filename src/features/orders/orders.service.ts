@@ -243,6 +243,15 @@ const listFilter = (q: ParsedOrderListQuery): OrderListFilter => ({
   offset: q.offset,
 });
 
+/** Where a change came from when a mail made it: the mail's Date header. */
+export type MailOrigin = { mailDate: Date | null };
+
+/** When a delivery text was written: the mail's date when it has a valid one, else now. */
+function writtenAt(origin: MailOrigin | undefined, now: Date): Date {
+  const d = origin?.mailDate;
+  return d && !Number.isNaN(d.getTime()) ? d : now;
+}
+
 export function createOrdersService(deps: {
   orders: OrdersRepo;
   users: UsersRepo;
@@ -306,8 +315,11 @@ export function createOrdersService(deps: {
       return toOrder(mustFind(userId, id));
     },
 
-    /** `mailDate`: the Date of the mail that creates the order (the mail pipeline's creates). */
-    create(userId: number, body: CreateOrderBody, origin?: { mailDate: Date | null }): Order {
+    /**
+     * `mailDate`: the Date of the mail that creates the order (the mail pipeline's creates); a
+     * delivery text ("Arriving tomorrow") is read from that day, not from the day it is imported.
+     */
+    create(userId: number, body: CreateOrderBody, origin?: MailOrigin): Order {
       const zone = zoneOf(userId);
       const now = clock();
       const nowIso = now.toISOString();
@@ -321,7 +333,11 @@ export function createOrdersService(deps: {
       if (body.expecteddeliverydate) {
         expectedDate = normaliseDay(body.expecteddeliverydate, zone);
       } else if (body.expecteddeliverydatetext) {
-        expectedDate = parseExpectedDelivery(body.expecteddeliverydatetext, now, zone);
+        expectedDate = parseExpectedDelivery(
+          body.expecteddeliverydatetext,
+          writtenAt(origin, now),
+          zone,
+        );
         estimated = true;
       }
 
@@ -378,7 +394,8 @@ export function createOrdersService(deps: {
       return toOrder(saved);
     },
 
-    update(userId: number, id: number, body: UpdateOrderBody): Order {
+    /** `origin`: as for `create`, the mail that changes the order (its delivery text's day). */
+    update(userId: number, id: number, body: UpdateOrderBody, origin?: MailOrigin): Order {
       const cur = mustFind(userId, id);
       const zone = zoneOf(userId);
       const now = clock();
@@ -450,7 +467,7 @@ export function createOrdersService(deps: {
       } else if (textChanged) {
         const text = body.expecteddeliverydatetext ?? null;
         if (text) {
-          patch.expectedDeliveryDate = parseExpectedDelivery(text, now, zone);
+          patch.expectedDeliveryDate = parseExpectedDelivery(text, writtenAt(origin, now), zone);
           patch.expectedDeliveryEstimated = true;
         } else if (cur.expectedDeliveryEstimated) {
           patch.expectedDeliveryDate = null; // the guess goes with the text it came from
