@@ -244,8 +244,8 @@ export function NotificationsPopover({
   const shown = tab === "unread" ? unread : all;
   const now = useMemo(() => new Date(), []);
 
-  // Focus moves into the popover as it opens (a layout effect: Preact runs plain effects a frame
-  // later), so the keyboard reaches it right away.
+  // Focus moves into the popover as it opens (a layout effect: before the browser paints it), so
+  // the keyboard reaches it right away.
   useLayoutEffect(() => {
     rootRef.current?.focus();
   }, [rootRef]);
