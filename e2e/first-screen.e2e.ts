@@ -100,3 +100,15 @@ test("a signed-out cold load fetches the sign-in page's chunk before the app has
   await expect(loginPage.signInHeading).toBeVisible();
   await expect(page).toHaveURL(/\/login\?next=/);
 });
+
+test("the page runs on React DOM (issue 24: the stack the project asks for, not a look-alike)", async ({
+  page,
+}) => {
+  await page.goto("/login");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // React DOM's createRoot marks its container with a __reactContainer$… key; Preact does not.
+  const marks = await page.evaluate(() =>
+    Object.keys(document.getElementById("root") ?? {}).filter((k) => k.startsWith("__react")),
+  );
+  expect(marks.some((k) => k.startsWith("__reactContainer"))).toBe(true);
+});

@@ -1,8 +1,6 @@
 /**
  * Builds the web app into dist/ with Bun's bundler (no Vite): hashed file names for assets,
- * minified. `npm start` runs this before the server. The app is written against React's API and
- * runs on Preact's compatibility layer (docs/CODEMAP.md): `react` and `react-dom` resolve to
- * `preact/compat`, here and for every library that imports them (TanStack Query, wouter).
+ * minified. `npm start` runs this before the server. The app is React 19 with React DOM.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -13,29 +11,7 @@ const outdir = path.join(root, "dist");
 fs.rmSync(outdir, { recursive: true, force: true });
 
 const started = performance.now();
-/** React's entry points and the Preact ones that implement them. */
-const PREACT: Record<string, string> = {
-  react: "preact/compat",
-  "react-dom": "preact/compat",
-  "react-dom/client": "preact/compat/client",
-  "react/jsx-runtime": "preact/jsx-runtime",
-  "react/jsx-dev-runtime": "preact/jsx-runtime",
-};
 const result = await Bun.build({
-  plugins: [
-    {
-      name: "preact",
-      setup(build) {
-        build.onResolve({ filter: /^react(-dom)?(\/.*)?$/ }, (args) => {
-          const to = PREACT[args.path];
-          // Half React, half Preact would not work: an entry point without a mapping stops the build.
-          if (!to)
-            throw new Error(`${args.path} (imported by ${args.importer}) has no Preact mapping`);
-          return { path: Bun.resolveSync(to, root) };
-        });
-      },
-    },
-  ],
   entrypoints: [path.join(root, "web/index.html")],
   outdir,
   minify: true,

@@ -75,7 +75,8 @@ export function NotificationsBell() {
 
   // Closes on Escape and on a press anywhere outside the bell and the popover (toasts excepted:
   // dismissing a failure toast should not close what the user is working in). Listening starts as
-  // the popover opens (a layout effect: Preact runs plain effects a frame later).
+  // the popover opens (a layout effect: in place before the browser paints the popover, so an
+  // Escape pressed at once is not missed).
   useLayoutEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {

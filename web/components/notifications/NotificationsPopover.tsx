@@ -19,7 +19,6 @@ import {
 import { createPortal } from "react-dom";
 import { useLocation } from "wouter";
 import type { Notification } from "../../../src/contract/notifications.ts";
-import { useAutoFocus } from "../../hooks/useAutoFocus.ts";
 import {
   useDeleteAllNotifications,
   useDeleteNotification,
@@ -238,7 +237,6 @@ export function NotificationsPopover({
   const [tab, setTab] = useState<Tab>("unread");
   // "Delete all notifications" asks first (issue 23 item 13): nothing is lost by a slip.
   const [confirmAll, setConfirmAll] = useState(false);
-  const keepRef = useAutoFocus<HTMLButtonElement>(confirmAll);
   const tabIds = { unread: useId(), all: useId() };
   const panelId = useId();
   const headingId = useId();
@@ -248,8 +246,8 @@ export function NotificationsPopover({
   const shown = tab === "unread" ? unread : all;
   const now = useMemo(() => new Date(), []);
 
-  // Focus moves into the popover as it opens (a layout effect: Preact runs plain effects a frame
-  // later), so the keyboard reaches it right away.
+  // Focus moves into the popover as it opens (a layout effect: before the browser paints it), so
+  // the keyboard reaches it right away.
   useLayoutEffect(() => {
     rootRef.current?.focus();
   }, [rootRef]);
@@ -397,7 +395,7 @@ export function NotificationsPopover({
             <button
               type="button"
               className="secondary outline small"
-              ref={keepRef}
+              autoFocus
               onClick={() => setConfirmAll(false)}
             >
               Keep them

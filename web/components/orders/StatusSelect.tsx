@@ -1,7 +1,6 @@
 /** A native select of the seven statuses. */
 import type { SelectHTMLAttributes } from "react";
 import { ORDER_STATUSES, type OrderStatus } from "../../../src/contract/constants.ts";
-import { useAutoFocus } from "../../hooks/useAutoFocus.ts";
 
 export function StatusSelect(
   props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange" | "role"> & {
@@ -9,12 +8,10 @@ export function StatusSelect(
     onChange: (status: OrderStatus) => void;
   },
 ) {
-  const { value, onChange, autoFocus, ...rest } = props;
-  const ref = useAutoFocus<HTMLSelectElement>(autoFocus === true);
+  const { value, onChange, ...rest } = props;
   return (
     <select
       {...rest}
-      ref={ref}
       value={value}
       onChange={(e) => onChange(e.currentTarget.value as OrderStatus)}
     >

@@ -8,7 +8,6 @@
 import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import type { Carrier } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
-import { useAutoFocus } from "../../hooks/useAutoFocus.ts";
 import { useCarrierDetection, useSaveTracking } from "../../hooks/useTrackingEntry.ts";
 import { CarrierSelect } from "./CarrierSelect.tsx";
 import "../../styles/orders.css";
@@ -22,7 +21,6 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
   const [carrier, setCarrier] = useState<Carrier | "">(order.carrier ?? "");
   const [carrierTouched, setCarrierTouched] = useState(false);
   const group = useRef<HTMLFieldSetElement>(null);
-  const input = useAutoFocus<HTMLInputElement>(true);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const finishing = useRef(false);
   const save = useSaveTracking(props.timeZone);
@@ -102,7 +100,7 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
       aria-busy={busy || undefined}
     >
       <input
-        ref={input}
+        autoFocus
         aria-label="Tracking number"
         placeholder="Tracking number"
         value={number}

@@ -113,8 +113,8 @@ export function TextInput(
 }
 
 /**
- * One `<input>` of a text, link or date field. Each type is written out, because Preact's types
- * allow each input type its own attributes (a date has no placeholder or length).
+ * One `<input>` of a text, link or date field. A date input gets no placeholder, length or
+ * input mode (they mean nothing there).
  */
 function FieldInput(props: {
   id: string;
