@@ -52,6 +52,7 @@ test.describe("Privacy policy", () => {
     await expect(main.getByRole("heading", { level: 2 })).toHaveText([
       "Email access permissions",
       "Data handling and storage",
+      "Alert channels (optional)",
       "Email processing",
       "Your rights",
       "Contact",
