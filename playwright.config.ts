@@ -19,7 +19,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  // Generous on purpose: the suite must pass beside other work on a 2-CPU machine (issue 24),
+  // Generous on purpose: the suite must pass beside other work on a 2-CPU machine,
   // where a whole order's life in the browser took 30 s; alone it takes about 10.
   timeout: 90_000,
   expect: { timeout: 10_000 },

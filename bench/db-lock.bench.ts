@@ -1,6 +1,6 @@
 /**
  * Database-lock benchmark (not a test): how responsive the real server stays while another
- * process holds SQLite's write lock (issue 12 item 8), and what the write gate costs when the lock
+ * process holds SQLite's write lock, and what the write gate costs when the lock
  * is free.
  *
  * 1. Starts the real server (bun run src/main.ts) on a temp DATA_DIR. A child process takes the

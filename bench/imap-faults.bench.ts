@@ -1,5 +1,5 @@
 /**
- * How the mailbox heals (issue 12), against the real server and a real Dovecot, with the default
+ * How the mailbox heals, against the real server and a real Dovecot, with the default
  * timings (not the tests' short ones):
  *
  *   bun run bench/imap-faults.bench.ts                    (about 5 minutes)

@@ -1,5 +1,5 @@
 /**
- * Update All Tracking over 1,000 Shipped orders (not a test; issue 5):
+ * Update All Tracking over 1,000 Shipped orders (not a test):
  *
  *   bun run bench/tracking-update-all.bench.ts            (3 runs, the median counts)
  *   bun run bench/tracking-update-all.bench.ts --orders 300 --runs 1

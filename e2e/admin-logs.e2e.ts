@@ -146,7 +146,7 @@ test.describe("Admin Logs as another user", () => {
     });
     expect(res.status()).toBe(403);
 
-    // Told it is the administrator's, with no Try Again that could never work (issue 23 item 15).
+    // Told it is the administrator's, with no Try Again that could never work.
     await adminLogsPage.goto();
     await expect(adminLogsPage.adminsOnlyHeading).toBeVisible();
     await expect(adminLogsPage.errorHeading).toHaveCount(0);

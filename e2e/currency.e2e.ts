@@ -1,5 +1,5 @@
 /**
- * Money in its own currency (issue 16), in Chromium: a UK order read from Amazon mail shows in
+ * Money in its own currency, in Chromium: a UK order read from Amazon mail shows in
  * pounds and a French one added by hand in euros, side by side on the dashboard; the Average
  * Value keeps each currency apart; the Profile tab shows the Vine marketplace the mail taught.
  */

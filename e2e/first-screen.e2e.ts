@@ -1,5 +1,5 @@
 /**
- * The first screen's requests go out side by side (issue 14 item 9): on a cold load of the orders
+ * The first screen's requests go out side by side: on a cold load of the orders
  * list by a signed-in user, the list's query and the page's chunk start before the user check has
  * answered, instead of one after the other once the app has run. The time this saves on a phone
  * profile is measured by bench/first-screen.bench.ts, not here. A signed-out visitor gets the

@@ -31,7 +31,7 @@ test.describe("Email Configuration without a mailbox", () => {
     await page.goto("/account");
     const tabs = page.getByRole("tablist", { name: "Account sections" }).getByRole("tab");
     // docs/screens.md: Profile Information (default), Review Settings, Shipment Tracking, Email
-    // Configuration; then Alerts (issue 18).
+    // Configuration; then Alerts.
     await expect(tabs).toHaveCount(5);
     await expect(tabs.nth(0)).toHaveAccessibleName(/Profile/);
     await expect(tabs.nth(0)).toHaveAttribute("aria-selected", "true");

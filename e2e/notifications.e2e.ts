@@ -119,7 +119,7 @@ test.describe("Notifications", () => {
     await expect(notifications.panel.getByText("All caught up!")).toBeVisible();
     await notifications.expectUnread(0);
 
-    // Delete all: asked first; "Keep them" keeps them (issue 23 item 13).
+    // Delete all: asked first; "Keep them" keeps them.
     await notifications.showTab("All");
     await notifications.deleteAll.click();
     await expect(notifications.dialog).toContainText("Delete all 3 notifications?");

@@ -1,5 +1,5 @@
 /**
- * The whole review stage of one order (issue 6), in the browser against the real server: upload two
+ * The whole review stage of one order, in the browser against the real server: upload two
  * photos, reorder them, remove one, enhance the text with the (fake) AI server and accept it, then
  * Mark Review Submitted, which needs a rating. Each step is checked where the reviewer would
  * notice it, and the order the server stored is checked at the end.
@@ -106,7 +106,7 @@ test("upload two photos, reorder, remove one, enhance and accept the text, submi
 
   // 3. Remove the one now second (the first upload).
   await list.getByRole("button", { name: "Remove image 2" }).click();
-  // Removing asks first (issue 23 item 13).
+  // Removing asks first.
   await page
     .getByRole("dialog", { name: "Delete image 2" })
     .getByRole("button", { name: "Delete" })

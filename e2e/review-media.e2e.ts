@@ -61,7 +61,7 @@ test("upload two photos, reorder them, remove one", async ({
     .poll(async () => (await getOrderApi(request, user.token, order.orderid)).reviewimages)
     .toEqual(uploaded);
 
-  // Remove the first: asked first (issue 23 item 13); Cancel keeps it.
+  // Remove the first: asked first; Cancel keeps it.
   await media.remove(1).click();
   await media.confirmDialog(1).getByRole("button", { name: "Cancel" }).click();
   await expect(media.confirmDialog(1)).toHaveCount(0);
@@ -96,7 +96,7 @@ test("stored photos load with the token, never a 401 first; a refused file offer
     multipart: { images: photo("lamp.png", 60, [200, 80, 20]) },
   });
   expect(stored.status()).toBe(200);
-  // Every answer for a stored media file while the page opens (issue 23 item 16).
+  // Every answer for a stored media file while the page opens.
   const statuses: number[] = [];
   page.on("response", (r) => {
     if (new URL(r.url()).pathname.includes("/media/")) statuses.push(r.status());

@@ -1,5 +1,5 @@
 /**
- * The Vine page (issue 17) in Chromium: the dashboard card, the standing cards, awaiting approval
+ * The Vine page in Chromium: the dashboard card, the standing cards, awaiting approval
  * with links, ETV per year and its CSV export, live updates over the event stream, the Itemized
  * Report import, the settings and evaluation, and Edit Order's "Can't review" with its message.
  */
@@ -163,7 +163,7 @@ test("standing, awaiting approval, ETV, export, live updates and the Itemized Re
   });
   await vine.importButton.click();
   await shell.expectToast("Itemized Report imported");
-  // Every row in one bucket (issue 23, item 4), and where the headers and dates were read.
+  // Every row in one bucket, and where the headers and dates were read.
   await expect(vine.importSummary.locator("p").first()).toHaveText(
     "2 rows read: 1 added, 1 updated, 0 canceled, 0 unchanged, 0 skipped.",
   );
@@ -225,7 +225,7 @@ test("settings: the evaluation period and Gold progress; a refused value says wh
 
   await vine.settings.getByLabel(/Minimum review rate/).fill("150");
   await vine.settings.getByRole("button", { name: "Save Vine Settings" }).click();
-  // The form's own name for the field, not the API's (issue 23 item 15).
+  // The form's own name for the field, not the API's.
   await shell.expectToast('"Minimum review rate" must be a whole number from 1 to 100');
   await page.reload();
   await vine.settings.locator("summary").click();

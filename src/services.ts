@@ -240,7 +240,7 @@ export function createServices(
       key: config.secretKey ?? loadOrCreateKeyFile(config.dataDir),
       // A password change (new hash) ends the media links issued before it.
       stamp: (userId) => usersRepo.findById(userId)?.passwordHash ?? null,
-      // Sign-out (or an expired session) ends the links issued to the session (issue 22).
+      // Sign-out (or an expired session) ends the links issued to the session.
       sessionIds: (userId) => sessionsRepo.liveIdsForUser(userId, new Date().toISOString()),
     }),
   });
@@ -254,7 +254,7 @@ export function createServices(
     endpoint: config.gmailImap,
     log: oauthLog,
   });
-  /** Open live-event streams; sign-out and password changes end theirs (issue 13). */
+  /** Open live-event streams; sign-out and password changes end theirs. */
   const sse = createSseHub({ events });
   /** Failed password checks: sign-in, current password, refused sign-ups (one throttle). */
   const throttle = createLoginThrottle();

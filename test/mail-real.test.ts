@@ -1,5 +1,5 @@
 /**
- * Measures the Amazon mail reader on real layouts (issue 21, "Done when"): every real sample —
+ * Measures the Amazon mail reader on real layouts ("Done when"): every real sample —
  * the fixtures in test/fixtures/mail/real/ written in the layout of public real Amazon mail (each
  * names its source in X-Fixture-Source) and the real mail of ../shared/corpus/emails — is read
  * through parseMail and readAmazonMail, and compared with test/fixtures/mail/real/expected.json
@@ -7,7 +7,7 @@
  *
  * Per marketplace it prints the table and asserts 100% for kind and order number and at least
  * 95% for items, item prices, totals and delivery dates, where the mail shows them. It fails
- * until the reader reads every real layout (issue 21 items 2-5); the failed checks are printed,
+ * until the reader reads every real layout; the failed checks are printed,
  * one line each. The phrase-table fixtures of test/fixtures/mail/locales.ts are not counted here:
  * they test code, not the world.
  */

@@ -1,5 +1,5 @@
 /**
- * The daily tracking check (issue 5) on a controlled clock and timers: users in different zones,
+ * The daily tracking check on a controlled clock and timers: users in different zones,
  * preference and time-zone changes, daylight-saving days, a missed run after downtime, no overlap.
  * Real SQLite and the real services; the carrier lookup is in memory (its HTTP is tested with the
  * fake carriers in test/api/tracking*.test.ts).

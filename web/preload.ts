@@ -1,5 +1,5 @@
 /**
- * The first screen's head start (issue 14 item 9), a tiny classic script that index.html loads
+ * The first screen's head start, a tiny classic script that index.html loads
  * before the app's bundle. With a stored token it starts, at once and side by side, the user
  * check (`/api/user/data`), the first query of the route and the route's page chunk
  * (`<link rel="modulepreload">`), instead of one after the other once the bundle has run. The

@@ -14,7 +14,7 @@ export class NotificationsPopover {
   readonly items: Locator;
   readonly markAllAsRead: Locator;
   readonly deleteAll: Locator;
-  /** "Delete all notifications" asks first (issue 23 item 13). */
+  /** "Delete all notifications" asks first. */
   readonly confirmDeleteAll: Locator;
   readonly keepAll: Locator;
   readonly close: Locator;

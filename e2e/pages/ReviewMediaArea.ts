@@ -30,7 +30,7 @@ export class ReviewMediaArea {
   remove(n: number): Locator {
     return this.region.getByRole("button", { name: `Remove image ${n}` });
   }
-  /** The "Delete image N" confirmation that Remove opens (issue 23 item 13). */
+  /** The "Delete image N" confirmation that Remove opens. */
   confirmDialog(n: number): Locator {
     return this.page.getByRole("dialog", { name: `Delete image ${n}` });
   }

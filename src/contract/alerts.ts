@@ -1,5 +1,5 @@
 /**
- * Alert channels (issue 18): ntfy, webhooks (json / Discord / Slack) and Web Push, per user, fed
+ * Alert channels: ntfy, webhooks (json / Discord / Slack) and Web Push, per user, fed
  * by the notifications the bell shows. `AlertEvent` is the documented list of event kinds a
  * notification can carry (`notify(userId, level, message, { event, orderId })`).
  */
@@ -59,7 +59,7 @@ const secretText = (what: string, max = 500) =>
     .min(1, `${what} cannot be empty`)
     .max(max, `${what} is limited to ${max} characters`);
 
-/** Issue 22: a URL's credentials would be stored, shown and exported in clear. */
+/** A URL's credentials would be stored, shown and exported in clear. */
 export const NTFY_URL_CREDENTIALS =
   "The ntfy server address cannot hold a user name, password or ?auth= token: put them in the access token or user name and password fields, which are stored encrypted";
 const noUrlCredentials = (v: string) => {

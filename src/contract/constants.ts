@@ -19,7 +19,7 @@ export const CARRIERS = [
   "USPS",
   "AMAZON",
   "OTHER",
-  // Carriers of the other Vine marketplaces (issue 16): tracking links only, no look-ups.
+  // Carriers of the other Vine marketplaces: tracking links only, no look-ups.
   "DHL",
   "HERMES",
   "EVRI",
@@ -82,7 +82,7 @@ export const ORDER_SORT_LABELS: Record<OrderSort, string> = {
   "product-asc": "Product A-Z",
   "product-desc": "Product Z-A",
   "status-asc": "Status A-Z",
-  // The specification's names, and what they do with several currencies (issue 23).
+  // The specification's names, and what they do with several currencies.
   "value-desc": "Highest Value (by currency)",
   "value-asc": "Lowest Value (by currency)",
 };
@@ -201,7 +201,7 @@ export const MEDIA_MESSAGES = {
   tooLarge: (maxBytes: number) => `File size must be less than ${maxBytes / (1024 * 1024)} MB`,
 } as const;
 
-/* ---- Product pictures (issue 13: the pages' Content-Security-Policy allows only these) ---- */
+/* ---- Product pictures (the pages' Content-Security-Policy allows only these) ---- */
 /** Amazon's image hosts, as CSP host sources: the product pictures in Amazon's mail come from them. */
 export const AMAZON_IMAGE_HOSTS = [
   "*.media-amazon.com",

@@ -6,7 +6,7 @@ export type DashboardCounts = {
   /**
    * Orders (not Canceled) placed today in the user's time zone: their date ordered is today, or
    * without one, the mail that created them arrived today. The day an order was added (typed, or
-   * imported from old mail or a report) is not the day it was ordered (issue 23).
+   * imported from old mail or a report) is not the day it was ordered.
    */
   OrderedToday: number;
   Shipped: number;

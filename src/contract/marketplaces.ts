@@ -1,5 +1,5 @@
 /**
- * The Amazon Vine marketplaces and their currencies (issue 16). Plain constants like constants.ts
+ * The Amazon Vine marketplaces and their currencies. Plain constants like constants.ts
  * (web/ may import values from here), in their own file so the first screen does not carry them.
  */
 /** The Amazon Vine marketplaces the mail reader knows; "unknown" is any other Amazon domain. */
@@ -85,7 +85,7 @@ export function amazonSite(marketplace: MarketplaceCode): string {
 }
 
 /**
- * "Mark delivered"'s default day (issue 23 item 5): the shipped day plus the marketplace's usual
+ * "Mark delivered"'s default day: the shipped day plus the marketplace's usual
  * days, never after `today` (both YYYY-MM-DD).
  */
 export function usualDeliveredDay(

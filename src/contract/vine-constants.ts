@@ -23,7 +23,7 @@ export const CANT_REVIEW_LABELS: Record<CantReviewReason, string> = {
 };
 
 /**
- * How the review rate is counted (issue 23): "2025" is Vine's account page since 2025 (approved
+ * How the review rate is counted: "2025" is Vine's account page since 2025 (approved
  * reviews over delivered items, a whole percent rounded down); "legacy" the older rule (reviews
  * submitted over items ordered), for a marketplace that still shows it.
  */
@@ -43,7 +43,7 @@ export const RATE_RULE_LABELS: Record<RateRule, string> = {
 export const EVALUATION_MONTHS = 6;
 
 /**
- * The US 1099-NEC reporting threshold for a year's payments (issue 23, information only): $600
+ * The US 1099-NEC reporting threshold for a year's payments (information only): $600
  * through 2025, $2,000 for payments from 2026 on.
  */
 export const form1099Threshold = (year: number): number => (year >= 2026 ? 2000 : 600);

@@ -1,4 +1,4 @@
-/** Vine standing (issue 17): settings, standing, the Itemized Report import and the ETV export. */
+/** Vine standing: settings, standing, the Itemized Report import and the ETV export. */
 import { z } from "zod";
 import { RATE_RULES, type RateRule, VINE_TIERS } from "./vine-constants.ts";
 

@@ -69,7 +69,7 @@ export const orders = sqliteTable(
       .default(false),
     dateOrdered: text("date_ordered"),
     dateDelivered: text("date_delivered"),
-    /** YYYY-MM-DD the Itemized Report says it shipped (issue 23 item 5): "Mark delivered"'s base. */
+    /** YYYY-MM-DD the Itemized Report says it shipped: "Mark delivered"'s base. */
     dateShipped: text("date_shipped"),
     status: text("status").notNull().default("Ordered"),
     rating: integer("rating"),
@@ -105,7 +105,7 @@ export const orders = sqliteTable(
     // The orders list's sorts and the dashboard's aggregates walk these instead of sorting or
     // reading every row (see orders.repo.ts and dashboard.repo.ts).
     index("orders_user_product_idx").on(t.userId, sql`${t.productName} COLLATE NOCASE`),
-    // Highest / Lowest Value: by currency, then amount (issue 23: never mix units).
+    // Highest / Lowest Value: by currency, then amount (never mix units).
     index("orders_user_currency_value_idx").on(
       t.userId,
       t.currency,
@@ -299,7 +299,7 @@ export const mailBackfills = sqliteTable("mail_backfills", {
 /**
  * Files of a .eml/.mbox import in progress: a row per uploaded file, removed when the file is
  * read to its end (or the import answered an error). A row no running import owns was cut short
- * by a restart: the mailbox screen says which file stopped where (issue 12 item 9).
+ * by a restart: the mailbox screen says which file stopped where.
  */
 export const mailImports = sqliteTable("mail_imports", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -355,7 +355,7 @@ export const vineSettings = sqliteTable("vine_settings", {
   goldPercent: integer("gold_percent").notNull(),
   dailyLimitSilver: integer("daily_limit_silver").notNull(),
   dailyLimitGold: integer("daily_limit_gold").notNull(),
-  /** "HH:MM" in the user's zone: the evaluation period's start and end times (issue 23). */
+  /** "HH:MM" in the user's zone: the evaluation period's start and end times. */
   evaluationStartTime: text("evaluation_start_time").notNull().default("00:00"),
   evaluationEndTime: text("evaluation_end_time").notNull().default("23:59"),
   /** How the review rate is counted: "2025" (approved / delivered) or "legacy" (submitted / ordered). */

@@ -8,7 +8,7 @@
  *
  * Format: `m2.<userId>.<expiresUnixSeconds>.<session tag>.<base64url HMAC-SHA256>`.
  *
- * The token is tied to the session that asked for it (issue 22): the session tag is an HMAC of
+ * The token is tied to the session that asked for it: the session tag is an HMAC of
  * the session's id (never the id itself), and a token whose session has ended (sign-out, expiry,
  * the sessions a password change or account deletion ends) stops working at once. The HMAC also
  * covers the user's `stamp` (their password hash, which changes with every password change): links

@@ -1,5 +1,5 @@
 /**
- * Amounts as text, decided here for the server and the web app (issue 23 item 14): how many
+ * Amounts as text, decided here for the server and the web app: how many
  * decimals a currency writes (ISO 4217 minor units as the runtime's Intl knows them: JPY and KRW
  * none, most two) and the stored cents of an amount as the text fields and exports show it
  * ("129.99", "4990" for yen, never "4990.00"). Pure.

@@ -1,5 +1,5 @@
 /**
- * Carrier look-ups behind one interface (issue 5, docs/behaviour.md#carriers). Adapters live in ./carriers/;
+ * Carrier look-ups behind one interface (docs/behaviour.md#carriers). Adapters live in ./carriers/;
  * `createCarrierLookup` (./lookup.ts) picks the adapter for an order's carrier, bounds calls in
  * flight and keeps each carrier's quota. Nothing here touches the database: the tracking service
  * (src/features/tracking) decides what an answer does to an order.

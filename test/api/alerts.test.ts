@@ -1,5 +1,5 @@
 /**
- * Alert channels (issue 18) against local far sides (test/support/fake-alerts.ts): ntfy, a webhook
+ * Alert channels against local far sides (test/support/fake-alerts.ts): ntfy, a webhook
  * receiver and a Web Push service whose payload is decrypted with the subscription's keys. The
  * sender's clock is the test's: retries, Retry-After, quiet hours and the day of failures are
  * reached by moving it and waking the sender, never by sleeping.
@@ -263,7 +263,7 @@ describe("test endpoint: what the far side said", () => {
       order: null,
     });
 
-    // The status and a fixed sentence; the far side's words are never shown (issue 22).
+    // The status and a fixed sentence; the far side's words are never shown.
     fake.script("/hook/t1", { status: 500, body: "database is down" });
     expect(await testIt()).toEqual({
       ok: false,
@@ -823,7 +823,7 @@ describe("Web Push", () => {
       aud: string;
       sub: string;
     };
-    // Never an account's email (issue 22): PUBLIC_URL here is not a public https address and no
+    // Never an account's email: PUBLIC_URL here is not a public https address and no
     // WEB_PUSH_CONTACT is set, so the placeholder; aud is the push service.
     expect(claims).toMatchObject({ aud: fake.url, sub: "mailto:grapevine@example.com" });
     const plain = decryptPush(req?.body, sub);

@@ -1,5 +1,5 @@
 /**
- * Money in its own currency (issue 16): orders' ISO 4217 currency on POST/PUT, the user's Vine
+ * Money in its own currency: orders' ISO 4217 currency on POST/PUT, the user's Vine
  * marketplace (set by hand or learnt from the first Amazon mail), mail orders in their
  * marketplace's currency, the Vine rule for every marketplace's way of writing zero, and the
  * migration that gives existing orders the currency of their marketplace.
@@ -58,7 +58,7 @@ describe("orders carry an ISO 4217 currency", () => {
       vineMarketplace: "JP",
       vineMarketplaceSet: true,
     });
-    // Yen has no decimals (issue 23 item 14): a whole amount.
+    // Yen has no decimals: a whole amount.
     expect((await post({ estimatedretailvalue: "1999" })).body).toMatchObject({
       currency: "JPY",
       estimatedretailvalue: "1999",
@@ -203,7 +203,7 @@ describe("mail: every marketplace's orders in its currency; the Vine rule in eve
     const de = LOCALE_CASES.find((c) => c.id === "de-ordered");
     if (!de) throw new Error("case");
     const scan = mail.beginScan(u.userid, "import");
-    // Not an order sender (issue 21 item 2: an order sender's mail with an order number is an
+    // Not an order sender (an order sender's mail with an order number is an
     // order mail in any language), and no phrase the reader knows.
     const dutch = raw({
       ...de,

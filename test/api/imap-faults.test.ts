@@ -1,5 +1,5 @@
 /**
- * Gmail's faults against the real app (issue 12 items 1, 2, 3, 5): a TCP proxy in front of the
+ * Gmail's faults against the real app: a TCP proxy in front of the
  * real Dovecot (test/support/imap-fault-proxy.ts) stalls, cuts and refuses connections, or plays
  * a tiny scripted IMAP server answering LOGIN the way Gmail refuses it. What is asserted is what a
  * user sees: the connect answer, the mailbox status, the account kept or expired, orders once.

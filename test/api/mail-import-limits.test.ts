@@ -1,5 +1,5 @@
 /**
- * .eml/.mbox imports (issue 12 items 4 and 9): the per-message cap of IMAP applies to each
+ * .eml/.mbox imports: the per-message cap of IMAP applies to each
  * imported message; an import cut short by a restart (the real server, killed with SIGKILL) is
  * listed by GET /api/imap/imports with which file stopped where, and importing the file again
  * finishes it without duplicates.

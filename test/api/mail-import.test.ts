@@ -1,5 +1,5 @@
 /**
- * POST /api/imap/import (issue 4, item 7): .eml files and Google Takeout .mbox files through the
+ * POST /api/imap/import (item 7): .eml files and Google Takeout .mbox files through the
  * mail pipeline, the upload streamed to DATA_DIR/tmp and removed afterwards (busboy through
  * src/media/multipart.ts); multipart bodies in small chunks; bad uploads; the body limits.
  */

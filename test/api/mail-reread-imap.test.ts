@@ -1,5 +1,5 @@
 /**
- * Re-reading the mailbox after a reader upgrade (issue 21 item 6) against a real Dovecot: mail an
+ * Re-reading the mailbox after a reader upgrade against a real Dovecot: mail an
  * older reader did not understand is read again from the monitored folder, once per version, at
  * start and when the mailbox connects, through the "Process Old Emails" backfill and the ledger
  * (the mechanism mode-limited mail is read again by). The upgrade is simulated by raising the

@@ -79,7 +79,7 @@ describe("writes through the API show in the next read", () => {
     expect(await total(u.token, "&q=hose")).toBe(1);
     const c = await counts(u.token);
     expect(c.Ordered).toBe(2);
-    // The first has no order date: added today is not ordered today (issue 23).
+    // The first has no order date: added today is not ordered today.
     expect(c.OrderedToday).toBe(1);
     expect(await stats(u.token)).toMatchObject({
       monthlyOrders: 2,

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 2: every password check is throttled like sign-in (the one throttle of
+ * Every password check is throttled like sign-in (the one throttle of
  * features/auth/login-throttle.ts): PUT /api/user/password, DELETE /api/user and an email change
  * count per account, refused registrations per client address; 429 with Retry-After, nothing
  * changed. An email change needs the current password.

@@ -1,5 +1,5 @@
 /**
- * Issue 13 items 1 and 7: every page carries a strict Content-Security-Policy (no inline script,
+ * Every page carries a strict Content-Security-Policy (no inline script,
  * never framed, base and form targets only here, images from this server and Amazon's image hosts),
  * the API keeps its own headers, HSTS only when the request came over https, and with TRUST_PROXY
  * the right-most X-Forwarded-Proto / X-Forwarded-For entry (the one the proxy wrote) counts.

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 6: when a session ends its live-event streams end with it, at once (not at the
+ * When a session ends its live-event streams end with it, at once (not at the
  * next heartbeat, 25 s later): sign-out ends that session's streams, a password change those of
  * every other session, account deletion all of them. Media `?token=` links issued before a
  * password change stop working after it.

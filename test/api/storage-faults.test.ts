@@ -1,5 +1,5 @@
 /**
- * Storage faults answered in words (issue 12 items 6 and 8), in-process: SQLite's own
+ * Storage faults answered in words, in-process: SQLite's own
  * SQLITE_FULL (the database reached PRAGMA max_page_count, which SQLite reports exactly as a full
  * disk), the free-space check through the health service's seam, and the write lock held by a
  * second connection. The same faults against the real server on a real small disk and with the

@@ -1,5 +1,5 @@
 /**
- * Issue 13 items 3 and 4: dates are `YYYY-MM-DD` or full ISO date-times, nothing else; invisible
+ * Dates are `YYYY-MM-DD` or full ISO date-times, nothing else; invisible
  * control characters (C0 but tab/LF/CR, DEL, C1, bidi overrides and isolates) and lone surrogates
  * are stripped from every text of every JSON body (src/contract/fields.ts, applied by readBody).
  */

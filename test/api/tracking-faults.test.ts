@@ -1,5 +1,5 @@
 /**
- * Carrier faults (issue 5 item 4): a carrier that times out, answers 5xx or 429, sends a body we
+ * Carrier faults: a carrier that times out, answers 5xx or 429, sends a body we
  * cannot read, does not know the number or refuses our credentials changes nothing on the order,
  * is logged once (not once per order), is counted in the update-all summary, answers a single
  * look-up with a clear 4xx/5xx (never 500), and is tried again at the next run.

@@ -1,5 +1,5 @@
 /**
- * The "Tracking problem" notification and alert (issue 18): the update-all (the daily check and
+ * The "Tracking problem" notification and alert: the update-all (the daily check and
  * "Update tracking") tells the user once per order and problem when a carrier reports an
  * exception, or does not know a number at NOT_FOUND_CHECKS checks in a row; on the real harness
  * against the local fake carrier APIs (test/support/fake-carriers.ts), each in its own shape.

@@ -1,5 +1,5 @@
 /**
- * Carrier tracking API (docs/behaviour.md#validation, docs/api.md, docs/messages.md; issue 5): preferences, update-all, the single-order
+ * Carrier tracking API (docs/behaviour.md#validation, docs/api.md, docs/messages.md): preferences, update-all, the single-order
  * look-ups and PUT /api/orders/{id}/tracking with the carrier, on the real harness (SQLite, the
  * real services and carrier lookup) against the local fake carrier APIs (test/support/fake-carriers.ts).
  * Faults are in tracking-faults.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Vine standing (issue 17): settings, the standing's definitions at window edges and across time
+ * Vine standing: settings, the standing's definitions at window edges and across time
  * zones, the Itemized Report import (.xlsx built like Amazon's, .csv, wrong files) and the ETV
  * export. Real SQLite through the real app; the vine service's clock is fixed.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 5: the data folder is owner-only. The real server creates the database, its WAL
+ * The data folder is owner-only. The real server creates the database, its WAL
  * and SHM, the logs and its folders 0600/0700, and at start fixes what an older version left
  * readable by others.
  */

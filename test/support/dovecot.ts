@@ -468,7 +468,7 @@ export function createImapHarness(
   opts: {
     mailbox?: Partial<MailboxServiceDeps>;
     env?: Record<string, string>;
-    /** The mail reader and its version (a reader upgrade, issue 21 item 6). */
+    /** The mail reader and its version (a reader upgrade). */
     mail?: NonNullable<ServiceOverrides>["mail"];
   } = {},
 ): ImapHarness {

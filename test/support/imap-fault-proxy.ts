@@ -1,6 +1,6 @@
 /**
  * A TCP proxy in front of the test Dovecot that injects the faults of a home server's internet
- * connection and of Gmail's refusals (issue 12):
+ * connection and of Gmail's refusals:
  *
  * - "pass": bytes go both ways untouched (the default);
  * - `stall()`: the connections open now stop carrying bytes, both ways, but stay open (a NAT that

@@ -1,5 +1,5 @@
 /**
- * How well the Amazon mail reader reads real mail (issue 21, "Done when"): runs `readAmazonMail`
+ * How well the Amazon mail reader reads real mail ("Done when"): runs `readAmazonMail`
  * over every real sample — the project's fixtures written in the layout of public real mail
  * (test/fixtures/mail/real/<marketplace>/*.eml) and the real mail of the shared corpus
  * (../shared/corpus/emails, read in place) — and compares what it reads with

@@ -1,5 +1,5 @@
 /**
- * Vine standing (issue 17): one query-key factory, the standing and settings queries, the
+ * Vine standing: one query-key factory, the standing and settings queries, the
  * settings save and the Itemized Report upload. Order changes arrive as "order" live events and
  * refetch the standing (web/lib/live-events.ts).
  */

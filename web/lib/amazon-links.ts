@@ -1,5 +1,5 @@
 /**
- * Links to an order's own Amazon site (issue 23 item 10; docs/screens.md 'Write review on
+ * Links to an order's own Amazon site (docs/screens.md 'Write review on
  * Amazon'): the review form, the product page and a published review, on the order's marketplace
  * (`orderMarketplace` of src/contract/marketplaces.ts), not always amazon.com. Pure.
  */

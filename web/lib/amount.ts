@@ -1,5 +1,5 @@
 /**
- * Amounts as typed in the order forms (issue 23 item 14), in their own module so that the
+ * Amounts as typed in the order forms, in their own module so that the
  * dashboard's first load does not carry the number parser (Add and Edit Order are lazy). Pure
  * apart from reading the browser's language as a default.
  */

@@ -178,7 +178,7 @@ const ARRIVED: readonly OrderStatus[] = [
 ];
 
 /**
- * A status chosen in the form (issue 23 item 12): moving to Received (or later) with no delivery
+ * A status chosen in the form: moving to Received (or later) with no delivery
  * date fills it with today (the user's day), which the user can then correct.
  */
 export function withStatus(form: OrderForm, status: OrderStatus, today: string): OrderForm {

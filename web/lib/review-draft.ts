@@ -1,5 +1,5 @@
 /**
- * Unsaved review text kept on this device (issue 23 item 13; docs/behaviour.md "Review drafts"):
+ * Unsaved review text kept on this device (docs/behaviour.md "Review drafts"):
  * while Edit Order's review subject or text differs from the saved order, it is written to
  * localStorage under the user and the order; leaving the screen any way (Cancel, the header's
  * back arrow, the browser's back, a closed tab, a session that ended) keeps it, and the next visit

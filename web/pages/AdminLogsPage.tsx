@@ -12,7 +12,7 @@ import { toast, toastError } from "../lib/toast.tsx";
 
 export function AdminLogsPage() {
   // Only the administrator may read them (the API answers 403): anyone else is told so, with no
-  // Try Again that could never work (issue 23 item 15).
+  // Try Again that could never work.
   const admin = isAdmin(useAuth().user);
   const { data, isLoading, isError, refetch, error } = useLogFiles({ enabled: admin });
   const forbidden = !admin || (error instanceof ApiError && error.status === 403);

@@ -25,7 +25,7 @@ import { isOrderSort, isOrderStatus } from "../lib/order-status.ts";
 import { totalPages } from "../lib/pagination.ts";
 import "../styles/orders.css";
 
-// "Shipped, not tracked" orders and Mark all delivered (issue 23 item 5): loaded after the list.
+// "Shipped, not tracked" orders and Mark all delivered: loaded after the list.
 const UntrackedShipments = lazy(() =>
   import("../components/orders/MarkDelivered.tsx").then((m) => ({
     default: m.UntrackedShipments,

@@ -1,5 +1,5 @@
 /**
- * Vine (/vine, issue 17): the review rate against its minimum (gauge), the evaluation period's
+ * Vine (/vine): the review rate against its minimum (gauge), the evaluation period's
  * progress towards Gold, today's orders against the daily limit, reviews awaiting approval
  * (oldest first, each a link to its order), ETV per year with a bar per month and its CSV export,
  * the Itemized Report import, the settings, and how it is all counted. Live: "order" events

@@ -159,7 +159,7 @@ const publicHost = (host: string) =>
  * The VAPID `sub` (RFC 8292: a contact for the push service's operator), sent to every push
  * service and to whatever a push endpoint names: PUBLIC_URL when it is a public https address,
  * else WEB_PUSH_CONTACT (mailto: or https:, chosen by the administrator to be shown), else a
- * placeholder on a real domain. Never an account's email (issue 22). Apple's push service answers
+ * placeholder on a real domain. Never an account's email. Apple's push service answers
  * 403 BadJwtToken to a localhost or .local subject.
  */
 export function vapidSubject(publicUrl: string | null, contact: string | null): string {

@@ -1,4 +1,4 @@
-/** Address classes of outgoing.ts (issue 22 item 7): the table a reviewer can check at a glance. */
+/** Address classes of outgoing.ts: the table a reviewer can check at a glance. */
 import { describe, expect, test } from "bun:test";
 import { classifyAddress, isRefusedAddress, pushEndpointProblem } from "./outgoing.ts";
 

@@ -7,7 +7,7 @@
  * - Web Push: the `web-push` library encrypts the payload (aes128gcm) and signs VAPID; the request
  *   goes out through sendOutgoing like the others.
  * And the answer → what happens next (delivered, retry later, give up), told as the status and a
- * fixed sentence per kind of answer: the far side's body is never shown (issue 22: a test must not
+ * fixed sentence per kind of answer: the far side's body is never shown (a test must not
  * read what a LAN service answers).
  */
 import webpush from "web-push";

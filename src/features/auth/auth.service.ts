@@ -91,7 +91,7 @@ export function createAuthService(deps: {
       // hash: the checks and the insert then run without yielding, so two sign-ups at the same
       // moment cannot both pass them.
       refuse();
-      // Accounts per address and hour (issue 22): counted before the hash, so a parallel burst
+      // Accounts per address and hour: counted before the hash, so a parallel burst
       // cannot pass the limit.
       const slot = signups.hit(client.ip ?? "?");
       if (!slot.ok) {

@@ -6,7 +6,7 @@
  *
  * The test harness passes a cheaper cost of the same algorithm (`ServiceOverrides.passwordCost`):
  * the suite registers hundreds of users, and at the default cost a busy 2-CPU machine made
- * sign-up-heavy tests run past their time limits (issue 24 item 4).
+ * sign-up-heavy tests run past their time limits.
  */
 export type PasswordCost = { memoryCost: number; timeCost: number };
 

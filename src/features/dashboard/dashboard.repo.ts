@@ -51,7 +51,7 @@ const ORDERED_IN_RANGE = `
  * Orders (not Canceled) placed in the range: those whose date_ordered is in it, plus those without
  * one whose mail (mail_date, always an instant) arrived in it. An order typed or imported without
  * an order date has no mail_date and is never counted: the day it was added is not the day it was
- * ordered (issue 23).
+ * ordered.
  */
 const PLACED_IN_RANGE = `
   SELECT (SELECT COUNT(*) FROM orders

@@ -43,7 +43,7 @@
  *   that does not add the header) is accepted, logged and counted as unverified in the result and
  *   the scan: such a server would equally keep a forged header the sender wrote, so refusing would
  *   protect nothing, and Gmail always adds the header, so real Gmail mail never takes this path.
- * - Not understood (issue 21 items 4 and 6): Amazon mail the reader could not read enough to act
+ * - Not understood: Amazon mail the reader could not read enough to act
  *   on (an order confirmation whose total could not be read in "Vine orders only", so the Vine
  *   rule cannot be decided; order mail of a kind the reader did not decide, MailFacts.unread
  *   "kind"; order mail with nothing read and something unread) is recorded skipped
@@ -278,7 +278,7 @@ export const INGEST_BATCH_MAX_BYTES = 8 * 1024 * 1024;
  * The largest message read, from IMAP (RFC822.SIZE, checked before the body is fetched) or from
  * an .eml/.mbox import: larger ones are counted skipped "too-large", never parsed. Amazon's mail
  * is tens of KB; Gmail accepts up to 25 MB. 10 MB keeps one message from ballooning memory
- * (a 60 MB one took the process from 88 to 220 MB, issue 12) with a wide margin for real mail.
+ * (a 60 MB one took the process from 88 to 220 MB) with a wide margin for real mail.
  */
 export const MAIL_MESSAGE_MAX_BYTES = 10 * 1024 * 1024;
 

@@ -1,5 +1,5 @@
 /**
- * The admin's "Mailbox supervisor failing" alert (issue 18): a user's supervisor that has not
+ * The admin's "Mailbox supervisor failing" alert: a user's supervisor that has not
  * managed to connect for `failingAfterMs` (default 30 minutes) of failed attempts. One notice per
  * outage: it is sent at the first failed attempt past the threshold, and again only after a
  * connection worked (the outage healed) and a new outage lasted that long. A single blip never

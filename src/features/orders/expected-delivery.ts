@@ -12,7 +12,7 @@
  * - a weekday: "Arriving Thursday", "Thu" → the next such day on or after today
  * - ranges: "Thursday, Nov 24 - Saturday, Nov 26", "Nov 24-26", "24-26 November", "Nov 30 - Dec 2",
  *   "Tuesday - Thursday" → the later date
- * - the same in the Vine marketplaces' languages (issue 16): French, German, Italian and Spanish
+ * - the same in the Vine marketplaces' languages: French, German, Italian and Spanish
  *   month and weekday names and "aujourd'hui / heute / oggi / hoy", "demain / morgen / domani /
  *   mañana" ("Livraison prévue : jeudi 4 décembre", "Zustellung: Donnerstag, 4. Dezember",
  *   "Arriverà martedì 01 dicembre", "Llegada: jueves, 4 de diciembre"), and Japanese dates

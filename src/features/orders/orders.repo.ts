@@ -46,7 +46,7 @@ export const likeContains = (q: string) => `%${q.replace(/[\\%_]/g, (ch) => `\\$
  *   orders_search (migration 0003), which folds the case of every letter (ä finds Ä);
  * - shorter text of other characters, which the trigram index cannot look up, uses LIKE.
  * - text shaped like an ASIN (10 letters and digits, at least one digit: "B0ABCD1234") also finds
- *   the order of that ASIN, in any case (issue 23 item 14); walked in list order like "like".
+ *   the order of that ASIN, in any case; walked in list order like "like".
  * A quoted FTS5 phrase and an escaped LIKE pattern have no operators or wildcards: % _ * " and
  * the like match themselves.
  */
@@ -109,7 +109,7 @@ function searchParams(q: string, plan: SearchPlan): Params {
  * (user_id, currency, value_cents DESC, id DESC), and (user_id, currency, value_cents IS NULL,
  * value_cents). SQLite sorts NULL first when ascending: a leading `col IS NULL` key puts them last.
  * The value sorts order by currency (A-Z) first, then amount: amounts in different currencies are
- * never compared (issue 23; the sort's label says "by currency").
+ * never compared (the sort's label says "by currency").
  */
 const SORT_ORDER: Record<OrderSort, string> = {
   newest: "created_at DESC, id DESC",
@@ -348,7 +348,7 @@ export function createOrdersRepo(db: Db) {
     listAll: (userId: number): OrderRow[] => toRows(allStmt.all(userId)),
 
     /**
-     * "Shipped, not tracked" (issue 23 item 5): Shipped, no tracking number, a shipped date from
+     * "Shipped, not tracked": Shipped, no tracking number, a shipped date from
      * the Itemized Report; oldest shipment first.
      */
     untracked: (userId: number): OrderRow[] => toRows(untrackedStmt.all(userId)),

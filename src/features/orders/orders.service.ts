@@ -11,7 +11,7 @@
  * - Tracking: a number on an Ordered order makes it Shipped; clearing the number clears the carrier
  *   and takes a Shipped order back to Ordered; a missing carrier is detected from the number. An
  *   explicit status in the same request wins over the automatic change.
- * - "Mark delivered" (issue 23 item 5): an Ordered or Shipped order becomes Received on a given day,
+ * - "Mark delivered": an Ordered or Shipped order becomes Received on a given day,
  *   or on its shipped day plus its marketplace's usual days (never after today); all "shipped, not
  *   tracked" orders at once in one transaction.
  * - Another user's order is "Order not found", exactly like a missing one.
@@ -183,7 +183,7 @@ function trackingChange(
 }
 
 /* ------------------------------------------------------------------------------------------------
- * "Mark delivered" (issue 23 item 5)
+ * "Mark delivered"
  * --------------------------------------------------------------------------------------------- */
 
 /** A sent delivery day: a real day, not after today; null when none was sent. */
@@ -524,7 +524,7 @@ export function createOrdersService(deps: {
     },
 
     /**
-     * "Shipped, not tracked" orders (issue 23 item 5) with the day "Mark delivered" would use:
+     * "Shipped, not tracked" orders with the day "Mark delivered" would use:
      * the shipped day plus the usual days of the order's marketplace, never after today.
      */
     untracked(userId: number): UntrackedShipment[] {

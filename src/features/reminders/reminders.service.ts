@@ -1,5 +1,5 @@
 /**
- * Review reminders (issue 3, docs/behaviour.md#constants-and-limits age thresholds), run by the review-reminders job
+ * Review reminders (docs/behaviour.md#constants-and-limits age thresholds), run by the review-reminders job
  * (src/jobs/review-reminders.job.ts) daily at 08:00 server time and once at start-up, for every user:
  * - a Received order delivered 14 days ago or more gets a warning, 30 days or more a critical one;
  * - a Review Rejected order rejected 3 days ago or more gets a warning, 7 days or more a critical one.

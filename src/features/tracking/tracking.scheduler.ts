@@ -1,5 +1,5 @@
 /**
- * The daily tracking check (docs/behaviour.md#constants-and-limits: once a day at the user's time; issue 5): one schedule per
+ * The daily tracking check (docs/behaviour.md#constants-and-limits: once a day at the user's time): one schedule per
  * user at their local HH:MM in their zone.
  *
  * Why not src/jobs/registry.ts: the registry holds a fixed set of app-wide jobs, registered before

@@ -1,5 +1,5 @@
 /**
- * Carrier tracking (docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/api.md, docs/messages.md; issue 5): preferences, look-ups on demand and the daily
+ * Carrier tracking (docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation, docs/api.md, docs/messages.md): preferences, look-ups on demand and the daily
  * check's work. What a carrier answer does to an order:
  *
  * - Delivered: a Shipped (or Ordered) order becomes Received with datedelivered (the carrier's time,

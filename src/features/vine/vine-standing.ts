@@ -1,5 +1,5 @@
 /**
- * The Vine standing as Vine's account page counts it (issue 23; definitions also in the README,
+ * The Vine standing as Vine's account page counts it (definitions also in the README,
  * "Vine standing", and on the Vine page under "How this is counted"). Pure: settings, the order
  * rows, the zone and the clock in, the standing out.
  *

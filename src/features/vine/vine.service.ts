@@ -1,5 +1,5 @@
 /**
- * Vine standing (issue 17): the user's Vine thresholds, where they stand against them, the import
+ * Vine standing: the user's Vine thresholds, where they stand against them, the import
  * of Amazon's Itemized Report and the ETV export for taxes. The definitions (also in the README,
  * "Vine standing", and on the Vine page):
  *
@@ -207,7 +207,7 @@ export function createVineService(deps: {
     else sum.updated++;
   }
 
-  /** Report uploads per user per hour (issue 22, item 12): each upload is counted, read or not. */
+  /** Report uploads per user per hour (item 12): each upload is counted, read or not. */
   const reportUploads = createRateWindow({
     limit: deps.reportUploadsPerHour ?? REPORT_UPLOADS_PER_HOUR,
     windowMs: 3_600_000,

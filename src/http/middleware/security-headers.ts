@@ -1,5 +1,5 @@
 /**
- * Security headers on every response, pages and API alike (issue 13).
+ * Security headers on every response, pages and API alike.
  *
  * The session token lives in localStorage, so a strict Content-Security-Policy on the HTML is the
  * defence that matters: scripts, styles and connections only from this server, no inline script,

@@ -5,7 +5,7 @@ import type { AppEnv } from "../types.ts";
 import { intParam, readBody } from "../validate.ts";
 
 /**
- * Mounted behind requireAuth at /api/user/alert-channels (issue 18). Another user's channel is a
+ * Mounted behind requireAuth at /api/user/alert-channels. Another user's channel is a
  * 404; a bad channel a 400 (alerts.service.ts, outgoing.ts). Answers never contain secrets.
  */
 export function alertsRoutes(alerts: AlertsService) {

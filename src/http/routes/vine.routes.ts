@@ -1,5 +1,5 @@
 /**
- * Vine standing (issue 17), behind requireAuth: the settings under /api/user, the rest under
+ * Vine standing, behind requireAuth: the settings under /api/user, the rest under
  * /api/vine. The Itemized Report is a small file (a year is tens of KB): it arrives as
  * multipart/form-data within the 1 MB body limit of /api/* and is read in memory.
  */

@@ -63,7 +63,7 @@ export function withoutQuoted(s: string): string {
 }
 
 /**
- * Pickup points and lockers (issue 21 item 5). A parcel collected there ("was picked up",
+ * Pickup points and lockers. A parcel collected there ("was picked up",
  * "wurde abgeholt", "a été retiré") is "delivered" when the mail names its order. A notice that a
  * parcel is ready for collection stays "other", like the Hub Locker notices of the corpus: the
  * parcel is not yet in the reviewer's hands and the notice is about a pickup code (a person reads
@@ -205,7 +205,7 @@ export function classify(
     return done(body.kind, `body says "${quoteLine(body.line)}"${agree}`);
   }
   if (weak) return done(weak.kind, `subject wording (${weak.kind})`);
-  // Structure (issue 21 item 2): an order sender and an order number make an order mail in any
+  // Structure: an order sender and an order number make an order mail in any
   // language; confirmations and shipping senders send one kind each, "update" senders several.
   if (role && namesOrder) {
     if (role !== "update")

@@ -1,5 +1,5 @@
 /**
- * The reader on every Vine marketplace's mail (issue 16): the project's own fixtures in
+ * The reader on every Vine marketplace's mail: the project's own fixtures in
  * test/fixtures/mail/locales.ts (each case names where its wording comes from), read through
  * parseMail like mail from IMAP.
  */

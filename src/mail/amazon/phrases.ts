@@ -1,5 +1,5 @@
 /**
- * Every language's words in the Amazon mail reader, one language in one place (issue 21 item 2):
+ * Every language's words in the Amazon mail reader, one language in one place:
  * those that tell the kind of a mail (classify.ts joins them) and the labels of the fields read
  * in every language (totals, estimates, quantities: fields.ts, text-items.ts). To teach the
  * reader a language, add its block here (and its real samples to test/fixtures/mail/real/): the

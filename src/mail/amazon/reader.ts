@@ -45,7 +45,7 @@ import type {
 
 /**
  * The reader's version: raise it whenever the reader reads more or better, so that the pipeline
- * reads again the messages it recorded as not understood or read incompletely (issue 21 item 6).
+ * reads again the messages it recorded as not understood or read incompletely.
  */
 export const READER_VERSION = 2;
 

@@ -1,6 +1,6 @@
 /**
  * Stage 4 of the Amazon mail reader (with items.ts and fields.ts): items written as lines rather
- * than as product links (issue 21 item 5): the text parts of real
+ * than as product links: the text parts of real
  * mail, read when an order's lines hold no product link the link reader (items.ts) could use.
  * Layouts, each from the real samples in test/fixtures/mail/real/:
  * - `* name` / `数量: 1` / `1,010 JPY` (amazon.co.jp 2025) and `* name` / `Menge: 2` / `6.45 EUR`

@@ -79,7 +79,7 @@ export type MailFacts = {
    */
   forwarded?: boolean;
   /**
-   * What this mail shows but the reader could not read (issue 21 items 4 and 6): "kind" (an
+   * What this mail shows but the reader could not read: "kind" (an
    * order mail by its sender and structure whose kind no rule decided), "total" (an order
    * confirmation whose total could not be read, so the Vine rule cannot be decided), "items"
    * (product links but no item read), "delivery-date" (an estimate shown but not read).

@@ -88,7 +88,7 @@ export type FolderStateStore = {
  * parsed messages are short-lived and pile up faster than the collector reclaims them. Backfill of
  * 5,000 Amazon messages (bench/backfill.bench.ts): peak RSS 193 MB without, 184 MB at 32 MB, 172 MB
  * at 8 MB, for about 5% of its speed; 163 MB at 2 MB, for 10%. With the eden collections below,
- * 4 MB: 144 MB. With every message parsed by mailparser (src/mail/mime.ts gone, issue 15): peak
+ * 4 MB: 144 MB. With every message parsed by mailparser (src/mail/mime.ts gone): peak
  * 212 MB without any pacing, 155 MB with it (4 MB), 145 MB at 2 MB (speed not measurable then:
  * the machine was loaded); kept because the benchmark shows it is needed.
  */

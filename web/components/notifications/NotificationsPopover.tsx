@@ -235,7 +235,7 @@ export function NotificationsPopover({
   const [, navigate] = useLocation();
   const timeZone = useTimeZone();
   const [tab, setTab] = useState<Tab>("unread");
-  // "Delete all notifications" asks first (issue 23 item 13): nothing is lost by a slip.
+  // "Delete all notifications" asks first: nothing is lost by a slip.
   const [confirmAll, setConfirmAll] = useState(false);
   const tabIds = { unread: useId(), all: useId() };
   const panelId = useId();

@@ -1,5 +1,5 @@
 /**
- * "Late" on an order card (issue 23 item 6): a Shipped order whose expected delivery day is before
+ * "Late" on an order card: a Shipped order whose expected delivery day is before
  * today in the user's zone, the same rule as the dashboard's late count (src/contract/dashboard.ts
  * `ShippedLate`). Its own file so the card needs one line for it.
  */

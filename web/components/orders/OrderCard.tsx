@@ -73,10 +73,10 @@ export function OrderCard(props: {
       ? reviewDateText(order, timeZone)
       : null;
   const canEditReview = order.status === "Received" || order.status === "Review Rejected";
-  // Shipped per the Itemized Report, no tracking: nothing will mark it delivered (issue 23 item 5).
+  // Shipped per the Itemized Report, no tracking: nothing will mark it delivered.
   const untracked =
     order.status === "Shipped" && !order.trackingnumber && Boolean(order.dateshipped);
-  // Amazon's review form on the order's own site, where a review is due (issue 23 item 10).
+  // Amazon's review form on the order's own site, where a review is due.
   const marketplace = useUserData().data?.vineMarketplace;
   const writeLink = canEditReview ? writeReviewUrl(order, marketplace) : null;
   // A Shipped order with a number can be asked about now (docs/screens.md 'Update Tracking').

@@ -53,7 +53,7 @@ export function ShippedRefreshButton() {
 
 /**
  * False when this server has no look-up for the carrier (GET /api/config's trackingCarriers):
- * Update Tracking could only fail (issue 23 item 15). True while the configuration loads.
+ * Update Tracking could only fail. True while the configuration loads.
  */
 export function useCanLookUp(carrier: Carrier | null | undefined): boolean {
   const config = usePublicConfig().data;

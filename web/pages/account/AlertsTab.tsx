@@ -1,5 +1,5 @@
 /**
- * Account Settings → Alerts (issue 18): the user's alert channels (ntfy, webhooks, Web Push), what
+ * Account Settings → Alerts: the user's alert channels (ntfy, webhooks, Web Push), what
  * each one sends and when (events, quiet hours), a test button that says what the far side
  * answered, each channel's last deliveries, and "Enable push on this device".
  */

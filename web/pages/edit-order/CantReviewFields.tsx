@@ -1,5 +1,5 @@
 /**
- * "Can't review" (issue 17): why Amazon will not get a review of this order, an optional note,
+ * "Can't review": why Amazon will not get a review of this order, an optional note,
  * whether Vine support removed it from the review list (it then leaves the review rate), and a
  * ready-to-copy message to Vine support naming the order. Saved with the rest of the form.
  */

@@ -27,7 +27,7 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
   const url = form.producturl.trim();
   // The edit screen always shows the picture (or a parcel); Add Order only once there is one.
   const showImage = Boolean(image) || Boolean(props.onDelete);
-  // The product URL, else the ASIN's page on the order's Amazon site (issue 23 item 10).
+  // The product URL, else the ASIN's page on the order's Amazon site.
   const productPage = props.errors.producturl
     ? null
     : productPageUrl({ asin: form.asin, producturl: url, currency: form.currency }, marketplace);

@@ -29,7 +29,7 @@ const NUMBERS: { field: NumberField; label: string; suffix?: string }[] = [
   { field: "dailyLimitGold", label: "Daily limit (Gold)", suffix: "orders" },
 ];
 
-/** The form's own names for the settings, in the server's messages too (issue 23 item 15). */
+/** The form's own names for the settings, in the server's messages too. */
 const LABELS: Record<string, string> = {
   ...Object.fromEntries(NUMBERS.map((n) => [n.field, n.label])),
   tier: "Tier",

@@ -1,5 +1,5 @@
 /**
- * 'Import from a file' (issue 4 item 7): .eml messages or a Google Takeout .mbox, sent to
+ * 'Import from a file': .eml messages or a Google Takeout .mbox, sent to
  * POST /api/imap/import as multipart with repeated `files` fields. Works with or without a
  * connected mailbox. Shows the upload progress, then the summary the server answers.
  */

@@ -46,7 +46,7 @@ let nextId = 0;
 
 export function MediaArea({ order }: { order: Order }) {
   const { upload, remove, reorder } = useReviewMedia(order.orderid);
-  // Removing a photo or the video asks first (issue 23 item 13): the file is gone once deleted.
+  // Removing a photo or the video asks first: the file is gone once deleted.
   const [confirmRemove, setConfirmRemove] = useState<{ url: string; label: string } | null>(null);
   const token = useMediaToken().data?.token;
   const [items, setItems] = useState<UploadItem[]>([]);

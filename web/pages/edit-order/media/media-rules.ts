@@ -133,7 +133,7 @@ export function move<T>(list: readonly T[], from: number, to: number): T[] {
 }
 
 /**
- * Whether Retry can help a failed upload (issue 23 item 15): a network failure, a timeout, a busy
+ * Whether Retry can help a failed upload: a network failure, a timeout, a busy
  * or failing server can pass next time; a file the server refused (wrong type, too large, too
  * many: 400, 413, 415 and the other 4xx) never will, so it gets no Retry.
  */
