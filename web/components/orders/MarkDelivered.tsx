@@ -65,19 +65,13 @@ export function MarkDeliveredDialog(props: { order: Order; open: boolean; onClos
       onClose={props.onClose}
       className="mark-delivered"
       footer={
-        <>
-          <button type="button" className="secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            disabled={!day || save.isPending}
-            aria-busy={save.isPending || undefined}
-            onClick={() => save.mutate()}
-          >
-            Mark delivered
-          </button>
-        </>
+        <DialogButtons
+          label="Mark delivered"
+          disabled={!day}
+          pending={save.isPending}
+          onCancel={props.onClose}
+          onConfirm={() => save.mutate()}
+        />
       }
     >
       <p>
@@ -166,19 +160,13 @@ function MarkAllDialog(props: {
       onClose={props.onClose}
       className="mark-delivered"
       footer={
-        <>
-          <button type="button" className="secondary" onClick={props.onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            disabled={(mode === "one" && !day) || save.isPending}
-            aria-busy={save.isPending || undefined}
-            onClick={() => save.mutate()}
-          >
-            Mark {n} delivered
-          </button>
-        </>
+        <DialogButtons
+          label={`Mark ${n} delivered`}
+          disabled={mode === "one" && !day}
+          pending={save.isPending}
+          onCancel={props.onClose}
+          onConfirm={() => save.mutate()}
+        />
       }
     >
       <fieldset>
@@ -225,5 +213,30 @@ function MarkAllDialog(props: {
         {n > SHOWN && <li className="muted">and {n - SHOWN} more</li>}
       </ul>
     </Dialog>
+  );
+}
+
+/** Cancel and the dialog's action, busy while the change is saved. */
+function DialogButtons(props: {
+  label: string;
+  disabled: boolean;
+  pending: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <>
+      <button type="button" className="secondary" onClick={props.onCancel}>
+        Cancel
+      </button>
+      <button
+        type="button"
+        disabled={props.disabled || props.pending}
+        aria-busy={props.pending || undefined}
+        onClick={props.onConfirm}
+      >
+        {props.label}
+      </button>
+    </>
   );
 }
