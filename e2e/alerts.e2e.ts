@@ -180,10 +180,14 @@ test("PWA: manifest, icons and a service worker that caches nothing and shows a 
   // A push from the push service (delivered by Chromium's DevTools protocol) becomes a notification.
   const cdp = await context.newCDPSession(page);
   await cdp.send("ServiceWorker.enable");
+  // Pushed only once the worker is activated: a push to a version still installing is dropped,
+  // which on a busy machine made this test fail now and then.
   const registrationId = await new Promise<string>((resolve) => {
-    cdp.on("ServiceWorker.workerRegistrationUpdated", (e) => {
-      const r = e.registrations.find((x) => x.scopeURL === `${baseURL}/`);
-      if (r) resolve(r.registrationId);
+    cdp.on("ServiceWorker.workerVersionUpdated", (e) => {
+      const v = e.versions.find(
+        (x) => x.status === "activated" && x.scriptURL === `${baseURL}/sw.js`,
+      );
+      if (v) resolve(v.registrationId);
     });
   });
   await cdp.send("ServiceWorker.deliverPushMessage", {
