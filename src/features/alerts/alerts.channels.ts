@@ -22,6 +22,7 @@ import {
   encodeNtfy,
   encodePush,
   encodeWebhook,
+  eventsOf,
   maskTopic,
   type NtfySecret,
   type NtfySettings,
@@ -49,12 +50,6 @@ const DELIVERIES_SHOWN = 5;
 export const CHANNEL_NOT_FOUND = "Alert channel not found";
 
 const ALL_TYPE_FIELDS = Object.values(TYPE_FIELDS).flat();
-
-/** The events a channel chose that still exist. */
-export const eventsOf = (row: Pick<AlertChannelRow, "events">) =>
-  (JSON.parse(row.events) as string[]).filter((e): e is AlertEvent =>
-    (ALERT_EVENTS as readonly string[]).includes(e),
-  );
 
 function toDelivery(r: AlertOutboxRow): AlertDelivery {
   return {

@@ -1,10 +1,16 @@
 /**
- * The one place that knows how each channel type is stored: its settings (in clear), its secret
+ * The one place that knows how a channel is stored: per type its settings (in clear), its secret
  * (encrypted with lib/secrets), how the API shows them (secrets masked) and where an alert goes
- * (the sender's target). Creating and updating a channel both encode through `encode*` here.
+ * (the sender's target); and the events it chose. Create and update both encode through here.
  */
 import crypto from "node:crypto";
-import type { AlertChannel, AlertChannelType, WebhookFormat } from "../../contract/index.ts";
+import {
+  ALERT_EVENTS,
+  type AlertChannel,
+  type AlertChannelType,
+  type AlertEvent,
+  type WebhookFormat,
+} from "../../contract/index.ts";
 import type { AlertChannelRow } from "../../db/schema.ts";
 import { badRequest } from "../../lib/errors.ts";
 import type { Secrets } from "../../lib/secrets.ts";
@@ -115,6 +121,12 @@ export const stored = (e: { settings: Settings; secret: unknown }, secrets: Secr
   settings: JSON.stringify(e.settings),
   secret: secrets.encrypt(JSON.stringify(e.secret)),
 });
+
+/** The events a channel chose that still exist. */
+export const eventsOf = (row: Pick<AlertChannelRow, "events">) =>
+  (JSON.parse(row.events) as string[]).filter((e): e is AlertEvent =>
+    (ALERT_EVENTS as readonly string[]).includes(e),
+  );
 
 export const settingsOf = (row: Pick<AlertChannelRow, "settings">) =>
   JSON.parse(row.settings) as Settings;

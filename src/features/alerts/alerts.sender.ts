@@ -19,7 +19,7 @@ import type { Logger } from "../../log.ts";
 import { orderPath } from "../../shared/app-links.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
-import { eventsOf } from "./alerts.channels.ts";
+import { eventsOf } from "./alerts.codec.ts";
 import { quietHoursOf, quietUntil } from "./alerts.quiet-hours.ts";
 import type { AlertsRepo, ChannelForAlert } from "./alerts.repo.ts";
 import type { AlertPayload, SendOutcome } from "./senders.ts";
