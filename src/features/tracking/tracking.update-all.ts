@@ -63,7 +63,6 @@ export type UpdateAllDeps = {
 /** One update-all: every Shipped order with a tracking number of the user. */
 export async function runUpdateAll(
   deps: UpdateAllDeps,
-
   userId: number,
   trigger: UpdateTrigger,
 ): Promise<UpdateAllTrackingResponse> {
