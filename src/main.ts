@@ -7,6 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import pTimeout from "p-timeout";
 import { ConfigError, loadConfig } from "./config.ts";
 import { closeDatabase, openDatabase } from "./db/client.ts";
 import { MEDIA_BODY_LIMIT } from "./features/reviews/media.service.ts";
@@ -129,16 +130,12 @@ async function shutdown(signal: string) {
   await services.alerts.stop();
   // Uploads and imports in flight, and the supervisors and backfills (which finish the batch in
   // hand and log out), get the grace period.
-  let graceTimer: ReturnType<typeof setTimeout> | undefined;
-  const inTime = await Promise.race([
+  const inTime = await pTimeout(
     Promise.all([drain.idle(graceMs), services.mailbox.stopAll().then(() => true)]).then((r) =>
       r.every(Boolean),
     ),
-    new Promise<false>((resolve) => {
-      graceTimer = setTimeout(() => resolve(false), graceMs);
-    }),
-  ]);
-  clearTimeout(graceTimer);
+    { milliseconds: graceMs, fallback: () => false },
+  );
   if (!inTime) {
     log.warn(
       { inFlight: drain.inFlight() },

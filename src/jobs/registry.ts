@@ -8,6 +8,7 @@
  * - `runNow(name)` runs a job at once (start-up runs, tests) and resolves with the outcome.
  */
 import { Cron } from "croner";
+import pTimeout from "p-timeout";
 import type { Logger } from "../log.ts";
 import type { Services } from "../services.ts";
 import { reviewRemindersJob } from "./review-reminders.job.ts";
@@ -110,14 +111,7 @@ export function createJobRegistry(deps: { log: Logger; now?: () => Date }) {
         if (job.running) running.push(job.running);
       }
       if (running.length === 0) return;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        Promise.all(running),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, timeoutMs);
-        }),
-      ]);
-      clearTimeout(timer);
+      await pTimeout(Promise.all(running), { milliseconds: timeoutMs, message: false });
     },
 
     /** Runs a job now (unless it is running already); never rejects for a failing job. */

@@ -37,3 +37,37 @@ describe("createRateWindow", () => {
     for (let i = 0; i < 20_000; i++) expect(w.hit(`k${i}`).ok).toBe(true);
   });
 });
+
+describe("createRateWindow: counting what happened", () => {
+  test("add counts past the limit; check answers when enough hits have left the window", () => {
+    let t = 0;
+    const w = createRateWindow({ limit: 2, windowMs: 1000, now: () => t });
+    w.add("k");
+    t = 100;
+    w.add("k");
+    t = 200;
+    w.add("k"); // three in the window, limit two
+    expect(w.count("k")).toBe(3);
+    // Allowed again once two of the three have left: at 1100, not at 1000.
+    expect(w.check("k")).toEqual({ ok: false, retryAfterMs: 900 });
+    expect(w.check("k", 4)).toEqual({ ok: true }); // a higher limit for this question
+    t = 1000;
+    expect(w.check("k")).toEqual({ ok: false, retryAfterMs: 100 });
+    t = 1100;
+    expect(w.check("k")).toEqual({ ok: true });
+    expect(w.count("k")).toBe(1);
+  });
+
+  test("undo takes back the latest hit, clear forgets the key", () => {
+    let t = 0;
+    const w = createRateWindow({ limit: 1, windowMs: 1000, now: () => t });
+    expect(w.hit("k").ok).toBe(true);
+    expect(w.hit("k").ok).toBe(false);
+    w.undo("k");
+    expect(w.count("k")).toBe(0);
+    expect(w.hit("k").ok).toBe(true);
+    t = 10;
+    w.clear("k");
+    expect(w.hit("k").ok).toBe(true);
+  });
+});

@@ -1,12 +1,12 @@
 /**
- * The one sliding-window counter: at most `limit` hits per key in any `windowMs`. A refused hit is
- * not counted, and says how long until the oldest counted one leaves the window. In memory (one
+ * The one sliding-window counter: at most `limit` hits per key in any `windowMs`. In memory (one
  * process; a restart forgets the counts, acceptable for a LAN appliance). Keys whose hits have all
  * left the window are dropped when the map grows, so it stays small whatever the callers send.
  *
- * Used for sign-ups per address (features/auth), alert-channel tests per user (features/alerts),
- * AI enhancements per user and hour (features/reviews/enhance.service.ts) and Itemized Report
- * uploads per user and hour (features/vine).
+ * `hit` counts only what it allows (a quota: sign-ups per address, alert-channel tests per user,
+ * AI enhancements and Itemized Report uploads per user and hour, carrier look-ups per hour,
+ * mailbox reconnects per user). `check` + `add` count what happened whatever the limit (failed
+ * password checks: features/auth/login-throttle.ts), `undo` takes one back.
  */
 
 export type RateHit = { ok: true } | { ok: false; retryAfterMs: number };
@@ -15,7 +15,7 @@ export type RateHit = { ok: true } | { ok: false; retryAfterMs: number };
 const SWEEP_AT = 10_000;
 
 export function createRateWindow(opts: { limit: number; windowMs: number; now?: () => number }) {
-  const { limit, windowMs } = opts;
+  const { windowMs } = opts;
   const now = opts.now ?? Date.now;
   const hits = new Map<string, number[]>();
   let sweepAt = SWEEP_AT;
@@ -28,24 +28,54 @@ export function createRateWindow(opts: { limit: number; windowMs: number; now?: 
     if (list.length === 0) hits.delete(key);
     return list;
   };
+  /** Refused while `limit` or more hits are in the window: until enough of them have left it. */
+  const verdict = (list: number[], t: number, limit: number): RateHit =>
+    list.length < limit
+      ? { ok: true }
+      : {
+          ok: false,
+          retryAfterMs: Math.max(1, (list[list.length - limit] as number) + windowMs - t),
+        };
+  const record = (key: string, list: number[], t: number) => {
+    if (list.length === 0) {
+      if (hits.size >= sweepAt) {
+        for (const k of [...hits.keys()]) recent(k, t);
+        // Amortised: the next sweep waits until the map has doubled again.
+        sweepAt = Math.max(SWEEP_AT, hits.size * 2);
+      }
+      hits.set(key, list);
+    }
+    list.push(t);
+  };
   return {
-    /** Counts a hit for `key`, or refuses it with the wait until one is allowed again. */
+    /** Counts a hit for `key`, or refuses it (uncounted) with the wait until one is allowed. */
     hit(key: string): RateHit {
       const t = now();
       const list = recent(key, t);
-      if (list.length >= limit) {
-        return { ok: false, retryAfterMs: Math.max(1, (list[0] as number) + windowMs - t) };
-      }
-      if (list.length === 0) {
-        if (hits.size >= sweepAt) {
-          for (const k of [...hits.keys()]) recent(k, t);
-          // Amortised: the next sweep waits until the map has doubled again.
-          sweepAt = Math.max(SWEEP_AT, hits.size * 2);
-        }
-        hits.set(key, list);
-      }
-      list.push(t);
-      return { ok: true };
+      const v = verdict(list, t, opts.limit);
+      if (v.ok) record(key, list, t);
+      return v;
+    },
+    /** Whether a hit would be allowed now (`limit` overrides the window's), without counting. */
+    check(key: string, limit = opts.limit): RateHit {
+      const t = now();
+      return verdict(recent(key, t), t, limit);
+    },
+    /** Counts a hit whatever the limit. */
+    add(key: string): void {
+      const t = now();
+      record(key, recent(key, t), t);
+    },
+    /** Takes back the latest hit (one counted in advance that turned out not to count). */
+    undo(key: string): void {
+      const list = recent(key, now());
+      list.pop();
+      if (list.length === 0) hits.delete(key);
+    },
+    /** Hits of `key` in the window. */
+    count: (key: string): number => recent(key, now()).length,
+    clear(key: string): void {
+      hits.delete(key);
     },
   };
 }

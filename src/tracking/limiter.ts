@@ -4,6 +4,7 @@
  * carrier asked for (429 Retry-After). A call that would break the quota or the pause is not made:
  * the gate answers "rate-limited" with retryAfterMs instead.
  */
+import { createRateWindow } from "../lib/rate-window.ts";
 import { type Failure, fail } from "./http.ts";
 
 const HOUR = 3_600_000;
@@ -25,7 +26,11 @@ export function createGate(opts: {
   const concurrency = Math.max(1, opts.concurrency);
   let active = 0;
   const queue: (() => void)[] = [];
-  const started: number[] = []; // start times within the last hour, oldest first
+  const perHour = opts.perHour;
+  /** Calls started within the last hour (lib/rate-window.ts, one key: the carrier). */
+  const hourly = perHour
+    ? createRateWindow({ limit: perHour, windowMs: HOUR, now: opts.now })
+    : null;
   let pausedUntil = 0;
 
   const acquire = () =>
@@ -41,6 +46,7 @@ export function createGate(opts: {
     else active--;
   };
 
+  /** Why the call may not be made now, or null: it is made, and counted in the hourly quota. */
   function refusal(now: number): Failure | null {
     if (now < pausedUntil) {
       const wait = pausedUntil - now;
@@ -50,16 +56,14 @@ export function createGate(opts: {
         wait,
       );
     }
-    if (opts.perHour) {
-      while (started.length && (started[0] as number) <= now - HOUR) started.shift();
-      if (started.length >= opts.perHour) {
-        const wait = (started[0] as number) + HOUR - now;
-        return fail(
-          "rate-limited",
-          `${opts.name} hourly quota (${opts.perHour} look-ups) is used up; next try in ${Math.ceil(wait / 60_000)} min`,
-          wait,
-        );
-      }
+    const quota = hourly?.hit(opts.name);
+    if (quota && !quota.ok) {
+      const wait = quota.retryAfterMs;
+      return fail(
+        "rate-limited",
+        `${opts.name} hourly quota (${perHour} look-ups) is used up; next try in ${Math.ceil(wait / 60_000)} min`,
+        wait,
+      );
     }
     return null;
   }
@@ -68,10 +72,8 @@ export function createGate(opts: {
     async run(fn) {
       await acquire();
       try {
-        const now = opts.now();
-        const no = refusal(now);
+        const no = refusal(opts.now());
         if (no) return no;
-        if (opts.perHour) started.push(now);
         return await fn();
       } finally {
         release();

@@ -3,6 +3,7 @@
  * docs/behaviour.md#constants-and-limits). Pure.
  */
 import type { Order } from "../../src/contract/orders.ts";
+import { plural } from "../../src/shared/plural.ts";
 import { type DateInput, daysSince, toDate, type UrgencyLevel, urgencyLevel } from "./format.ts";
 import { dayDiff, dayKey, displayDay } from "./order-days.ts";
 
@@ -63,6 +64,6 @@ export function deliveryAge(
   if (days === null) return null;
   const d = Math.max(0, days);
   const text =
-    d === 0 ? "Delivered today" : d === 1 ? "1 day since delivery" : `${d} days since delivery`;
+    d === 0 ? "Delivered today" : `${plural(d, { one: "day", other: "days" })} since delivery`;
   return { text, urgency: urgencyLevel(d, "received") };
 }

@@ -3,6 +3,7 @@
  * All functions are pure apart from the console.warn issued for an invalid time zone.
  */
 
+import { plural } from "../../src/shared/plural.ts";
 import { safeTimeZone } from "./timezone.ts";
 
 export type DateInput = string | number | Date | null | undefined;
@@ -109,14 +110,13 @@ export function ageText(value: DateInput, now: Date = new Date()): string {
   const days = daysSince(value, now);
   if (days === null) return NEVER;
   if (days <= 0) return "Today";
-  if (days === 1) return "1 day ago";
-  if (days < 7) return `${days} days ago`;
+  if (days < 7) return `${plural(days, { one: "day", other: "days" })} ago`;
   if (days < 30) {
     const weeks = Math.min(Math.floor(days / 7), 3);
-    return weeks === 1 ? "1 week ago" : `${weeks} weeks ago`;
+    return `${plural(weeks, { one: "week", other: "weeks" })} ago`;
   }
   const months = Math.floor(days / 30);
-  return months === 1 ? "1 month ago" : `${months} months ago`;
+  return `${plural(months, { one: "month", other: "months" })} ago`;
 }
 
 export type UrgencyLevel = "normal" | "warning" | "critical";

@@ -11,14 +11,13 @@ import type {
   UpdateAllTrackingResponse,
   UpdateOrderTrackingResponse,
 } from "../../src/contract/tracking.ts";
+import { plural } from "../../src/shared/plural.ts";
 
 export type ToastSpec = {
   title: string;
   description?: string;
   variant: "default" | "success" | "destructive";
 };
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * POST /api/tracking/update-all (the dashboard's Shipped refresh, Update All Tracking):
@@ -32,7 +31,7 @@ export function updateAllToast(res: UpdateAllTrackingResponse): ToastSpec {
     return {
       title: "Tracking Updated!",
       description:
-        `${plural(res.deliveredOrders, "order", "orders")} marked as delivered. ` +
+        `${plural(res.deliveredOrders, { one: "order", other: "orders" })} marked as delivered. ` +
         `Processed ${res.totalProcessed}, successful ${res.successfulUpdates}.`,
       variant: "success",
     };

@@ -6,6 +6,7 @@
 import type { VineRate, VineStanding } from "../../src/contract/vine.ts";
 import type { RateRule } from "../../src/contract/vine-constants.ts";
 import { CANT_REVIEW_LABELS, type CantReviewReason } from "../../src/contract/vine-constants.ts";
+import { pluralForm } from "../../src/shared/plural.ts";
 
 /** "Dec 31, 2026" for a "YYYY-MM-DD" day, without any time-zone shift. */
 export function formatDay(day: string): string {
@@ -84,7 +85,7 @@ export function rateWords(rule: RateRule): { reviewed: string; counted: string }
 export function pendingLine(rate: Rate): string | null {
   if (rate.withPending === null || rate.pending === 0) return null;
   const n = rate.pending;
-  return `${rate.withPending}% once ${n} pending ${n === 1 ? "review is" : "reviews are"} approved`;
+  return `${rate.withPending}% once ${n} pending ${pluralForm(n, { one: "review is", other: "reviews are" })} approved`;
 }
 
 /** "3 more reviews reach 60%"; null when the minimum is met or nothing counts yet. */
@@ -97,7 +98,7 @@ export function toMinimumLine(rate: {
   if (rate.percent === null || rate.reviewsToMinimum === 0) return null;
   const n = rate.reviewsToMinimum;
   const kind = rate.rule === "2025" ? " approved" : "";
-  return `${n} more${kind} ${n === 1 ? "review reaches" : "reviews reach"} ${rate.minimum}%`;
+  return `${n} more${kind} ${pluralForm(n, { one: "review reaches", other: "reviews reach" })} ${rate.minimum}%`;
 }
 
 /** "48" or "48–49" for a low–high range. */

@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
+import { plural } from "../../src/shared/plural.ts";
 import { ConfirmDialog } from "../components/Dialog.tsx";
 import { adminLogKeys, useLogFile, useLogFiles } from "../hooks/useAdminLogs.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
@@ -224,7 +225,7 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
         )}
         {search.trim() && (
           <p className="log-viewer-note">
-            {lines.length} matching line{lines.length === 1 ? "" : "s"}
+            {plural(lines.length, { one: "matching line", other: "matching lines" })}
           </p>
         )}
         <pre ref={scroller} className="log-viewer-content" role="log" aria-label="Log content">

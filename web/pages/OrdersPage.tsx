@@ -24,6 +24,7 @@ import {
 import { isOrderSort, isOrderStatus } from "../lib/order-status.ts";
 import { totalPages } from "../lib/pagination.ts";
 import "../styles/orders.css";
+import { plural } from "../../src/shared/plural.ts";
 
 // "Shipped, not tracked" orders and Mark all delivered: loaded after the list.
 const UntrackedShipments = lazy(() =>
@@ -224,7 +225,7 @@ function ShippedCount() {
   return (
     <span className="shipped-count">
       {" "}
-      · {data.Shipped} {data.Shipped === 1 ? "order" : "orders"} shipped
+      · {plural(data.Shipped, { one: "order", other: "orders" })} shipped
     </span>
   );
 }

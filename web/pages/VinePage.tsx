@@ -30,6 +30,7 @@ import { RateGauge } from "./vine/RateGauge.tsx";
 import { VineSettingsForm } from "./vine/VineSettingsForm.tsx";
 import "../styles/orders.css";
 import "../styles/vine.css";
+import { plural } from "../../src/shared/plural.ts";
 import { LoadFailed } from "../components/LoadFailed.tsx";
 
 const AWAITING_SHOWN = 10;
@@ -193,7 +194,7 @@ export function VinePage() {
                     </header>
                     <p className="stat-value">{formatAmount(e.total, e.currency)}</p>
                     <p className="stat-sub">
-                      {e.orders} {e.orders === 1 ? "order" : "orders"}
+                      {plural(e.orders, { one: "order", other: "orders" })}
                       {e.canceled > 0 && ` · ${e.canceled} canceled (not counted)`}
                     </p>
                     {e.threshold1099 !== null && (
@@ -292,7 +293,7 @@ function AwaitingApproval(props: { count: number; oldestDays: number | null }) {
       <p className="stat-sub">
         {props.count === 0
           ? "No reviews waiting on Amazon"
-          : `oldest submitted ${props.oldestDays ?? 0} ${props.oldestDays === 1 ? "day" : "days"} ago`}
+          : `oldest submitted ${plural(props.oldestDays ?? 0, { one: "day", other: "days" })} ago`}
       </p>
       {props.count > 0 && (
         <ol className="vine-awaiting">

@@ -3,6 +3,7 @@ import type { LoginBody, PublicUser, RegisterBody } from "../../contract/index.t
 import type { UserRow } from "../../db/schema.ts";
 import { AppError, conflict, forbidden, storageFault } from "../../lib/errors.ts";
 import { createRateWindow } from "../../lib/rate-window.ts";
+import { plural } from "../../shared/plural.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import { ACCOUNT_MAX_FAILURES, type LoginThrottle, THROTTLE_KEYS } from "./login-throttle.ts";
 import type { Passwords } from "./passwords.ts";
@@ -99,7 +100,7 @@ export function createAuthService(deps: {
         const minutes = Math.ceil(wait / 60);
         throw new AppError(
           429,
-          `Too many sign-ups from this address. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+          `Too many sign-ups from this address. Try again in ${plural(minutes, { one: "minute", other: "minutes" })}.`,
           undefined,
           { "Retry-After": String(wait) },
         );

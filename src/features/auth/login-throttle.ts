@@ -1,6 +1,6 @@
 /**
- * Failed password checks are counted per key in a sliding window. After MAX failures the key is
- * refused (429 with Retry-After) until the oldest failure leaves the window. In memory: one
+ * Failed password checks are counted per key in a sliding window (lib/rate-window.ts). After MAX
+ * failures the key is refused (429 with Retry-After) until enough failures have left the window. In memory: one
  * process, and a restart forgetting the count is acceptable for a LAN appliance.
  *
  * One throttle, several kinds of keys (THROTTLE_KEYS): sign-in per (email, client address), and
@@ -12,6 +12,8 @@
  * registration closed) per client address.
  */
 import { AppError } from "../../lib/errors.ts";
+import { createRateWindow } from "../../lib/rate-window.ts";
+import { plural } from "../../shared/plural.ts";
 
 export const THROTTLE_KEYS = {
   signIn: (email: string, ip: string | null) => `login|${email}|${ip ?? "?"}`,
@@ -34,41 +36,20 @@ export function createLoginThrottle(
   windowMs = LOGIN_WINDOW_MS,
   now: () => number = Date.now,
 ) {
-  const failures = new Map<string, number[]>();
+  const failures = createRateWindow({ limit: max, windowMs, now });
   /** `email|address` → when it last signed in (oldest first: a Map keeps insertion order). */
   const known = new Map<string, number>();
-  const recent = (key: string) => {
-    const cutoff = now() - windowMs;
-    const list = (failures.get(key) ?? []).filter((t) => t > cutoff);
-    if (list.length) failures.set(key, list);
-    else failures.delete(key);
-    return list;
-  };
   /** Seconds to wait before another try, or 0 when allowed. */
   const retryAfter = (key: string, limit = max): number => {
-    const list = recent(key);
-    if (list.length < limit) return 0;
-    return Math.max(1, Math.ceil((list[0]! + windowMs - now()) / 1000));
+    const v = failures.check(key, limit);
+    return v.ok ? 0 : Math.max(1, Math.ceil(v.retryAfterMs / 1000));
   };
   return {
     retryAfter,
-    fail(key: string) {
-      const list = recent(key);
-      list.push(now());
-      failures.set(key, list);
-      if (failures.size > 10_000) {
-        for (const k of failures.keys()) recent(k);
-      }
-    },
-    clear(key: string) {
-      failures.delete(key);
-    },
+    fail: failures.add,
+    clear: failures.clear,
     /** Takes back one counted failure (an attempt counted in advance that succeeded). */
-    forgive(key: string) {
-      const list = recent(key);
-      list.pop();
-      if (list.length === 0) failures.delete(key);
-    },
+    forgive: failures.undo,
     /** Remembers that `ip` signed in to (or signed up as) `email`. */
     remember(email: string, ip: string | null) {
       if (ip === null) return;
@@ -93,7 +74,7 @@ export function createLoginThrottle(
       const minutes = Math.ceil(wait / 60);
       throw new AppError(
         429,
-        `Too many ${what}. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        `Too many ${what}. Try again in ${plural(minutes, { one: "minute", other: "minutes" })}.`,
         undefined,
         { "Retry-After": String(wait) },
       );

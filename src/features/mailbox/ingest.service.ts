@@ -81,6 +81,7 @@ import type {
   Marketplace,
   UnreadField,
 } from "../../mail/amazon/types.ts";
+import { plural } from "../../shared/plural.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import { toOrder } from "../orders/order-model.ts";
@@ -262,8 +263,6 @@ const emptyChanges = (): Record<Change, number> => ({
   delayed: 0,
   details: 0,
 });
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * A batch (ingestMany: one transaction for the lot): at most this many messages, the mailbox's
@@ -871,7 +870,7 @@ export function scanMessage(scan: Scan): SafeHtml {
     const shown = scan.createdNames.slice(0, NOTIFY_NAMES);
     const more = created - shown.length;
     parts.push(
-      html`<strong>${plural(created, "new order", "new orders")}</strong> from ${where}: ${shown.map(
+      html`<strong>${plural(created, { one: "new order", other: "new orders" })}</strong> from ${where}: ${shown.map(
         (n, i) => html`${i > 0 ? ", " : ""}${n}`,
       )}${more > 0 ? ` and ${more} more` : ""}.`,
     );
@@ -888,7 +887,7 @@ export function scanMessage(scan: Scan): SafeHtml {
   if (other.length > 0) {
     const lead = created > 0 ? " " : "";
     parts.push(
-      html`${lead}<strong>${plural(scan.summary.ordersUpdated, "order", "orders")} updated</strong> from ${where}: ${other.join(", ")}.`,
+      html`${lead}<strong>${plural(scan.summary.ordersUpdated, { one: "order", other: "orders" })} updated</strong> from ${where}: ${other.join(", ")}.`,
     );
   }
   const unknown = scan.summary.messages.notUnderstood;
@@ -913,7 +912,7 @@ export function notUnderstoodSentence(
     .filter(([, c]) => (c ?? 0) > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
     .map(([m, c]) => `${m === "unknown" ? "other marketplaces" : m} ${c}`);
-  return `${plural(n, "email", "emails")} from Amazon ${n === 1 ? "was" : "were"} not understood${
+  return `${plural(n, { one: "email", other: "emails" })} from Amazon ${n === 1 ? "was" : "were"} not understood${
     where.length > 0 ? ` (${where.join(", ")})` : ""
   }; ${n === 1 ? "it is" : "they are"} read again when Grapevine's mail reader is updated.`;
 }

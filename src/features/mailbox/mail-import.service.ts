@@ -23,6 +23,7 @@ import path from "node:path";
 import type { IngestSummary, InterruptedImport } from "../../contract/index.ts";
 import { AppError, badRequest } from "../../lib/errors.ts";
 import { type FileSink, streamMultipartFiles } from "../../media/multipart.ts";
+import { pluralForm } from "../../shared/plural.ts";
 import { MAIL_MESSAGE_MAX_BYTES, type MailIngestService } from "./ingest.service.ts";
 import type { MailImportRepo } from "./mail-import.repo.ts";
 import { sniffMailFile, splitMbox } from "./mbox.ts";
@@ -108,7 +109,7 @@ const fmt = (n: number) => n.toLocaleString("en-US");
 export function interruptedMessage(fileName: string, messagesRead: number): string {
   const where =
     messagesRead > 0
-      ? `stopped after ${fmt(messagesRead)} message${messagesRead === 1 ? "" : "s"}`
+      ? `stopped after ${fmt(messagesRead)} ${pluralForm(messagesRead, { one: "message", other: "messages" })}`
       : "stopped before any of its messages was read";
   return `The import of "${fileName}" ${where} and did not finish (the server restarted or the import failed). Import the same file again to finish it: messages already read are skipped, nothing is duplicated.`;
 }

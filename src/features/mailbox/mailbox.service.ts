@@ -14,6 +14,7 @@
  * supervisors of src/mail/imap/ (given what they need: connect, settings, the ingestion port).
  */
 import type { ImapFlow } from "imapflow";
+import pTimeout from "p-timeout";
 import type { EmailSettings, MailFolder } from "../../contract/index.ts";
 import type { MailboxAccountRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
@@ -591,10 +592,10 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     /** Shutdown: stop backfills and supervisors before the database closes. */
     async stopAll() {
       stopping = true;
-      await Promise.race([
-        Promise.all([manager.stopAll(), backfill.stopAll()]),
-        Bun.sleep(timings.stopGraceMs + 2000),
-      ]);
+      await pTimeout(Promise.all([manager.stopAll(), backfill.stopAll()]), {
+        milliseconds: timings.stopGraceMs + 2000,
+        message: false,
+      });
     },
   };
 }

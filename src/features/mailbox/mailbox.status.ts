@@ -9,6 +9,7 @@ import { AppError, notFound } from "../../lib/errors.ts";
 import type { AttemptLimiter, AttemptLimits } from "../../mail/imap/manager.ts";
 import { createAttemptLimiter } from "../../mail/imap/manager.ts";
 import type { SupervisorSnapshot } from "../../mail/imap/supervisor.ts";
+import { plural } from "../../shared/plural.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 
@@ -37,7 +38,7 @@ export function createMailboxStatus(deps: {
 
   function inMinutes(t: Date): string {
     const min = Math.max(1, Math.ceil((t.getTime() - now().getTime()) / 60_000));
-    if (min < 120) return `${min} minute${min === 1 ? "" : "s"}`;
+    if (min < 120) return plural(min, { one: "minute", other: "minutes" });
     const h = Math.ceil(min / 60);
     return `${h} hours`;
   }

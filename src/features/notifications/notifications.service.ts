@@ -12,6 +12,7 @@ import {
 import type { NotificationRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { notFound } from "../../lib/errors.ts";
+import { plural } from "../../shared/plural.ts";
 import { SafeHtml, toPlainText } from "./html.ts";
 import type { NotificationsRepo } from "./notifications.repo.ts";
 
@@ -35,8 +36,6 @@ export function toNotification(row: NotificationRow): Notification {
     createdate: row.createdAt,
   };
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * What a notification is about, for alert channels (features/alerts): its event kind(s) (see
@@ -77,7 +76,7 @@ export function createNotificationsService(deps: {
         message:
           updated === 0
             ? "No unread notifications"
-            : `${plural(updated, "notification", "notifications")} marked as read`,
+            : `${plural(updated, { one: "notification", other: "notifications" })} marked as read`,
         updated,
       };
     },
@@ -90,7 +89,7 @@ export function createNotificationsService(deps: {
         message:
           deleted === 0
             ? "No notifications to delete"
-            : `${plural(deleted, "notification", "notifications")} deleted`,
+            : `${plural(deleted, { one: "notification", other: "notifications" })} deleted`,
         deleted,
       };
     },

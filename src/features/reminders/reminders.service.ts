@@ -10,6 +10,7 @@
  * another status is no longer a candidate.
  */
 import type { NotificationLevel } from "../../contract/index.ts";
+import { reviewLink } from "../../shared/app-links.ts";
 import { dayInZone } from "../../shared/calendar-day.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
@@ -26,8 +27,6 @@ type Rule = {
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-export const reviewLink = (orderId: number) => `/orders/${orderId}/edit?from=/&section=review`;
 
 export const REMINDER_RULES: readonly Rule[] = [
   {

@@ -23,6 +23,7 @@
  * - No zone saved: UTC (as the orders service reads dates). No time saved: 09:00.
  */
 import { Cron } from "croner";
+import pTimeout from "p-timeout";
 import { DEFAULT_TRACKING_UPDATE_TIME, TRACKING_TIME_RE } from "../../contract/index.ts";
 import { canonicalTimeZone } from "../../lib/time.ts";
 import type { Logger } from "../../log.ts";
@@ -266,14 +267,7 @@ export function createTrackingScheduler(deps: {
       catchUp.length = 0;
       const busy = [...running.values()];
       if (busy.length === 0) return;
-      let t: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        Promise.all(busy),
-        new Promise((r) => {
-          t = setTimeout(r, timeoutMs);
-        }),
-      ]);
-      clearTimeout(t);
+      await pTimeout(Promise.all(busy), { milliseconds: timeoutMs, message: false });
     },
 
     /** When the user's next check is due (null: not scheduled). */

@@ -17,6 +17,8 @@
  *   problem; the same problem at later checks is not told again, a different one is, and an answer
  *   without trouble clears it (table tracking_problems).
  *
+ * The texts are in tracking.messages.ts, the update-all run in tracking.update-all.ts.
+ *
  * Every order write goes through the orders repo; an `order` event follows (one per run for
  * update-all). Two update-alls for one user never overlap: a second call while one runs waits for
  * it and gets the same summary.
@@ -27,6 +29,7 @@
  *   does not know · 429 carrier limit (Retry-After) · 502 carrier error, unreadable answer or
  *   refused credentials · 503 carrier not set up on this server · 504 carrier timed out.
  */
+import pTimeout from "p-timeout";
 import type {
   Carrier,
   TrackingPreferences,
@@ -35,85 +38,34 @@ import type {
   UpdateAllTrackingResponse,
   UpdateOrderTrackingResponse,
 } from "../../contract/index.ts";
-import { CARRIER_LABELS, DEFAULT_TRACKING_UPDATE_TIME } from "../../contract/index.ts";
+import { DEFAULT_TRACKING_UPDATE_TIME } from "../../contract/index.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { AppError, badRequest, notFound } from "../../lib/errors.ts";
+import { badRequest, notFound } from "../../lib/errors.ts";
 import { canonicalTimeZone } from "../../lib/time.ts";
 import type { Logger } from "../../log.ts";
-import type {
-  CarrierLookup,
-  TrackingFailureReason,
-  TrackingOutcome,
-  TrackingProblem,
-  TrackingResult,
-} from "../../tracking/types.ts";
-import { html, type SafeHtml } from "../notifications/html.ts";
+import type { CarrierLookup, TrackingOutcome, TrackingResult } from "../../tracking/types.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import { DELIVERED_STATUSES, ORDER_NOT_FOUND, toOrder } from "../orders/order-model.ts";
 import type { OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
-import type { ProblemState, TrackedOrder, TrackingRepo } from "./tracking.repo.ts";
+import {
+  CARRIER_UNKNOWN_WARNING,
+  canceledError,
+  deliveredNotice,
+  failureError,
+  noDateWarning,
+  noNumberError,
+  PREFERENCES_SAVED,
+  savedWarnings,
+  unsupportedError,
+} from "./tracking.messages.ts";
+import type { TrackingRepo } from "./tracking.repo.ts";
+import { LOOKUP_CARRIERS, runUpdateAll, type UpdateTrigger } from "./tracking.update-all.ts";
 
-export const CARRIER_UNKNOWN_WARNING =
-  "The carrier could not be recognised from this tracking number; choose it by hand.";
-export const PREFERENCES_SAVED = "Tracking preferences saved";
-export const NO_SHIPPED_ORDERS = "No shipped orders with tracking numbers to check.";
+/** The test of tracking problems counts its checks by it. */
+export { NOT_FOUND_CHECKS } from "./tracking.update-all.ts";
 
-/** Carriers whose status an API can tell (with credentials or the aggregator). */
-const LOOKUP_CARRIERS: readonly Carrier[] = ["UPS", "FEDEX", "USPS"];
-
-const CARRIER_NAMES: Record<Carrier, string> = { ...CARRIER_LABELS, AMAZON: "Amazon Logistics" };
-const ENV_PREFIX: Partial<Record<Carrier, string>> = { UPS: "UPS", FEDEX: "FEDEX", USPS: "USPS" };
-
-/** Short reason texts for summaries and warnings. */
-const REASON_TEXT: Record<TrackingFailureReason, string> = {
-  "not-configured": "not set up on this server",
-  unsupported: "cannot be looked up",
-  "not-found": "the carrier does not know the number yet",
-  "auth-failed": "the carrier refused this server's credentials",
-  "rate-limited": "the carrier's look-up limit was reached",
-  timeout: "the carrier did not answer in time",
-  "server-error": "the carrier's service had an error",
-  unreadable: "the carrier's answer could not be read",
-};
-
-/** "2 timed out": the failures of one reason in an update-all summary. */
-function countText(reason: TrackingFailureReason, n: number, name: string): string {
-  switch (reason) {
-    case "not-found":
-      return `${n} not known to ${name} yet`;
-    case "timeout":
-      return `${n} timed out`;
-    case "server-error":
-      return `${n} failed with a ${name} service error`;
-    case "rate-limited":
-      return `${n} over ${name}'s look-up limit`;
-    case "unreadable":
-      return `${n} with an answer that could not be read`;
-    case "auth-failed":
-      return `${n} refused: ${name} rejected this server's credentials`;
-    case "not-configured":
-      return `${n} not set up on this server`;
-    default:
-      return `${n} cannot be looked up`;
-  }
-}
-
-/**
- * Look-ups of one carrier asked at a time within a run: the adapters' own concurrency (4, in
- * src/tracking/carriers/*). More would only queue inside the lookup and be sent even after this
- * run decided to leave a failing carrier alone.
- */
-const RUN_WIDTH = 4;
-/** After this many timeouts/server errors in a row a carrier is left alone for the rest of a run. */
-const CONSECUTIVE_FAILURES_TO_STOP = 3;
-/** Names listed in a delivered notification before "and N more". */
-const NOTIFY_NAMES = 5;
-/** A number the carrier has not known at this many checks in a row is a tracking problem. */
-export const NOT_FOUND_CHECKS = 3;
 const DETAILS_MAX = 500;
-
-export type UpdateTrigger = "manual" | "schedule" | "start";
 
 export type TrackingServiceDeps = {
   repo: TrackingRepo;
@@ -136,31 +88,6 @@ export type TrackingServiceDeps = {
  */
 export const SAVE_LOOKUP_WAIT_MS = 5_000;
 
-const reviewLink = (orderId: number) => `/orders/${orderId}/edit?from=/&section=review`;
-const orderLink = (orderId: number) => `/orders/${orderId}/edit?from=/`;
-
-/** The user's notification about trouble with one parcel. */
-function problemNotice(
-  o: { id: number; name: string; number: string },
-  carrier: Carrier,
-  problem: TrackingProblem | "not-found",
-  status: string | null,
-): SafeHtml {
-  const name = CARRIER_NAMES[carrier];
-  const open = html` <a href="${orderLink(o.id)}">Open the order</a>`;
-  const said = status ? `: ${status}` : ".";
-  switch (problem) {
-    case "failed-attempt":
-      return html`${name} could not deliver <strong>${o.name}</strong>${said}${open}`;
-    case "returned":
-      return html`${name} is returning <strong>${o.name}</strong> to the sender${said}${open}`;
-    case "not-found":
-      return html`${name} still does not know tracking number ${o.number} of <strong>${o.name}</strong> after ${NOT_FOUND_CHECKS} checks: check the number on the order.${open}`;
-    default:
-      return html`${name} reports a problem with <strong>${o.name}</strong>${said}${open}`;
-  }
-}
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
 
 /** The carrier's delivery time as a stored instant (UTC ISO); null when absent or unreadable. */
@@ -171,74 +98,6 @@ function deliveredInstant(v: string | null, now: Date): string | null {
   // A time in the future (clock skew, a bad answer) is not believed beyond now.
   return new Date(Math.min(t, now.getTime())).toISOString();
 }
-
-/** The HTTP answer for a single look-up that got no answer. */
-function failureError(
-  carrier: Carrier,
-  number: string,
-  reason: TrackingFailureReason,
-  retryAfterMs?: number,
-): AppError {
-  const name = CARRIER_NAMES[carrier];
-  const env = ENV_PREFIX[carrier] ?? carrier;
-  switch (reason) {
-    case "not-configured":
-      return new AppError(
-        503,
-        `${name} tracking is not set up on this server: the administrator adds ${env}_CLIENT_ID and ${env}_CLIENT_SECRET (see the README).`,
-      );
-    case "unsupported":
-      return unsupportedError(carrier);
-    case "not-found":
-      return new AppError(
-        422,
-        `${name} does not know tracking number ${number} yet. It will be checked again at the next update.`,
-      );
-    case "rate-limited": {
-      const secs = Math.max(1, Math.ceil((retryAfterMs ?? 60_000) / 1000));
-      const wait =
-        secs >= 120 ? `${Math.ceil(secs / 60)} minutes` : plural(secs, "second", "seconds");
-      return new AppError(
-        429,
-        `${name} look-ups are limited for now; try again in ${wait}.`,
-        undefined,
-        { "Retry-After": String(secs) },
-      );
-    }
-    case "timeout":
-      return new AppError(504, `${name} did not answer in time; try again later.`);
-    case "auth-failed":
-      return new AppError(
-        502,
-        `${name} refused this server's credentials; the administrator should check ${env}_CLIENT_ID and ${env}_CLIENT_SECRET.`,
-      );
-    case "unreadable":
-      return new AppError(502, `${name} sent an answer that could not be read; try again later.`);
-    default:
-      return new AppError(502, `${name} tracking is not answering right now; try again later.`);
-  }
-}
-
-function unsupportedError(carrier: Carrier | null): AppError {
-  if (carrier === "AMAZON") {
-    return new AppError(
-      422,
-      "Amazon Logistics has no public tracking: this order becomes Received from Amazon's delivery email.",
-    );
-  }
-  if (carrier === "OTHER") {
-    return new AppError(
-      422,
-      "This carrier cannot be looked up here (only UPS, FedEx and USPS); open the tracking link instead.",
-    );
-  }
-  return new AppError(
-    422,
-    "The carrier of this tracking number is not known; choose UPS, FedEx or USPS to look it up.",
-  );
-}
-
-type FailureTally = Map<Carrier, Map<TrackingFailureReason, { count: number; sample: string }>>;
 
 export function createTrackingService(deps: TrackingServiceDeps) {
   const clock = deps.now ?? (() => new Date());
@@ -297,215 +156,11 @@ export function createTrackingService(deps: TrackingServiceDeps) {
     delivered: { id: number; name: string; details: string | null }[],
   ) {
     if (delivered.length === 0) return;
-    let message: SafeHtml;
     const first = delivered[0];
-    if (delivered.length === 1 && first) {
-      message = html`Delivered: <strong>${first.name}</strong>${first.details ? ` (${first.details})` : ""}. <a href="${reviewLink(first.id)}">Write the review</a>`;
-    } else {
-      const shown = delivered.slice(0, NOTIFY_NAMES);
-      const more = delivered.length - shown.length;
-      message = html`<strong>${plural(delivered.length, "order", "orders")} delivered</strong> according to carrier tracking: ${shown.map(
-        (d, i) => html`${i > 0 ? ", " : ""}${d.name}`,
-      )}${more > 0 ? ` and ${more} more` : ""}.`;
-    }
-    deps.notify(userId, "information", message, {
+    deps.notify(userId, "information", deliveredNotice(delivered), {
       event: "delivered",
       ...(delivered.length === 1 && first ? { orderId: first.id } : {}),
     });
-  }
-
-  /** One update-all: every Shipped order with a tracking number of the user. */
-  async function runAll(
-    userId: number,
-    trigger: UpdateTrigger,
-  ): Promise<UpdateAllTrackingResponse> {
-    const t0 = performance.now();
-    const all = deps.repo.shippedWithTracking(userId);
-    const noNumber = deps.repo.shippedWithoutTracking(userId);
-    if (all.length === 0) {
-      return {
-        deliveredOrders: 0,
-        totalProcessed: 0,
-        successfulUpdates: 0,
-        message: [NO_SHIPPED_ORDERS, noNumberText(noNumber)].filter(Boolean).join(" "),
-      };
-    }
-    const supported = new Set(deps.lookup.supported());
-    const groups = new Map<Carrier, TrackedOrder[]>();
-    let amazon = 0;
-    let other = 0;
-    const notConfigured = new Map<Carrier, number>();
-    for (const o of all) {
-      const carrier = (o.carrier as Carrier | null) ?? null;
-      if (carrier === "AMAZON") amazon++;
-      else if (carrier === null || !LOOKUP_CARRIERS.includes(carrier)) other++;
-      else if (!supported.has(carrier))
-        notConfigured.set(carrier, (notConfigured.get(carrier) ?? 0) + 1);
-      else {
-        const g = groups.get(carrier) ?? [];
-        g.push(o);
-        groups.set(carrier, g);
-      }
-    }
-
-    /** Trouble seen at earlier checks; what this check sees is noted (and told once) below. */
-    const problems = deps.repo.problemStates(userId);
-    const noteProblem = (
-      o: TrackedOrder,
-      number: string,
-      carrier: Carrier,
-      seen: TrackingProblem | "not-found" | null,
-      status: string | null,
-    ) => {
-      const stored = problems.get(o.id);
-      if (seen === null) {
-        if (stored) deps.repo.clearProblemState(o.id);
-        return;
-      }
-      const prev = stored?.trackingNumber === number ? stored : null;
-      const next: ProblemState = {
-        orderId: o.id,
-        trackingNumber: number,
-        notFoundChecks: seen === "not-found" ? (prev?.notFoundChecks ?? 0) + 1 : 0,
-        notified: prev?.notified ?? null,
-      };
-      const problem =
-        seen !== "not-found" ? seen : next.notFoundChecks >= NOT_FOUND_CHECKS ? seen : null;
-      if (problem && problem !== next.notified) {
-        next.notified = problem;
-        try {
-          deps.notify(
-            userId,
-            "warning",
-            problemNotice({ id: o.id, name: o.productName, number }, carrier, problem, status),
-            { event: "tracking_problem", orderId: o.id },
-          );
-        } catch (err) {
-          log.error({ userId, orderId: o.id, err }, "could not notify about a tracking problem");
-        }
-      }
-      deps.repo.saveProblemState(next, clock().toISOString());
-    };
-
-    let successful = 0;
-    /** Answers reporting trouble (counted apart from "still on the way"). */
-    let troubled = 0;
-    let anyChange = false;
-    const delivered: { id: number; name: string; details: string | null }[] = [];
-    const failures: FailureTally = new Map();
-    const fail = (carrier: Carrier, reason: TrackingFailureReason, message: string) => {
-      const byReason = failures.get(carrier) ?? new Map();
-      failures.set(carrier, byReason);
-      const f = byReason.get(reason) ?? { count: 0, sample: message };
-      f.count++;
-      byReason.set(reason, f);
-    };
-
-    await Promise.all(
-      [...groups].map(async ([carrier, orders]) => {
-        let next = 0;
-        let stopped: { reason: TrackingFailureReason; message: string } | null = null;
-        let inARow = 0;
-        const worker = async () => {
-          while (next < orders.length) {
-            const o = orders[next++];
-            if (!o?.trackingNumber) continue;
-            if (stopped) {
-              fail(carrier, stopped.reason, stopped.message);
-              continue;
-            }
-            const outcome = await deps.lookup.track(carrier, o.trackingNumber);
-            if (!outcome.ok) {
-              fail(carrier, outcome.reason, outcome.message);
-              if (outcome.reason === "not-found") {
-                noteProblem(o, o.trackingNumber, carrier, "not-found", null);
-              }
-              inARow =
-                outcome.reason === "timeout" || outcome.reason === "server-error" ? inARow + 1 : 0;
-              // A spent quota, refused credentials or a carrier that keeps failing: leave the
-              // carrier alone for the rest of this run instead of asking again for every order.
-              if (
-                outcome.reason === "rate-limited" ||
-                outcome.reason === "auth-failed" ||
-                outcome.reason === "not-configured" ||
-                inARow >= CONSECUTIVE_FAILURES_TO_STOP
-              ) {
-                stopped ??= { reason: outcome.reason, message: outcome.message };
-              }
-              continue;
-            }
-            inARow = 0;
-            successful++;
-            const applied = apply(userId, o.id, o.trackingNumber, outcome.result);
-            if (!applied) continue;
-            anyChange = true;
-            if (outcome.result.problem && !outcome.result.delivered) troubled++;
-            noteProblem(
-              o,
-              o.trackingNumber,
-              carrier,
-              outcome.result.problem ?? null,
-              applied.row.deliveryDetails,
-            );
-            if (applied.becameReceived) {
-              delivered.push({
-                id: o.id,
-                name: applied.row.productName,
-                details: applied.row.deliveryDetails,
-              });
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(RUN_WIDTH, orders.length) }, worker));
-      }),
-    );
-
-    if (anyChange) deps.events.publish(userId, "order", "UPDATE");
-    notifyDelivered(userId, delivered);
-
-    // One log line per carrier and reason, however many orders failed (no storm).
-    let failedCount = 0;
-    for (const [carrier, byReason] of failures) {
-      for (const [reason, f] of byReason) {
-        failedCount += f.count;
-        log.warn(
-          { userId, trigger, carrier, reason, orders: f.count, sample: f.sample },
-          "tracking look-ups failed; the orders are left unchanged and tried again at the next run",
-        );
-      }
-    }
-    for (const [carrier, n] of notConfigured) {
-      log.info({ userId, trigger, carrier, orders: n }, "tracking skipped: carrier not configured");
-    }
-
-    const message = summary({
-      noNumber,
-      delivered: delivered.length,
-      successful,
-      troubled,
-      amazon,
-      other,
-      notConfigured,
-      failures,
-    });
-    log.info(
-      {
-        userId,
-        trigger,
-        total: all.length,
-        successful,
-        delivered: delivered.length,
-        failed: failedCount,
-        ms: Math.round(performance.now() - t0),
-      },
-      "tracking update finished",
-    );
-    return {
-      deliveredOrders: delivered.length,
-      totalProcessed: all.length,
-      successfulUpdates: successful,
-      message,
-    };
   }
 
   return {
@@ -547,7 +202,11 @@ export function createTrackingService(deps: TrackingServiceDeps) {
         log.info({ userId, trigger }, "tracking update already running: waiting for it");
         return inFlight;
       }
-      const run = runAll(userId, trigger).finally(() => running.delete(userId));
+      const run = runUpdateAll(
+        { ...deps, now: clock, apply, notifyDelivered },
+        userId,
+        trigger,
+      ).finally(() => running.delete(userId));
       running.set(userId, run);
       return run;
     },
@@ -560,10 +219,10 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       if (!row) throw notFound(ORDER_NOT_FOUND);
       const number = row.trackingNumber?.trim();
       if (!number) {
-        throw new AppError(409, "This order has no tracking number yet; add one to look it up.");
+        throw noNumberError();
       }
       if (row.status === "Canceled") {
-        throw new AppError(409, "This order is canceled; its tracking is not looked up.");
+        throw canceledError();
       }
       const carrier = (row.carrier as Carrier | null) ?? null;
       if (carrier === null || !LOOKUP_CARRIERS.includes(carrier)) throw unsupportedError(carrier);
@@ -609,13 +268,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       if (!carrier) return { ...base, warning: CARRIER_UNKNOWN_WARNING };
       // Amazon Logistics moves with Amazon's mail; Other has its tracker link: nothing to ask.
       if (saved.status !== "Shipped" || !LOOKUP_CARRIERS.includes(carrier)) return base;
-      const name = CARRIER_NAMES[carrier];
-      if (!canLookUp(carrier)) {
-        return {
-          ...base,
-          warning: `${name} tracking is not set up on this server, so the delivery of this order is not checked automatically.`,
-        };
-      }
+      if (!canLookUp(carrier)) return { ...base, warning: savedWarnings.notConfigured(carrier) };
       // What the carrier's answer does to the order, whenever it comes.
       const settle = (outcome: TrackingOutcome): TrackingUpdateResponse => {
         if (!outcome.ok) {
@@ -631,7 +284,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
           );
           return {
             ...base,
-            warning: `Could not get tracking information from ${name}: ${REASON_TEXT[outcome.reason]}. It will be checked again at the next update.`,
+            warning: savedWarnings.failed(carrier, outcome.reason),
           };
         }
         const applied = apply(userId, saved.id, number, outcome.result);
@@ -654,92 +307,17 @@ export function createTrackingService(deps: TrackingServiceDeps) {
         };
       };
       const answered = deps.lookup.track(carrier, number).then(settle);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const waited = new Promise<null>((resolve) => {
-        timer = setTimeout(() => resolve(null), deps.saveWaitMs ?? SAVE_LOOKUP_WAIT_MS);
+      const first = await pTimeout(answered, {
+        milliseconds: deps.saveWaitMs ?? SAVE_LOOKUP_WAIT_MS,
+        fallback: () => null,
       });
-      const first = await Promise.race([answered, waited]);
-      clearTimeout(timer);
       if (first) return first;
       // Still asking: the late answer is applied (or its failure logged) by `settle`.
       answered.catch((err: unknown) =>
         log.error({ userId, orderId: saved.id, carrier, err }, "late tracking answer not applied"),
       );
-      return {
-        ...base,
-        warning: `${name} has not answered yet; this order is updated as soon as it does.`,
-      };
+      return { ...base, warning: savedWarnings.notYet(carrier) };
     },
   };
 }
 export type TrackingService = ReturnType<typeof createTrackingService>;
-
-function noDateWarning(carrier: Carrier, r: TrackingResult): string | null {
-  if (r.delivered || r.expectedDelivery) return null;
-  return `${CARRIER_NAMES[carrier]} has not given an expected delivery date for this parcel yet.`;
-}
-
-/** The update-all summary for people (docs/messages.md shows it in the "Tracking Update Completed" toast). */
-function summary(s: {
-  noNumber: number;
-  delivered: number;
-  successful: number;
-  troubled: number;
-  amazon: number;
-  other: number;
-  notConfigured: Map<Carrier, number>;
-  failures: FailureTally;
-}): string {
-  const parts: string[] = [];
-  const onTheWay = s.successful - s.delivered - s.troubled;
-  let failedTotal = 0;
-  for (const byReason of s.failures.values())
-    for (const f of byReason.values()) failedTotal += f.count;
-  // Only the orders a carrier was asked about are "checked"; the skipped ones are said below.
-  const looked = s.successful + failedTotal;
-  if (looked > 0) {
-    const checked = [`${s.delivered} delivered`, `${onTheWay} still on the way`];
-    if (s.troubled > 0) checked.push(`${s.troubled} with a problem the carrier reported`);
-    parts.push(
-      `Checked ${plural(looked, "shipped order", "shipped orders")}: ${checked.join(", ")}.`,
-    );
-  } else parts.push("No shipped order could be checked with a carrier.");
-  if (s.amazon > 0) {
-    parts.push(
-      `Skipped ${plural(s.amazon, "Amazon Logistics order", "Amazon Logistics orders")} (they update from Amazon's delivery emails).`,
-    );
-  }
-  if (s.other > 0) {
-    parts.push(
-      `Skipped ${plural(s.other, "order", "orders")} whose carrier cannot be looked up (only UPS, FedEx and USPS can).`,
-    );
-  }
-  for (const [carrier, n] of s.notConfigured) {
-    parts.push(
-      `Skipped ${plural(n, `${CARRIER_NAMES[carrier]} order`, `${CARRIER_NAMES[carrier]} orders`)}: ${CARRIER_NAMES[carrier]} tracking is not set up on this server.`,
-    );
-  }
-  let failed = 0;
-  for (const [carrier, byReason] of s.failures) {
-    const reasons = [...byReason].map(([reason, f]) => {
-      failed += f.count;
-      return countText(reason, f.count, CARRIER_NAMES[carrier]);
-    });
-    const n = [...byReason.values()].reduce((a, f) => a + f.count, 0);
-    parts.push(
-      `Could not check ${plural(n, `${CARRIER_NAMES[carrier]} order`, `${CARRIER_NAMES[carrier]} orders`)} (${reasons.join("; ")}).`,
-    );
-  }
-  if (failed > 0) parts.push("They will be tried again at the next update.");
-  const none = noNumberText(s.noNumber);
-  if (none) parts.push(none);
-  return parts.join(" ");
-}
-
-/** The Shipped orders update-all cannot look at, and what makes them checkable. */
-function noNumberText(n: number): string | null {
-  if (n === 0) return null;
-  return n === 1
-    ? "1 shipped order has no tracking number: add one to have it checked."
-    : `${n} shipped orders have no tracking number: add one to have them checked.`;
-}

@@ -33,6 +33,7 @@ import { AppError, badRequest } from "../../lib/errors.ts";
 import { createRateWindow } from "../../lib/rate-window.ts";
 import { isoDayInZone, offsetMs } from "../../shared/calendar-day.ts";
 import { amountText } from "../../shared/money.ts";
+import { plural } from "../../shared/plural.ts";
 import type { NewOrderRow, OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
@@ -222,7 +223,7 @@ export function createVineService(deps: {
     const minutes = Math.ceil(seconds / 60);
     throw new AppError(
       429,
-      `You have uploaded ${deps.reportUploadsPerHour ?? REPORT_UPLOADS_PER_HOUR} reports in the last hour. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+      `You have uploaded ${deps.reportUploadsPerHour ?? REPORT_UPLOADS_PER_HOUR} reports in the last hour. Try again in ${plural(minutes, { one: "minute", other: "minutes" })}.`,
       undefined,
       { "Retry-After": String(seconds) },
     );

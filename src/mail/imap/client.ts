@@ -14,6 +14,7 @@
  */
 import net from "node:net";
 import type { ImapFlow, SearchObject } from "imapflow";
+import pTimeout from "p-timeout";
 import type { MailFolder } from "../../contract/index.ts";
 import type { Logger } from "../../log.ts";
 
@@ -320,18 +321,11 @@ export async function connectImap(opts: ImapConnectOptions): Promise<ImapFlow> {
 /** LOGOUT, or close when the server does not answer in time. Never throws. */
 export async function closeImap(client: ImapFlow | null | undefined, timeoutMs = 3000) {
   if (!client || client.isClosed) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    await Promise.race([
-      client.logout(),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, timeoutMs);
-      }),
-    ]);
+    await pTimeout(client.logout(), { milliseconds: timeoutMs, message: false });
   } catch {
     // closing anyway
   } finally {
-    clearTimeout(timer);
     try {
       client.close();
     } catch {

@@ -8,6 +8,7 @@
  * - A supervisor that throws is contained by the supervisor itself; the manager also guards every
  *   call so that one user's trouble never reaches another user or the process.
  */
+import { createRateWindow } from "../../lib/rate-window.ts";
 import type { Logger } from "../../log.ts";
 import type { Supervisor } from "./supervisor.ts";
 
@@ -98,36 +99,39 @@ export type AttemptBudget = {
   blockedBy: "window" | "daily" | null;
 };
 
-/** Sliding-window limiter per user (in memory: a restart gives a fresh budget). */
+/** Two sliding windows per user (lib/rate-window.ts; in memory: a restart gives a fresh budget). */
 export function createAttemptLimiter(limits: AttemptLimits, now: () => Date = () => new Date()) {
-  const attempts = new Map<number, number[]>();
-
-  function recent(userId: number): number[] {
-    const t = now().getTime();
-    const list = (attempts.get(userId) ?? []).filter((x) => t - x < DAY_MS);
-    if (list.length) attempts.set(userId, list);
-    else attempts.delete(userId);
-    return list;
-  }
+  const clock = () => now().getTime();
+  const short = createRateWindow({
+    limit: limits.windowMax,
+    windowMs: limits.windowMs,
+    now: clock,
+  });
+  const daily = createRateWindow({ limit: limits.dailyMax, windowMs: DAY_MS, now: clock });
 
   function budget(userId: number): AttemptBudget {
-    const t = now().getTime();
-    const day = recent(userId);
-    const inWindow = day.filter((x) => t - x < limits.windowMs);
+    const key = String(userId);
     const remaining = {
-      window: Math.max(0, limits.windowMax - inWindow.length),
-      daily: Math.max(0, limits.dailyMax - day.length),
+      window: Math.max(0, limits.windowMax - short.count(key)),
+      daily: Math.max(0, limits.dailyMax - daily.count(key)),
     };
-    let nextAttemptTime: Date | null = null;
-    let blockedBy: AttemptBudget["blockedBy"] = null;
-    if (remaining.daily === 0) {
-      blockedBy = "daily";
-      nextAttemptTime = new Date(day[day.length - limits.dailyMax]! + DAY_MS);
-    } else if (remaining.window === 0) {
-      blockedBy = "window";
-      nextAttemptTime = new Date(inWindow[inWindow.length - limits.windowMax]! + limits.windowMs);
+    const day = daily.check(key);
+    const win = short.check(key);
+    if (!day.ok) {
+      return {
+        remaining,
+        nextAttemptTime: new Date(clock() + day.retryAfterMs),
+        blockedBy: "daily",
+      };
     }
-    return { remaining, nextAttemptTime, blockedBy };
+    if (!win.ok) {
+      return {
+        remaining,
+        nextAttemptTime: new Date(clock() + win.retryAfterMs),
+        blockedBy: "window",
+      };
+    }
+    return { remaining, nextAttemptTime: null, blockedBy: null };
   }
 
   return {
@@ -136,13 +140,13 @@ export function createAttemptLimiter(limits: AttemptLimits, now: () => Date = ()
     take(userId: number): { allowed: boolean; budget: AttemptBudget } {
       const b = budget(userId);
       if (b.blockedBy) return { allowed: false, budget: b };
-      const list = attempts.get(userId) ?? [];
-      list.push(now().getTime());
-      attempts.set(userId, list);
+      short.add(String(userId));
+      daily.add(String(userId));
       return { allowed: true, budget: b };
     },
     reset(userId: number) {
-      attempts.delete(userId);
+      short.clear(String(userId));
+      daily.clear(String(userId));
     },
   };
 }

@@ -23,6 +23,7 @@
  * supervisor. A closed imapflow client is never reused: each attempt builds a new one.
  */
 import type { ImapFlow } from "imapflow";
+import pTimeout from "p-timeout";
 import type { MailboxState } from "../../contract/index.ts";
 import { atLeast, backoffDelay } from "../../lib/backoff.ts";
 import { storageFault } from "../../lib/errors.ts";
@@ -604,10 +605,13 @@ export function createSupervisor(deps: SupervisorDeps) {
     const deadline = Date.now() + timings.commandTimeoutMs;
     while (!settled && c.usable && Date.now() < deadline) {
       if (c.idling) {
-        await Promise.race([
+        await pTimeout(
           c.noop().catch(() => undefined),
-          Bun.sleep(Math.max(1, deadline - Date.now())),
-        ]);
+          {
+            milliseconds: Math.max(1, deadline - Date.now()),
+            message: false,
+          },
+        );
       } else {
         await Bun.sleep(5);
       }
@@ -771,13 +775,13 @@ export function createSupervisor(deps: SupervisorDeps) {
       activeRun = null;
       wake("stop");
       const done = loopDone;
-      const finished = await Promise.race([
+      const finished = await pTimeout(
         done.then(() => true),
-        Bun.sleep(timings.stopGraceMs).then(() => false),
-      ]);
+        { milliseconds: timings.stopGraceMs, fallback: () => false },
+      );
       if (!finished) {
         client?.close();
-        await Promise.race([done, Bun.sleep(1000)]);
+        await pTimeout(done, { milliseconds: 1000, message: false });
       }
     },
     /** Manual reconnect: drop the connection (if any) and connect again now. */

@@ -19,6 +19,7 @@ import {
 import { createPortal } from "react-dom";
 import { useLocation } from "wouter";
 import type { Notification } from "../../../src/contract/notifications.ts";
+import { plural } from "../../../src/shared/plural.ts";
 import {
   useDeleteAllNotifications,
   useDeleteNotification,
@@ -388,7 +389,7 @@ export function NotificationsPopover({
       {confirmAll && all.length > 0 && (
         <fieldset className="notif-confirm" aria-labelledby={`${headingId}-confirm`}>
           <p id={`${headingId}-confirm`}>
-            Delete all {all.length} {all.length === 1 ? "notification" : "notifications"}? This
+            Delete all {plural(all.length, { one: "notification", other: "notifications" })}? This
             cannot be undone.
           </p>
           <div className="notif-confirm-actions">

@@ -4,6 +4,7 @@
  * `ShippedLate`). Its own file so the card needs one line for it.
  */
 import type { Order } from "../../../src/contract/orders.ts";
+import { plural } from "../../../src/shared/plural.ts";
 import { dayDiff, dayKey } from "../../lib/order-days.ts";
 
 /** Whole days a Shipped order is past its expected day; 0 when it is not late. */
@@ -29,7 +30,7 @@ export function LateBadge(props: {
   return (
     <span
       className="status-badge late-badge"
-      title={`Expected ${days} ${days === 1 ? "day" : "days"} ago and not delivered yet`}
+      title={`Expected ${plural(days, { one: "day", other: "days" })} ago and not delivered yet`}
     >
       Late
     </span>

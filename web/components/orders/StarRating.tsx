@@ -1,6 +1,7 @@
 /** Star rating 1 to 5 as a radio group (arrow keys work), clearable (docs/behaviour.md#data, docs/behaviour.md#constants-and-limits). */
 import { useId } from "react";
 import "../../styles/orders.css";
+import { plural } from "../../../src/shared/plural.ts";
 
 export function StarRating(props: {
   value: number | null;
@@ -25,7 +26,7 @@ export function StarRating(props: {
               value={n}
               checked={props.value === n}
               onChange={() => props.onChange(n)}
-              aria-label={n === 1 ? "1 star" : `${n} stars`}
+              aria-label={plural(n, { one: "star", other: "stars" })}
             />
             <span aria-hidden="true">★</span>
           </label>

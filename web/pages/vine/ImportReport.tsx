@@ -5,6 +5,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { ItemizedReportSummary } from "../../../src/contract/vine.ts";
+import { plural } from "../../../src/shared/plural.ts";
 import { invalidateAfterOrderChange } from "../../hooks/useOrders.ts";
 import { uploadItemizedReport, vineKeys } from "../../hooks/useVine.ts";
 import { errorMessage, SignedOutError } from "../../lib/api.ts";
@@ -15,8 +16,6 @@ type Phase =
   | { kind: "uploading" }
   | { kind: "error"; message: string }
   | { kind: "done"; summary: ItemizedReportSummary };
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export function ImportReport() {
   const queryClient = useQueryClient();
@@ -77,9 +76,9 @@ export function ImportReport() {
       {phase.kind === "done" && (
         <div className="vine-import-summary" role="status">
           <p>
-            <strong>{plural(phase.summary.rows, "row")} read:</strong> {phase.summary.created}{" "}
-            added, {phase.summary.updated} updated, {phase.summary.canceled} canceled,{" "}
-            {phase.summary.unchanged} unchanged, {phase.summary.skipped} skipped.
+            <strong>{plural(phase.summary.rows, { one: "row", other: "rows" })} read:</strong>{" "}
+            {phase.summary.created} added, {phase.summary.updated} updated, {phase.summary.canceled}{" "}
+            canceled, {phase.summary.unchanged} unchanged, {phase.summary.skipped} skipped.
           </p>
           <p className="muted">
             Headers on row {phase.summary.headerRow}

@@ -6,6 +6,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
+import { plural } from "../../../../src/shared/plural.ts";
 import {
   mailboxKeys,
   useDismissInterruptedImports,
@@ -20,7 +21,6 @@ import { type Reread, RereadOffer, useSaveImportMode } from "./ImportModeCard.ts
 import {
   modeLimitedLine,
   notUnderstoodLine,
-  plural,
   skippedLines,
   skippedTotal,
   summaryHeadline,
@@ -103,7 +103,7 @@ export function ImportCard({
       void queryClient.invalidateQueries({ queryKey: mailboxKeys.imports() });
       toast({
         title: "Import Complete",
-        description: `${plural(summary.ordersCreated, "order")} created, ${summary.ordersUpdated} updated.`,
+        description: `${plural(summary.ordersCreated, { one: "order", other: "orders" })} created, ${summary.ordersUpdated} updated.`,
         variant: "success",
       });
     } catch (err) {
@@ -169,7 +169,7 @@ export function ImportCard({
           />
           {files.length > 0 && (
             <small>
-              {plural(files.length, "file")} selected, {formatBytes(total)}
+              {plural(files.length, { one: "file", other: "files" })} selected, {formatBytes(total)}
             </small>
           )}
         </label>

@@ -6,6 +6,7 @@
 import { DEFAULT_OLD_EMAIL_PERIOD, OLD_EMAIL_PERIODS } from "../../../../src/contract/constants.ts";
 import type { IngestSummary, MailFolder, SkipReason } from "../../../../src/contract/mailbox.ts";
 import type { EmailSettings } from "../../../../src/contract/user.ts";
+import { plural, pluralForm } from "../../../../src/shared/plural.ts";
 
 /** The processed-folder choice 'Leave in original folder'; sent to the server as absent. */
 export const NONE_FOLDER = "__none__";
@@ -18,7 +19,7 @@ export const DEFAULT_PERIOD = DEFAULT_OLD_EMAIL_PERIOD;
 
 /** "1 day", "30 days". */
 export function periodLabel(days: number): string {
-  return days === 1 ? "1 day" : `${days} days`;
+  return plural(days, { one: "day", other: "days" });
 }
 
 export const PERIOD_OPTIONS: readonly { value: number; label: string }[] = OLD_EMAIL_PERIODS.map(
@@ -160,14 +161,9 @@ export const SKIP_REASON_SENTENCES: Record<SkipReason, (n: number) => string> = 
     `${emails(n)} ${n === 1 ? "was" : "were"} larger than 10 MB (Amazon's mail is far smaller), so ${it(n)} ${was(n)} not read.`,
 };
 
-const emails = (n: number) => (n === 1 ? "1 email" : `${n} emails`);
-const was = (n: number) => (n === 1 ? "was" : "were");
-const it = (n: number) => (n === 1 ? "it" : "them");
-
-/** "3 messages" / "1 message". */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+const emails = (n: number) => plural(n, { one: "email", other: "emails" });
+const was = (n: number) => pluralForm(n, { one: "was", other: "were" });
+const it = (n: number) => pluralForm(n, { one: "it", other: "them" });
 
 /** The skipped counts as sentences ("2 emails were not from Amazon."), largest first; none for zero counts. */
 export function skippedLines(summary: IngestSummary): { reason: SkipReason; text: string }[] {
@@ -209,8 +205,14 @@ export function skippedTotal(summary: IngestSummary): number {
 export function summaryHeadline(summary: IngestSummary): string {
   const b = summary.messages;
   const parts: string[] = [];
-  if (b.created > 0) parts.push(`${b.created} created ${plural(summary.ordersCreated, "order")}`);
-  if (b.updated > 0) parts.push(`${b.updated} updated ${plural(summary.ordersUpdated, "order")}`);
+  if (b.created > 0)
+    parts.push(
+      `${b.created} created ${plural(summary.ordersCreated, { one: "order", other: "orders" })}`,
+    );
+  if (b.updated > 0)
+    parts.push(
+      `${b.updated} updated ${plural(summary.ordersUpdated, { one: "order", other: "orders" })}`,
+    );
   if (b.unchanged > 0) parts.push(`${b.unchanged} changed nothing`);
   if (b.notUnderstood > 0) parts.push(`${b.notUnderstood} not understood`);
   if (b.skipped > 0) parts.push(`${b.skipped} skipped`);
