@@ -311,8 +311,6 @@ export function createAlertsService(deps: AlertsDeps) {
     return new URL(url).host;
   }
 
-  const publishChange = (userId: number) => deps.events.publish(userId, "user", "UPDATE");
-
   async function create(
     userId: number,
     body: CreateAlertChannelBody,
@@ -350,7 +348,7 @@ export function createAlertsService(deps: AlertsDeps) {
           pausedReason: null,
           failingSince: null,
         });
-        publishChange(userId);
+        deps.events.publish(userId, "alert-channel.updated");
         return { channel: toChannel(row ?? existing), created: false };
       }
       limit(userId);
@@ -362,7 +360,7 @@ export function createAlertsService(deps: AlertsDeps) {
         secret,
         deviceKey,
       });
-      publishChange(userId);
+      deps.events.publish(userId, "alert-channel.created");
       return { channel: toChannel(row), created: true };
     }
     limit(userId);
@@ -402,7 +400,7 @@ export function createAlertsService(deps: AlertsDeps) {
         deviceKey: null,
       });
     }
-    publishChange(userId);
+    deps.events.publish(userId, "alert-channel.created");
     return { channel: toChannel(row), created: true };
   }
 
@@ -513,14 +511,14 @@ export function createAlertsService(deps: AlertsDeps) {
     }
     if (secretChanged) patch.secret = secrets.encrypt(JSON.stringify(secret));
     const updated = repo.updateChannel(row.id, patch) ?? row;
-    publishChange(userId);
+    deps.events.publish(userId, "alert-channel.updated");
     kick();
     return toChannel(updated);
   }
 
   function remove(userId: number, id: number) {
     if (repo.deleteChannel(userId, id) === 0) throw notFound(CHANNEL_NOT_FOUND);
-    publishChange(userId);
+    deps.events.publish(userId, "alert-channel.deleted");
     return { success: true as const, message: "Alert channel deleted" };
   }
 
@@ -737,7 +735,7 @@ export function createAlertsService(deps: AlertsDeps) {
         },
         "alerts: delivery",
       );
-      publishChange(current.userId);
+      deps.events.publish(current.userId, "alert-channel.delivered");
     }
   }
 
@@ -858,7 +856,7 @@ export function createAlertsService(deps: AlertsDeps) {
         repo.pruneFinished(row.id, DELIVERIES_KEPT);
       });
       log.info({ channelId: row.id, type: row.type, outcome: outcome.kind }, "alerts: test");
-      publishChange(userId);
+      deps.events.publish(userId, "alert-channel.delivered");
       return outcome.kind === "sent" ? { ok: true } : { ok: false, error: outcome.result };
     },
 
