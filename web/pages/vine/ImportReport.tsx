@@ -6,8 +6,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { ItemizedReportSummary } from "../../../src/contract/vine.ts";
 import { invalidateAfterOrderChange } from "../../hooks/useOrders.ts";
-import { uploadItemizedReport, vineKeys } from "../../hooks/useVine.ts";
+import { uploadItemizedReport } from "../../hooks/useVine.ts";
 import { errorMessage, SignedOutError } from "../../lib/api.ts";
+import { vineKeys } from "../../lib/query-keys.ts";
 import { toast } from "../../lib/toast.tsx";
 
 type Phase =
