@@ -7,20 +7,15 @@
  * device" saves this browser's subscription and a test reaches the push service encrypted for it.
  */
 import crypto from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import * as ece from "http_ece";
+import { fakeAlertsUrl } from "./support/alerts.ts";
 import { signInWithToken } from "./support/api.ts";
 import { expect, test } from "./support/fixtures.ts";
 
 type Received = { path: string; json: unknown; headers: Record<string, string>; body: string };
-const fakeUrl = () =>
-  (
-    JSON.parse(
-      fs.readFileSync(path.join(process.env.E2E_DATA_DIR ?? "", "e2e-alerts.json"), "utf8"),
-    ) as { baseUrl: string }
-  ).baseUrl;
+const fakeUrl = fakeAlertsUrl;
 async function received(request: APIRequestContext, p: string): Promise<Received[]> {
   const res = await request.get(`${fakeUrl()}/__fake/requests`);
   return ((await res.json()) as Received[]).filter((r) => r.path === p);

@@ -1,9 +1,12 @@
 /**
  * Live events (docs/behaviour.md#states-and-transitions, docs/api.md): an open page learns of changes made elsewhere without a reload.
- * The browser keeps one EventSource to /api/events/stream?token=… and refetches per table.
+ * The browser keeps one EventSource to /api/events/stream?token=… and refetches what each event
+ * type changes (web/lib/live-events-keys.ts).
  */
 import type { Page, Request } from "@playwright/test";
 import { NotificationsPopover } from "./pages/NotificationsPopover.ts";
+import { fakeAlertsUrl } from "./support/alerts.ts";
+import { signInWithToken } from "./support/api.ts";
 import { test as base, expect } from "./support/fixtures.ts";
 import { liveStreamOpened } from "./support/live.ts";
 import { announceNotificationChange, insertNotifications } from "./support/notifications.ts";
@@ -161,5 +164,49 @@ test.describe("Live events", () => {
       await notifications.expectUnread(1);
     }).toPass({ timeout: 10_000 });
     expect(attempts).toHaveLength(3);
+  });
+
+  test("an alert delivery sent from one tab refetches nothing on the orders list open in another", async ({
+    page,
+    context,
+    user,
+    request,
+  }) => {
+    const auth = { Authorization: `Bearer ${user.token}` };
+    const productname = `Quiet Lamp ${Date.now()}`;
+    const order = await request.post("/api/orders", {
+      headers: auth,
+      data: { productname, asin: "B0LIVE0002" },
+    });
+    expect(order.status(), await order.text()).toBe(201);
+    const made = await request.post("/api/user/alert-channels", {
+      headers: auth,
+      data: { type: "ntfy", serverUrl: fakeAlertsUrl(), topic: `e2e-live-${Date.now()}` },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+
+    // Tab 1: the orders list, with its stream open.
+    const opened = liveStreamOpened(page, user.token);
+    await signInWithToken(page, user.token, "/orders");
+    await expect(page.getByRole("main").getByText(productname)).toBeVisible();
+    await opened;
+    const asked: string[] = [];
+    page.on("request", (req) => {
+      const p = new URL(req.url()).pathname;
+      if (p.startsWith("/api/") && p !== "/api/events/stream") asked.push(p);
+    });
+
+    // Tab 2: Account → Alerts, where the user sends a test alert.
+    const alerts = await context.newPage();
+    await signInWithToken(alerts, user.token, "/account?tab=alerts");
+    await alerts.getByRole("button", { name: "Send Test" }).click();
+    await expect(alerts.getByRole("status").filter({ hasText: "Test alert sent" })).toBeVisible();
+
+    // Events arrive in order: once tab 1 has refetched the bell for a later event, it has also
+    // handled the delivery's, and whatever that refetched was asked for before.
+    const bell = refetchOf(page, "/api/notifications");
+    await announceNotificationChange(request, user);
+    await bell;
+    expect(asked).toEqual(["/api/notifications"]);
   });
 });

@@ -161,7 +161,7 @@ describe("polling fallback", () => {
       const s = await status(hh, u.token);
       return s.status === "polling" && s.idleRetry.remainingAttempts.window === 2;
     }, "polling again with one attempt spent");
-    expect(events.some((e) => e.table === "MANUAL_RECONNECT")).toBe(true);
+    expect(events.some((e) => e.type === "mailbox-attempts.updated")).toBe(true);
 
     idleWorks = true;
     res = await hh.req("POST", "/api/imap/retry-idle", { token: u.token });
@@ -270,7 +270,7 @@ describe("isolation", () => {
     expect(data.emailSettings).toMatchObject({ isConnected: false, accessToken: null });
     const notes = hh.services.notifications.list(a.userid);
     expect(notes.some((n) => n.level === "critical" && n.message.includes("refused"))).toBe(true);
-    expect(aEvents.some((e) => e.table === "user")).toBe(true);
+    expect(aEvents.some((e) => e.type === "mailbox.disconnected")).toBe(true);
 
     // B never noticed.
     expect((await status(hh, b.token)).status).toBe("idle");

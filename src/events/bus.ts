@@ -1,19 +1,21 @@
 /**
- * The in-process event bus. Services publish a change for one user after it is committed; the
- * SSE route subscribes per user. Events carry only {table, operation, timestamp}: the browser
- * refetches what it shows, so nothing private travels in an event.
+ * The in-process event bus. Services publish what changed for one user after it is committed; the
+ * SSE route subscribes per user. An event is its type (src/contract/events.ts), the specification's
+ * table and operation for it, and a timestamp: the browser refetches what it shows, so nothing
+ * private travels in an event.
  */
-import type { EventOperation, EventTable, LiveEvent } from "../contract/index.ts";
+import { LIVE_EVENTS, type LiveEvent, type LiveEventType } from "../contract/index.ts";
 
 export type Listener = (event: LiveEvent) => void;
 
 export function createEventBus(now: () => Date = () => new Date()) {
   const byUser = new Map<number, Set<Listener>>();
   return {
-    publish(userId: number, table: EventTable, operation: EventOperation) {
+    publish(userId: number, type: LiveEventType) {
       const listeners = byUser.get(userId);
       if (!listeners?.size) return;
-      const event: LiveEvent = { table, operation, timestamp: now().toISOString() };
+      const [table, operation] = LIVE_EVENTS[type];
+      const event: LiveEvent = { type, table, operation, timestamp: now().toISOString() };
       for (const l of listeners) {
         try {
           l(event);

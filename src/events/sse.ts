@@ -6,7 +6,7 @@
  * Wire format (text/event-stream):
  *   retry: 1000                     once, first
  *   : connected                     once, an initial comment so the client sees bytes at once
- *   data: {"table":…,"operation":…,"timestamp":…}    one per bus event for this user
+ *   data: {"type":…,"table":…,"operation":…,"timestamp":…}   one per bus event for this user
  *   : heartbeat                     every heartbeatMs, keeps proxies and Bun's idleTimeout happy
  */
 import { SSE_HEARTBEAT_MS } from "../contract/index.ts";

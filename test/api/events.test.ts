@@ -153,15 +153,16 @@ describe("the stream", () => {
     const u = await h.register();
     const s = await open(u.token);
     const published = Date.now();
-    h.services.events.publish(u.userid, "order", "UPDATE");
+    h.services.events.publish(u.userid, "order.updated");
     expect(await s.waitFor((t) => t.includes("data: "), 1000)).toBe(true);
     const received = Date.now();
     const rest = s.text.slice(OPENING.length);
+    // The specification's table, operation and timestamp stay beside the type.
     expect(rest).toMatch(
-      /^data: \{"table":"order","operation":"UPDATE","timestamp":"[^"]+"\}\n\n$/,
+      /^data: \{"type":"order.updated","table":"order","operation":"UPDATE","timestamp":"[^"]+"\}\n\n$/,
     );
     const [event] = dataLines(rest);
-    expect(Object.keys(event!)).toEqual(["table", "operation", "timestamp"]);
+    expect(Object.keys(event!)).toEqual(["type", "table", "operation", "timestamp"]);
     // Stamped when it was published: between the publish and its arrival.
     const at = Date.parse(event!.timestamp);
     expect(at).toBeGreaterThanOrEqual(published);
@@ -174,8 +175,8 @@ describe("the stream", () => {
     const s = await open(u.token);
     await call(h, "PUT", `/api/notifications/${n.notificationid}/read`, { token: u.token });
     expect(await s.waitFor((t) => t.includes("data: "))).toBe(true);
-    expect(dataLines(s.text).map((e) => [e.table, e.operation])).toEqual([
-      ["notification", "UPDATE"],
+    expect(dataLines(s.text).map((e) => [e.type, e.table, e.operation])).toEqual([
+      ["notification.updated", "notification", "UPDATE"],
     ]);
   });
 
@@ -184,15 +185,15 @@ describe("the stream", () => {
     const b = await h.register();
     const sa = await open(a.token);
     const sb = await open(b.token);
-    h.services.events.publish(a.userid, "order", "INSERT");
-    h.services.events.publish(a.userid, "notification", "INSERT");
+    h.services.events.publish(a.userid, "order.created");
+    h.services.events.publish(a.userid, "notification.created");
     expect(await sa.waitFor((t) => dataLines(t).length === 2)).toBe(true);
     expect(await sb.waitFor((t) => t.includes("data: "), 100)).toBe(false);
     expect(sb.text).toBe(OPENING);
 
-    h.services.events.publish(b.userid, "user", "UPDATE");
+    h.services.events.publish(b.userid, "alert-channel.delivered");
     expect(await sb.waitFor((t) => t.includes("data: "))).toBe(true);
-    expect(dataLines(sb.text).map((e) => e.table)).toEqual(["user"]);
+    expect(dataLines(sb.text).map((e) => e.type)).toEqual(["alert-channel.delivered"]);
     expect(await sa.waitFor((t) => dataLines(t).length > 2, 100)).toBe(false);
   });
 
@@ -218,7 +219,7 @@ describe("ending streams", () => {
     expect(h.services.events.subscriberCount(u.userid)).toBe(0);
     expect(h.services.sse.count()).toBe(0);
     // Publishing afterwards is harmless.
-    h.services.events.publish(u.userid, "order", "UPDATE");
+    h.services.events.publish(u.userid, "order.updated");
   });
 
   test("a request that is aborted is unsubscribed and its stream ends", async () => {
@@ -309,7 +310,7 @@ describe("over a real Bun.serve", () => {
       expect(res.status).toBe(200);
       const s = sseClient(res);
       expect(await s.waitFor((t) => t.includes(": connected"))).toBe(true);
-      h.services.events.publish(u.userid, "order", "STATUS");
+      h.services.events.publish(u.userid, "mailbox.status");
       expect(await s.waitFor((t) => t.includes("data: "))).toBe(true);
       expect(dataLines(s.text).map((e) => e.operation)).toEqual(["STATUS"]);
 

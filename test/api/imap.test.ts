@@ -187,7 +187,7 @@ describe("connect with an app password", () => {
       markProcessedAsRead: false,
       accessToken: "present",
     });
-    expect(events.some((e) => e.table === "user")).toBe(true);
+    expect(events.some((e) => e.type === "mailbox.connected")).toBe(true);
 
     const row = hh.db.$client
       .query("SELECT auth_type, secret_enc FROM mailbox_accounts WHERE user_id = ?")
@@ -209,7 +209,7 @@ describe("connect with an app password", () => {
       manualReconnect: { available: false, buttonState: "hidden" },
       idleRetry: { available: false, buttonState: "hidden" },
     });
-    expect(events.some((e) => e.table === "IMAP")).toBe(true);
+    expect(events.some((e) => e.type === "mailbox.status")).toBe(true);
 
     // initialize is idempotent: still one supervisor.
     for (let i = 0; i < 2; i++) {
@@ -249,11 +249,13 @@ describe("folders", () => {
     await dc.createFolder("bob@example.test", "Amazon Done");
     const cached = await call<MailFolder[]>(hh, "GET", "/api/imap/folders", { token: u.token });
     expect(cached.body.some((f) => f.path === "Amazon Done")).toBe(false);
+    const folderEvents = hh.watchEvents(u.userid);
     const refreshed = await call<MailFolder[]>(hh, "POST", "/api/imap/folders/refresh", {
       token: u.token,
     });
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.some((f) => f.path === "Amazon Done")).toBe(true);
+    expect(folderEvents.map((e) => e.type)).toContain("mail-folders.updated");
 
     // Empty cache, last refresh 25 h ago: GET refreshes by itself. 1 h ago: it does not.
     const setCache = (ago: number) =>
@@ -339,7 +341,7 @@ describe("folders", () => {
       success: true,
       emailSettings: { selectedFolder: "Vine", processedFolder: null, markProcessedAsRead: true },
     });
-    expect(events.some((e) => e.table === "user")).toBe(true);
+    expect(events.some((e) => e.type === "mailbox-settings.updated")).toBe(true);
     await waitFor(async () => {
       const s = (await statusOf(hh, u.token)).body;
       return s.status === "idle" && s.folder === "Vine";
@@ -404,7 +406,7 @@ describe("Process Old Emails (backfill)", () => {
       recent[0]!.messageId,
       recent[1]!.messageId,
     ]);
-    expect(events.some((e) => e.table === "IMAP")).toBe(true);
+    expect(events.some((e) => e.type === "mailbox.scanning")).toBe(true);
     const bf = hh.db.$client
       .query("SELECT status FROM mail_backfills WHERE user_id = ?")
       .get(u.userid) as { status: string };
@@ -634,7 +636,7 @@ describe("rate limits", () => {
         expect(r.status).toBe(200);
         expect(r.body as unknown).toEqual({ success: true, message: "Reconnecting to Gmail" });
       }
-      expect(events.filter((e) => e.table === "MANUAL_RECONNECT").length).toBe(3);
+      expect(events.filter((e) => e.type === "mailbox-attempts.updated").length).toBe(3);
       await waitFor(
         async () => (await statusOf(hh, u.token)).body.status === "disconnected",
         "disconnected again",
@@ -683,7 +685,7 @@ describe("disconnect", () => {
     const r = await call(hh, "POST", "/api/user/disconnect-email", { token: u.token });
     expect(r.status).toBe(200);
     expect(r.body as unknown).toEqual({ success: true, message: "Disconnected" });
-    expect(events.some((e) => e.table === "user")).toBe(true);
+    expect(events.some((e) => e.type === "mailbox.disconnected")).toBe(true);
     expect(hh.services.mailbox.manager.size()).toBe(0);
     const row = hh.db.$client
       .query("SELECT is_connected, secret_enc FROM mailbox_accounts WHERE user_id = ?")

@@ -604,7 +604,7 @@ describe("scans, counters, notifications and events", () => {
     expect(notes[0]?.message).toContain("<strong>3 new orders</strong> from your mail: ");
     expect(notes[0]?.message).toContain("Bamboo Cutting Board Set");
     expect(notes[0]?.message).toContain("2 delivered");
-    expect(events.filter((e) => e.table === "user")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "mailbox.scanned")).toHaveLength(1);
     expect(events.filter((e) => e.table === "order").length).toBeGreaterThanOrEqual(5);
     expect(events.filter((e) => e.table === "notification")).toHaveLength(1);
 

@@ -385,7 +385,7 @@ describe("the callback", () => {
       row!.secret_enc!,
     );
     expect(issued.refreshTokens).toContain(refreshToken);
-    expect(events.some((e) => e.table === "user")).toBe(true);
+    expect(events.some((e) => e.type === "mailbox.connected")).toBe(true);
 
     // IDLE over an OAuth login (imapflow prefers OAUTHBEARER when offered).
     await waitFor(async () => (await statusOf(hh, u.token)).body.status === "idle", "IDLE", 8000);

@@ -1007,7 +1007,7 @@ describe("GET /api/orders: query validation", () => {
 });
 
 describe("live events", () => {
-  test("each change publishes {table: order} to its owner only, after the write", async () => {
+  test("each change publishes its order event to its owner only, after the write", async () => {
     const alice = await h.register();
     const bob = await h.register();
     const got: LiveEvent[] = [];
@@ -1029,11 +1029,11 @@ describe("live events", () => {
     off();
     offBob();
 
-    expect(got.map((e) => [e.table, e.operation])).toEqual([
-      ["order", "INSERT"],
-      ["order", "UPDATE"],
-      ["order", "UPDATE"],
-      ["order", "DELETE"],
+    expect(got.map((e) => [e.type, e.table, e.operation])).toEqual([
+      ["order.created", "order", "INSERT"],
+      ["order.updated", "order", "UPDATE"],
+      ["order.updated", "order", "UPDATE"],
+      ["order.deleted", "order", "DELETE"],
     ]);
     expect(seen).toEqual([1, 1, 1, 0]);
     for (const e of got) expect(near(e.timestamp)).toBe(true);

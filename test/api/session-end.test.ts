@@ -64,9 +64,9 @@ describe("live-event streams", () => {
     await b.ended;
 
     // The phone's stream still delivers this user's events.
-    h.services.events.publish(u.userid, "order", "INSERT");
+    h.services.events.publish(u.userid, "order.created");
     h.services.sse.closeAll();
-    expect(await other.ended).toContain('"table":"order"');
+    expect(await other.ended).toContain('"type":"order.created"');
   });
 
   test("a password change ends every other session's streams, not this one's", async () => {
@@ -81,9 +81,9 @@ describe("live-event streams", () => {
     expect(res.status).toBe(200);
     expect(h.services.sse.count(u.userid)).toBe(1);
     await theirs.ended;
-    h.services.events.publish(u.userid, "user", "UPDATE");
+    h.services.events.publish(u.userid, "review-settings.updated");
     h.services.sse.closeAll();
-    expect(await mine.ended).toContain('"table":"user"');
+    expect(await mine.ended).toContain('"type":"review-settings.updated"');
   });
 
   test("a wrong current password ends nothing", async () => {

@@ -1,11 +1,7 @@
-/** Admin log files: query keys and hooks. */
+/** Admin log files: hooks (`adminLogKeys` in web/lib/query-keys.ts). */
 import { useQuery } from "@tanstack/react-query";
 import type { LogFileContent, LogFileList } from "../../src/contract/index.ts";
-
-export const adminLogKeys = {
-  all: () => ["/api/admin/logs"] as const,
-  file: (name: string) => [`/api/admin/logs/${encodeURIComponent(name)}`] as const,
-};
+import { adminLogKeys } from "../lib/query-keys.ts";
 
 export function useLogFiles(opts: { enabled?: boolean } = {}) {
   return useQuery<LogFileList>({ queryKey: adminLogKeys.all(), ...opts });

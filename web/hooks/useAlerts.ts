@@ -1,8 +1,7 @@
 /**
- * Alert channels (Account → Alerts): the one query-key factory, the list query, the mutations
- * (toasts here) and "Enable push on this device" (service worker + PushManager → a webpush
- * channel). Deliveries change in the background: the server publishes "user", which refetches
- * the list (web/lib/live-events.ts).
+ * Alert channels (Account → Alerts): the list query, the mutations (toasts here) and "Enable
+ * push on this device" (service worker + PushManager → a webpush channel). Deliveries change in
+ * the background: "alert-channel.delivered" refetches the list (web/lib/live-events-keys.ts).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
@@ -13,12 +12,8 @@ import type {
   WebPushKey,
 } from "../../src/contract/alerts.ts";
 import { apiJson, errorMessage } from "../lib/api.ts";
+import { alertKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
-
-export const alertKeys = {
-  all: () => ["/api/user/alert-channels"] as const,
-  webpushKey: () => ["/api/user/alert-channels/webpush-key"] as const,
-};
 
 export function useAlertChannels() {
   return useQuery<AlertChannel[]>({ queryKey: alertKeys.all() });

@@ -1,23 +1,16 @@
-/** Dashboard data (docs/behaviour.md#data, docs/api.md): query keys and hooks. */
+/** Dashboard data (docs/behaviour.md#data, docs/api.md): hooks and the dashboard's invalidation. */
 import { type QueryClient, useQuery } from "@tanstack/react-query";
 import type {
   DashboardCounts,
   DashboardRecent,
   DashboardStats,
 } from "../../src/contract/dashboard.ts";
-
-export const dashboardKeys = {
-  all: () => ["/api/dashboard"] as const,
-  counts: () => ["/api/dashboard/counts"] as const,
-  recent: () => ["/api/dashboard/recent"] as const,
-  stats: () => ["/api/dashboard/stats"] as const,
-};
+import { dashboardKeys, keyMatches, under } from "../lib/query-keys.ts";
 
 /** Counts, recent orders and stats are all refetched (they change with any order). */
 export function invalidateDashboard(queryClient: QueryClient) {
   return queryClient.invalidateQueries({
-    predicate: (q) =>
-      typeof q.queryKey[0] === "string" && q.queryKey[0].startsWith("/api/dashboard"),
+    predicate: (q) => keyMatches(q.queryKey, under(dashboardKeys.all())),
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * React glue for the live-event stream (web/lib/live-events.ts). The App calls `useLiveEvents()`
  * once: while a user is signed in it keeps the one shared EventSource open with their token and
- * turns each event into React Query invalidations. Screens read `useLastLiveUpdate()` (the time of
+ * turns each event into React Query invalidations (web/lib/live-events-keys.ts). Screens read `useLastLiveUpdate()` (the time of
  * the last event, for the dashboard header) and `useLiveConnectionState()`.
  *
  * The stream's code is not needed to draw the first screen: it is loaded (`import()`) once a user
@@ -12,7 +12,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import { useAuth } from "../lib/auth.tsx";
 import type { LiveEvents, LiveSnapshot, LiveState } from "../lib/live-events.ts";
 
-type Loaded = { client: LiveEvents; lib: typeof import("../lib/live-events.ts") };
+type Loaded = { client: LiveEvents; keys: typeof import("../lib/live-events-keys.ts") };
 
 /** The one client of this browser tab, once its code has arrived. */
 let loaded: Loaded | null = null;
@@ -22,12 +22,15 @@ const watchers = new Set<() => void>();
 const IDLE: LiveSnapshot = { state: "idle", lastUpdate: null, attempts: 0 };
 
 function loadClient(): Promise<Loaded> {
-  loading ??= import("../lib/live-events.ts").then((lib) => {
+  loading ??= Promise.all([
+    import("../lib/live-events.ts"),
+    import("../lib/live-events-keys.ts"),
+  ]).then(([lib, keys]) => {
     const client = lib.createLiveEvents({ createEventSource: (url) => new EventSource(url) });
     client.watch(() => {
       for (const fn of watchers) fn();
     });
-    loaded = { client, lib };
+    loaded = { client, keys };
     return loaded;
   });
   return loading;
@@ -56,11 +59,11 @@ export function useLiveEvents(): void {
 
   useEffect(() => {
     if (!live) return;
-    const { client, lib } = live;
+    const { client, keys } = live;
     return client.subscribe({
-      onEvent: (event) => lib.invalidateForEvent(queryClient, event),
+      onEvent: (event) => keys.invalidateForEvent(queryClient, event),
       // Back after a drop: whatever changed meanwhile was not announced, so refetch it all.
-      onResync: () => lib.invalidatePrefixes(queryClient, lib.ALL_INVALIDATION_PREFIXES),
+      onResync: () => keys.invalidateEverything(queryClient),
     });
   }, [live, queryClient]);
 

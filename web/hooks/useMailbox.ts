@@ -1,6 +1,6 @@
 /**
- * The mailbox (docs/behaviour.md#data, docs/api.md Mailbox): query keys, the status and folder queries, and the calls.
- * Live IMAP / MANUAL_RECONNECT events refetch the status (web/lib/live-events.ts).
+ * The mailbox (docs/behaviour.md#data, docs/api.md Mailbox): the status and folder queries, and the calls.
+ * Live `mailbox.*` events refetch the status (web/lib/live-events-keys.ts).
  */
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type {
@@ -11,13 +11,7 @@ import type {
 } from "../../src/contract/index.ts";
 import type { EmailSettings, UserData } from "../../src/contract/user.ts";
 import { apiJson, apiRequest } from "../lib/api.ts";
-import { userKeys } from "./useUser.ts";
-
-export const mailboxKeys = {
-  status: () => ["/api/imap/status"] as const,
-  folders: () => ["/api/imap/folders"] as const,
-  imports: () => ["/api/imap/imports"] as const,
-};
+import { mailboxKeys, userKeys } from "../lib/query-keys.ts";
 
 type Ok = { success: boolean; message: string };
 type WithSettings = Ok & { emailSettings?: EmailSettings | null };

@@ -5,10 +5,7 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Notification } from "../../src/contract/notifications.ts";
 import { apiRequest } from "../lib/api.ts";
-
-export const notificationKeys = {
-  all: () => ["/api/notifications"] as const,
-};
+import { notificationKeys } from "../lib/query-keys.ts";
 
 export function useNotifications(opts: { enabled?: boolean } = {}) {
   return useQuery<Notification[]>({ queryKey: notificationKeys.all(), ...opts });

@@ -1,5 +1,5 @@
 /**
- * Orders: query keys, queries and mutations (docs/api.md). Keys are request paths, so the default
+ * Orders: queries and mutations (docs/api.md). Keys (web/lib/query-keys.ts) are request paths, so the default
  * query function can GET them; every order change invalidates the orders, the order's detail and
  * the dashboard (the list reads X-Total-Count, so it has a query function of its own).
  */
@@ -13,22 +13,16 @@ import {
 import type { OrderStatus } from "../../src/contract/constants.ts";
 import type { Order } from "../../src/contract/orders.ts";
 import { ApiError, apiJson, apiRequest } from "../lib/api.ts";
-import { type ListView, ordersApiPath } from "../lib/order-list-view.ts";
+import type { ListView } from "../lib/order-list-view.ts";
+import { keyMatches, orderKeys, under } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 import { invalidateDashboard } from "./useDashboard.ts";
 
-export const orderKeys = {
-  all: () => ["/api/orders"] as const,
-  list: (view: ListView) => [ordersApiPath(view)] as const,
-  detail: (id: number | string) => [`/api/orders/${id}`] as const,
-};
-
-const isOrdersKey = (key: readonly unknown[]) =>
-  typeof key[0] === "string" && key[0].startsWith("/api/orders");
-
 /** Marks every orders query (lists and details) stale and refetches the ones on screen. */
 export function invalidateOrders(queryClient: QueryClient) {
-  return queryClient.invalidateQueries({ predicate: (q) => isOrdersKey(q.queryKey) });
+  return queryClient.invalidateQueries({
+    predicate: (q) => keyMatches(q.queryKey, under(orderKeys.all())),
+  });
 }
 
 /** After any order mutation: orders, order details and the dashboard (docs/api.md). */

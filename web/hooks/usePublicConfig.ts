@@ -5,10 +5,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import type { PublicConfig } from "../../src/contract/reviews.ts";
-
-export const configKeys = {
-  all: () => ["/api/config"] as const,
-};
+import { configKeys } from "../lib/query-keys.ts";
 
 export function usePublicConfig(opts: { enabled?: boolean } = {}) {
   return useQuery<PublicConfig>({

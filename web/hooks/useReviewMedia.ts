@@ -7,11 +7,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Order } from "../../src/contract/orders.ts";
 import type { UploadMediaResponse } from "../../src/contract/reviews.ts";
 import { apiJson, apiRequest, authHeaders, throwIfNotOk } from "../lib/api.ts";
-import { invalidateAfterOrderChange, orderKeys } from "./useOrders.ts";
-
-export const mediaKeys = {
-  token: () => ["/api/media/token"] as const,
-};
+import { mediaKeys, orderKeys } from "../lib/query-keys.ts";
+import { invalidateAfterOrderChange } from "./useOrders.ts";
 
 const HALF_HOUR = 30 * 60 * 1000;
 

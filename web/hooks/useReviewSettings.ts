@@ -6,11 +6,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ReviewSettings } from "../../src/contract/constants.ts";
 import { apiJson, errorMessage, FIVE_MINUTES } from "../lib/api.ts";
+import { reviewSettingsKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
-
-export const reviewSettingsKeys = {
-  all: () => ["/api/user/review-settings"] as const,
-};
 
 export const REVIEW_SETTINGS_FETCH_FAILED = "Failed to fetch review settings";
 export const REVIEW_SETTINGS_SAVE_FAILED = "Failed to save settings";

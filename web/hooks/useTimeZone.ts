@@ -6,8 +6,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { apiRequest } from "../lib/api.ts";
 import { useAuth } from "../lib/auth.tsx";
+import { userKeys } from "../lib/query-keys.ts";
 import { detectBrowserTimeZone, effectiveTimeZone } from "../lib/timezone.ts";
-import { userKeys, useUserData } from "./useUser.ts";
+import { useUserData } from "./useUser.ts";
 
 export function useTimeZone(): string {
   const { user } = useAuth();

@@ -16,6 +16,7 @@ import type {
 } from "../../src/contract/tracking.ts";
 import { ApiError, apiJson, FIVE_MINUTES } from "../lib/api.ts";
 import { useAuth } from "../lib/auth.tsx";
+import { orderKeys, trackingKeys, userKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 import {
   orderRefreshToast,
@@ -27,13 +28,7 @@ import {
   updateOrderErrorToast,
   updateOrderToast,
 } from "../lib/tracking-toasts.ts";
-import { invalidateAfterOrderChange, orderKeys } from "./useOrders.ts";
-import { userKeys } from "./useUser.ts";
-
-export const trackingKeys = {
-  all: () => ["/api/tracking"] as const,
-  preferences: () => ["/api/tracking/preferences"] as const,
-};
+import { invalidateAfterOrderChange } from "./useOrders.ts";
 
 const show = (t: ToastSpec) => toast(t);
 const showError = (err: unknown, t: ToastSpec) => toastError(err, t.title, t.description);

@@ -9,6 +9,7 @@ import type { Carrier } from "../../src/contract/constants.ts";
 import type { DetectCarrierResponse, TrackingUpdateResponse } from "../../src/contract/orders.ts";
 import { ApiError, apiJson } from "../lib/api.ts";
 import { CARRIER_DETECT_DEBOUNCE_MS, shouldDetectCarrier } from "../lib/carrier-detection.ts";
+import { orderKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 import {
   TRACKING_ERROR_TITLE,
@@ -18,7 +19,7 @@ import {
   trackingErrorDescription,
   trackingSuccessDescription,
 } from "../lib/tracking-save-toasts.ts";
-import { invalidateAfterOrderChange, orderKeys } from "./useOrders.ts";
+import { invalidateAfterOrderChange } from "./useOrders.ts";
 
 /** The JSON `details` of a failed call, when the server sent one. */
 function errorDetails(err: unknown): unknown {

@@ -1,17 +1,13 @@
 /**
- * Vine standing: one query-key factory, the standing and settings queries, the
- * settings save and the Itemized Report upload. Order changes arrive as "order" live events and
- * refetch the standing (web/lib/live-events.ts).
+ * Vine standing: the standing and settings queries, the settings save and the Itemized Report
+ * upload. Order changes arrive as "order.*" live events and refetch the standing
+ * (web/lib/live-events-keys.ts).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ItemizedReportSummary, VineSettings, VineStanding } from "../../src/contract/vine.ts";
 import { apiJson, authHeaders, errorMessage, throwIfNotOk } from "../lib/api.ts";
+import { vineKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
-
-export const vineKeys = {
-  standing: () => ["/api/vine/standing"] as const,
-  settings: () => ["/api/user/vine-settings"] as const,
-};
 
 export const VINE_SETTINGS_SAVED = "Vine settings saved";
 export const VINE_SETTINGS_SAVE_FAILED = "Failed to save Vine settings";

@@ -14,7 +14,6 @@ import {
 } from "react";
 import { useLocation } from "wouter";
 import type { AuthResponse, PublicUser, UserData } from "../../src/contract/index.ts";
-import { userKeys } from "../hooks/useUser.ts";
 import {
   ApiError,
   apiJson,
@@ -24,6 +23,7 @@ import {
   setSignedOutHandler,
   setToken,
 } from "./api.ts";
+import { userKeys } from "./query-keys.ts";
 
 type AuthContextValue = {
   user: PublicUser | null;

@@ -1,13 +1,9 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import type { LiveEvent } from "../../src/contract/events.ts";
 import {
-  ALL_INVALIDATION_PREFIXES,
   backoffDelay,
   createLiveEvents,
   type EventSourceLike,
-  type InvalidatingClient,
-  invalidateForEvent,
-  keyMatches,
   type LiveEventHandler,
   MANUAL_RECONNECT_DELAY_MS,
   MAX_RECONNECT_ATTEMPTS,
@@ -179,7 +175,12 @@ describe("connection lifecycle", () => {
     last().open();
     expect(live.getSnapshot().lastUpdate).toBeNull();
     clock.advance(5000);
-    const event = { table: "order", operation: "INSERT", timestamp: "2026-01-01T00:00:00Z" };
+    const event = {
+      type: "order.created",
+      table: "order",
+      operation: "INSERT",
+      timestamp: "2026-01-01T00:00:00Z",
+    };
     last().send(event);
     expect(a).toEqual([event as LiveEvent]);
     expect(b).toEqual([event as LiveEvent]);
@@ -193,7 +194,7 @@ describe("connection lifecycle", () => {
     live.subscribe(handler(events));
     last().open();
     last().send("not json");
-    last().send(JSON.stringify({ operation: "INSERT" }));
+    last().send(JSON.stringify({ table: "order", operation: "INSERT" }));
     expect(events).toHaveLength(0);
     expect(debugged).toHaveLength(2);
     expect(live.getSnapshot().lastUpdate).toBeNull();
@@ -210,7 +211,7 @@ describe("connection lifecycle", () => {
     });
     live.subscribe(handler(events));
     last().open();
-    last().send({ table: "user", operation: "UPDATE", timestamp: "x" });
+    last().send({ type: "review-settings.updated", timestamp: "x" });
     expect(events).toHaveLength(1);
   });
 
@@ -355,7 +356,7 @@ describe("reconnect with backoff", () => {
     const first = last();
     first.open();
     live.setToken("u");
-    first.send({ table: "order", operation: "INSERT", timestamp: "x" });
+    first.send({ type: "order.created", timestamp: "x" });
     first.fail();
     expect(events).toHaveLength(0);
     expect(clock.pending).toHaveLength(0);
@@ -415,112 +416,16 @@ describe("token changes", () => {
   });
 });
 
-describe("query invalidation per table", () => {
-  const keys: (readonly unknown[])[] = [
-    ["/api/notifications"],
-    ["/api/orders"],
-    ["/api/orders?status=Shipped&page=2"],
-    ["/api/orders/42"],
-    ["/api/orders", { status: "all" }],
-    ["/api/dashboard/counts"],
-    ["/api/dashboard/recent"],
-    ["/api/dashboard/stats"],
-    ["/api/user/data"],
-    ["/api/user/review-settings"],
-    ["/api/user/vine-settings"],
-    ["/api/vine/standing"],
-    ["/api/user/alert-channels"],
-    ["/api/tracking/preferences"],
-    ["/api/imap/status"],
-    ["/api/imap/folders"],
-    [42],
-    [],
-  ];
-
-  function invalidatedBy(table: string): unknown[] {
-    const hit: unknown[] = [];
-    const client: InvalidatingClient = {
-      invalidateQueries({ predicate }) {
-        for (const queryKey of keys) if (predicate({ queryKey })) hit.push(queryKey[0]);
-      },
-    };
-    invalidateForEvent(
-      client,
-      { table, operation: "UPDATE", timestamp: "x" } as unknown as LiveEvent,
-      (...args) => debugged.push(args),
-    );
-    return hit;
-  }
-
-  test("notification → the notifications list", () => {
-    expect(invalidatedBy("notification")).toEqual(["/api/notifications"]);
-  });
-
-  test("order → every /api/orders key plus dashboard counts, recent and stats", () => {
-    expect(invalidatedBy("order")).toEqual([
-      "/api/orders",
-      "/api/orders?status=Shipped&page=2",
-      "/api/orders/42",
-      "/api/orders",
-      "/api/dashboard/counts",
-      "/api/dashboard/recent",
-      "/api/dashboard/stats",
-      "/api/vine/standing",
-    ]);
-  });
-
-  test("user → the user data, the review and Vine settings, the alert channels, the Vine standing", () => {
-    expect(invalidatedBy("user")).toEqual([
-      "/api/user/data",
-      "/api/user/review-settings",
-      "/api/user/vine-settings",
-      "/api/vine/standing",
-      "/api/user/alert-channels",
-    ]);
-  });
-
-  test("IMAP and MANUAL_RECONNECT → the mailbox status", () => {
-    expect(invalidatedBy("IMAP")).toEqual(["/api/imap/status"]);
-    expect(invalidatedBy("MANUAL_RECONNECT")).toEqual(["/api/imap/status"]);
-  });
-
-  test("an unknown table invalidates nothing and is logged at debug level", () => {
-    expect(invalidatedBy("reminders")).toEqual([]);
-    expect(invalidatedBy("toString")).toEqual([]);
-    expect(debugged).toHaveLength(2);
-    expect(debugged[0]).toContain("reminders");
-  });
-
-  test("keys match by string prefix of their first element only", () => {
-    expect(keyMatches(["/api/orders?status=Received"], ["/api/orders"])).toBe(true);
-    expect(keyMatches(["/api/dashboard/recent"], ["/api/orders"])).toBe(false);
-    expect(keyMatches([{ path: "/api/orders" }], ["/api/orders"])).toBe(false);
-    expect(keyMatches([], ["/api/orders"])).toBe(false);
-  });
-
-  test("the resync list covers every table's keys once", () => {
-    expect([...ALL_INVALIDATION_PREFIXES].sort()).toEqual([
-      "/api/dashboard/counts",
-      "/api/dashboard/recent",
-      "/api/dashboard/stats",
-      "/api/imap/status",
-      "/api/notifications",
-      "/api/orders",
-      "/api/user/alert-channels",
-      "/api/user/data",
-      "/api/user/review-settings",
-      "/api/user/vine-settings",
-      "/api/vine/standing",
-    ]);
-  });
-});
-
-test("parseLiveEvent", () => {
-  expect(parseLiveEvent('{"table":"order","operation":"INSERT","timestamp":"t"}')).toEqual({
+test("parseLiveEvent: an object with a string type", () => {
+  const wire = '{"type":"order.created","table":"order","operation":"INSERT","timestamp":"t"}';
+  expect(parseLiveEvent(wire)).toEqual({
+    type: "order.created",
     table: "order",
     operation: "INSERT",
     timestamp: "t",
-  } as LiveEvent);
+  });
+  // The specification's fields alone name no change this client knows.
+  expect(parseLiveEvent('{"table":"order","operation":"INSERT","timestamp":"t"}')).toBeNull();
   expect(parseLiveEvent("null")).toBeNull();
   expect(parseLiveEvent("[1]")).toBeNull();
   expect(parseLiveEvent(42)).toBeNull();

@@ -5,8 +5,8 @@
  * backoff: min(1000 · 2^attempt, 30000) ms plus 0–1000 ms of jitter, at most 15 attempts, then the
  * state is 'stopped'. A successful open resets the attempts; a manual reconnect waits 1 s.
  *
- * Events carry only {table, operation, timestamp}; `invalidateForEvent` maps a table to the React
- * Query keys to refetch (matched by string prefix on the first element of the key).
+ * Events carry their type (what changed), the specification's table and operation, and a
+ * timestamp; web/lib/live-events-keys.ts decides what each type refetches.
  */
 import type { LiveEvent } from "../../src/contract/events.ts";
 import { backoffDelay as sharedBackoff } from "../../src/lib/backoff.ts";
@@ -72,12 +72,12 @@ export function streamUrl(token: string): string {
   return `${STREAM_PATH}?token=${encodeURIComponent(token)}`;
 }
 
-/** A parsed event, or null when the message is not a {table, operation, timestamp} object. */
+/** A parsed event, or null when the message is not an object with a string `type`. */
 export function parseLiveEvent(data: unknown): LiveEvent | null {
   if (typeof data !== "string") return null;
   try {
     const value = JSON.parse(data) as Partial<LiveEvent> | null;
-    if (!value || typeof value !== "object" || typeof value.table !== "string") return null;
+    if (!value || typeof value !== "object" || typeof value.type !== "string") return null;
     return value as LiveEvent;
   } catch {
     return null;
@@ -241,66 +241,3 @@ export function createLiveEvents(deps: LiveEventsDeps) {
   };
 }
 export type LiveEvents = ReturnType<typeof createLiveEvents>;
-
-// ---- Query invalidation per table (docs/api.md) ----
-
-/** Key prefixes (first element of a query key) each table's events make stale. */
-export const INVALIDATION_PREFIXES: Readonly<Record<string, readonly string[]>> = {
-  notification: ["/api/notifications"],
-  order: [
-    "/api/orders",
-    "/api/dashboard/counts",
-    "/api/dashboard/recent",
-    "/api/dashboard/stats",
-    "/api/vine/standing",
-  ],
-  // A review-settings save in another tab publishes "user" too (and a Vine settings save).
-  user: [
-    "/api/user/data",
-    "/api/user/review-settings",
-    "/api/user/vine-settings",
-    "/api/user/alert-channels",
-    "/api/vine/standing",
-  ],
-  IMAP: ["/api/imap/status"],
-  MANUAL_RECONNECT: ["/api/imap/status"],
-};
-
-/** Every prefix any table maps to: what to refetch after the stream was down for a while. */
-export const ALL_INVALIDATION_PREFIXES: readonly string[] = [
-  ...new Set(Object.values(INVALIDATION_PREFIXES).flat()),
-];
-
-/** The part of a QueryClient this module uses. */
-export type InvalidatingClient = {
-  invalidateQueries(filters: {
-    predicate: (query: { queryKey: readonly unknown[] }) => boolean;
-  }): unknown;
-};
-
-/** True when the first element of the key is a string starting with one of the prefixes. */
-export function keyMatches(queryKey: readonly unknown[], prefixes: readonly string[]): boolean {
-  const head = queryKey[0];
-  return typeof head === "string" && prefixes.some((p) => head.startsWith(p));
-}
-
-export function invalidatePrefixes(client: InvalidatingClient, prefixes: readonly string[]): void {
-  if (prefixes.length === 0) return;
-  void client.invalidateQueries({ predicate: (q) => keyMatches(q.queryKey, prefixes) });
-}
-
-/** Refetches what an event's table affects; an unknown table is only logged (console.debug). */
-export function invalidateForEvent(
-  client: InvalidatingClient,
-  event: LiveEvent,
-  debug: (...args: unknown[]) => void = (...args) => console.debug(...args),
-): void {
-  const prefixes = Object.hasOwn(INVALIDATION_PREFIXES, event.table)
-    ? INVALIDATION_PREFIXES[event.table]
-    : undefined;
-  if (!prefixes) {
-    debug("live events: unknown table", event.table, event);
-    return;
-  }
-  invalidatePrefixes(client, prefixes);
-}

@@ -5,7 +5,7 @@
  */
 import { ordersApiPath, parseListView } from "./order-list-view.ts";
 
-/** The dashboard's first queries (dashboardKeys in web/hooks/useDashboard.ts). */
+/** The dashboard's first queries (dashboardKeys in web/lib/query-keys.ts). */
 export const dashboardPreloadPaths = [
   "/api/dashboard/counts",
   "/api/dashboard/recent",

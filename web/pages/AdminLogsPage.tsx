@@ -4,11 +4,12 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import { plural } from "../../src/shared/plural.ts";
 import { ConfirmDialog } from "../components/Dialog.tsx";
-import { adminLogKeys, useLogFile, useLogFiles } from "../hooks/useAdminLogs.ts";
+import { useLogFile, useLogFiles } from "../hooks/useAdminLogs.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { ApiError, apiRequest, downloadFile, errorMessage } from "../lib/api.ts";
 import { isAdmin, useAuth } from "../lib/auth.tsx";
 import { formatBytes, formatDate } from "../lib/format.ts";
+import { adminLogKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 
 export function AdminLogsPage() {

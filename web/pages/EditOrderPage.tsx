@@ -10,7 +10,7 @@ import type { Order, TrackingUpdateResponse } from "../../src/contract/orders.ts
 import { ConfirmDialog } from "../components/Dialog.tsx";
 import { useNow } from "../components/orders/useNow.ts";
 import { Tabs } from "../components/Tabs.tsx";
-import { invalidateAfterOrderChange, isNotFound, orderKeys, useOrder } from "../hooks/useOrders.ts";
+import { invalidateAfterOrderChange, isNotFound, useOrder } from "../hooks/useOrders.ts";
 import { useMediaToken } from "../hooks/useReviewMedia.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useRefreshOrderTracking } from "../hooks/useTracking.ts";
@@ -30,6 +30,7 @@ import {
 } from "../lib/order-form.ts";
 import { fromLabel, safeFrom } from "../lib/order-links.ts";
 import { type EditTab, FIELD_TABS } from "../lib/order-validation.ts";
+import { orderKeys } from "../lib/query-keys.ts";
 import {
   clearDraft,
   draftDiffers,

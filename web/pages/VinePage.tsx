@@ -2,8 +2,8 @@
  * Vine (/vine): the review rate against its minimum (gauge), the evaluation period's
  * progress towards Gold, today's orders against the daily limit, reviews awaiting approval
  * (oldest first, each a link to its order), ETV per year with a bar per month and its CSV export,
- * the Itemized Report import, the settings, and how it is all counted. Live: "order" events
- * refetch the standing (web/lib/live-events.ts). A lazy chunk: not in the first-load bundle.
+ * the Itemized Report import, the settings, and how it is all counted. Live: "order.*" events
+ * refetch the standing (web/lib/live-events-keys.ts). A lazy chunk: not in the first-load bundle.
  */
 import { Link } from "wouter";
 import { useNow } from "../components/orders/useNow.ts";

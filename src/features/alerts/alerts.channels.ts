@@ -3,6 +3,7 @@
  * and masked in every answer (alerts.codec.ts), targets checked by outgoing.ts (400 for link-local
  * and metadata addresses, also after DNS). One webpush channel per device (the endpoint's hash).
  */
+import type { AlertChannelEvent } from "../../contract/events.ts";
 import {
   ADMIN_ALERT_EVENTS,
   ALERT_EVENTS,
@@ -69,7 +70,7 @@ export function createChannels(deps: {
   policy: TargetPolicy;
   resolve?: Resolver;
   /** Tells the user's open tabs that their channels changed. */
-  publishChange: (userId: number) => void;
+  publishChange: (userId: number, type: AlertChannelEvent) => void;
   /** Wakes the sender (a resumed channel sends what waited). */
   kick: () => void;
 }) {
@@ -166,7 +167,7 @@ export function createChannels(deps: {
           pausedReason: null,
           failingSince: null,
         });
-        publishChange(userId);
+        publishChange(userId, "alert-channel.updated");
         return { channel: toChannel(row ?? existing), created: false };
       }
       limit(userId);
@@ -177,7 +178,7 @@ export function createChannels(deps: {
         ...columns,
         deviceKey: push.deviceKey,
       });
-      publishChange(userId);
+      publishChange(userId, "alert-channel.created");
       return { channel: toChannel(row), created: true };
     }
     limit(userId);
@@ -204,7 +205,7 @@ export function createChannels(deps: {
         deviceKey: null,
       });
     }
-    publishChange(userId);
+    publishChange(userId, "alert-channel.created");
     return { channel: toChannel(row), created: true };
   }
 
@@ -280,14 +281,14 @@ export function createChannels(deps: {
       }
     }
     const updated = repo.updateChannel(row.id, patch) ?? row;
-    publishChange(userId);
+    publishChange(userId, "alert-channel.updated");
     deps.kick();
     return toChannel(updated);
   }
 
   function remove(userId: number, id: number) {
     if (repo.deleteChannel(userId, id) === 0) throw notFound(CHANNEL_NOT_FOUND);
-    publishChange(userId);
+    publishChange(userId, "alert-channel.deleted");
     return { success: true as const, message: "Alert channel deleted" };
   }
 

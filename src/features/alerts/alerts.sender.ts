@@ -9,6 +9,7 @@
  *
  * Quiet hours: rows queued during them wait, and go out as ONE summary when they end.
  */
+import type { AlertChannelEvent } from "../../contract/events.ts";
 import {
   ALERT_EVENT_LABELS,
   type AlertEvent,
@@ -80,7 +81,7 @@ export function createSender(deps: {
   notify: (userId: number, level: NotificationLevel, message: SafeHtml) => unknown;
   timeZoneOf: (userId: number) => string | null;
   findOrder: (userId: number, orderId: number) => OrderRow | undefined;
-  publishChange: (userId: number) => void;
+  publishChange: (userId: number, type: AlertChannelEvent) => void;
 }) {
   const { repo, log, clock, send, publishChange } = deps;
   const delays = deps.retryDelaysMs ?? RETRY_DELAYS_MS;
@@ -205,7 +206,7 @@ export function createSender(deps: {
         },
         "alerts: delivery",
       );
-      publishChange(current.userId);
+      publishChange(current.userId, "alert-channel.delivered");
     }
   }
 

@@ -8,6 +8,7 @@
  * - senders.ts / outgoing.ts: one alert → one checked HTTP request, and its answer → an outcome.
  * Here: the test send (rate-limited per user) and the service's API.
  */
+import type { AlertChannelEvent } from "../../contract/events.ts";
 import type { AlertTestResult, NotificationLevel } from "../../contract/index.ts";
 import type { AlertChannelRow, OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
@@ -63,7 +64,8 @@ export function createAlertsService(deps: AlertsDeps) {
     now: () => clock().getTime(),
   });
   const vapid = createVapid(deps);
-  const publishChange = (userId: number) => deps.events.publish(userId, "user", "UPDATE");
+  const publishChange = (userId: number, type: AlertChannelEvent) =>
+    deps.events.publish(userId, type);
 
   async function send(row: AlertChannelRow, payload: AlertPayload): Promise<SendOutcome> {
     let target: AlertTarget;
@@ -144,7 +146,7 @@ export function createAlertsService(deps: AlertsDeps) {
         repo.pruneFinished(row.id, DELIVERIES_KEPT);
       });
       log.info({ channelId: row.id, type: row.type, outcome: outcome.kind }, "alerts: test");
-      publishChange(userId);
+      publishChange(userId, "alert-channel.delivered");
       return outcome.kind === "sent" ? { ok: true } : { ok: false, error: outcome.result };
     },
 

@@ -58,7 +58,7 @@
  * - Counters: emailsscanned + 1 and lastprocessedtime = now for every message read for the first
  *   time, Amazon or not, in the same transaction as its ledger entry.
  * - A scan collects totals; endScan sends ONE notification when the scan created or updated
- *   orders (none otherwise) and publishes a "user" event so browsers refresh emailsscanned.
+ *   orders (none otherwise) and publishes "mailbox.scanned" so browsers refresh emailsscanned.
  *   An `ingest` without a scan is a scan of one message.
  */
 
@@ -760,7 +760,7 @@ export function createMailIngestService(deps: IngestDeps) {
 
     /**
      * Totals of the scan; sends ONE summary notification when it created or updated orders (none
-     * otherwise) and publishes a "user" event when it read anything. Ending twice does nothing more.
+     * otherwise) and publishes "mailbox.scanned" when it read anything. Ending twice does nothing more.
      */
     endScan(scan: Scan): IngestSummary {
       const summary: IngestSummary = {
@@ -778,7 +778,7 @@ export function createMailIngestService(deps: IngestDeps) {
           { userId, source: scan.source, ...summary, unverified: scan.unverified },
           "mail: scan finished",
         );
-        deps.events.publish(userId, "user", "UPDATE");
+        deps.events.publish(userId, "mailbox.scanned");
       }
       if (summary.ordersCreated + summary.ordersUpdated + summary.messages.notUnderstood > 0) {
         try {
@@ -809,7 +809,7 @@ export function createMailIngestService(deps: IngestDeps) {
         throw new TypeError(`Unknown import mode "${String(mode)}": use "vine" or "all"`);
       }
       repo.setImportMode(userId, mode);
-      deps.events.publish(userId, "user", "UPDATE");
+      deps.events.publish(userId, "import-mode.updated");
       return service.rereadOffer(userId);
     },
 

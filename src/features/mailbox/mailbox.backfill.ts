@@ -91,7 +91,7 @@ export function createBackfillRunner(deps: {
           since: new Date(row.sinceDate),
         });
         ulog.info({ folder: row.folder, messages: uids.length, since: row.sinceDate }, "backfill");
-        events.publish(userId, "IMAP", "UPDATE");
+        events.publish(userId, "mailbox.scanning");
         let lastPublish = Date.now();
         const scan = deps.ingest.beginScan(userId, "backfill");
         try {
@@ -129,7 +129,7 @@ export function createBackfillRunner(deps: {
                   if (++unsaved >= BACKFILL_PROGRESS_EVERY) saveProgress();
                   if (Date.now() - lastPublish > 500) {
                     lastPublish = Date.now();
-                    events.publish(userId, "IMAP", "UPDATE");
+                    events.publish(userId, "mailbox.scanning");
                   }
                 },
               });
@@ -166,8 +166,7 @@ export function createBackfillRunner(deps: {
       }
     } finally {
       await closeImap(c);
-      events.publish(userId, "IMAP", "UPDATE");
-      events.publish(userId, "user", "UPDATE");
+      events.publish(userId, "mailbox.scanned");
     }
   }
 

@@ -5,8 +5,7 @@
  * Reading mail goes through the ingestion service (`ingest`): everything a message changes is
  * committed when `ingest` resolves, and only then is the message marked read or moved.
  *
- * Live events: supervisor state changes and backfill progress go out as "IMAP"; budget changes of
- * manual reconnect / retry real-time as "MANUAL_RECONNECT"; settings as "user".
+ * Live events: the `mailbox.*`, `mailbox-*` and `mail-folders.*` types of src/contract/events.ts.
  *
  * This module composes the others and holds the API's rules: `mailbox.connection.ts` (credentials,
  * connections, connection failures as answers), `mailbox.backfill.ts` (the "Process Old Emails"
@@ -204,8 +203,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     } catch (nErr) {
       log.error({ err: nErr }, "could not notify about expired mailbox credentials");
     }
-    events.publish(userId, "user", "UPDATE");
-    events.publish(userId, "IMAP", "STATUS");
+    events.publish(userId, "mailbox.disconnected");
   }
 
   // Supervisors -----------------------------------------------------------------------------
@@ -261,7 +259,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
           now,
         }),
         onChange: (snap) => {
-          events.publish(userId, "IMAP", "STATUS");
+          events.publish(userId, "mailbox.status");
           outages.observe(userId, snap);
         },
         onAuthFailure: (err) => authFailed(userId, err),
@@ -308,7 +306,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     requireConnected(userId);
     const list = await withClient(userId, "folders", (c) => listFolders(c));
     repo.saveFolders(userId, list, now().toISOString());
-    events.publish(userId, "user", "UPDATE");
+    events.publish(userId, "mail-folders.updated");
     return list;
   }
 
@@ -349,8 +347,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     manager.start(userId);
     if (repo.getBackfill(userId)?.status === "running") backfill.run(userId);
     rereadAfterUpgrade(userId);
-    events.publish(userId, "user", "UPDATE");
-    events.publish(userId, "IMAP", "STATUS");
+    events.publish(userId, "mailbox.connected");
     return {
       success: true as const,
       message: "Email Connected",
@@ -414,7 +411,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         return { success: true as const, message: "Already connecting to Gmail" };
       }
       take(reconnectLimiter, userId);
-      events.publish(userId, "MANUAL_RECONNECT", "UPDATE");
+      events.publish(userId, "mailbox-attempts.updated");
       userLog(userId).info({ from: st }, "manual reconnect");
       if (sup) sup.reconnect();
       else manager.start(userId);
@@ -434,7 +431,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         );
       }
       take(idleLimiter, userId);
-      events.publish(userId, "MANUAL_RECONNECT", "UPDATE");
+      events.publish(userId, "mailbox-attempts.updated");
       userLog(userId).info("retry real-time monitoring");
       sup.retryIdle();
       return { success: true as const, message: "Retrying real-time monitoring" };
@@ -500,7 +497,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
       });
       // The supervisor reads the settings when it opens the folder: reopen with the new ones.
       if (changed) manager.get(userId)?.restart();
-      events.publish(userId, "user", "UPDATE");
+      events.publish(userId, "mailbox-settings.updated");
       return {
         success: true as const,
         message: "Your folder preferences have been saved successfully.",
@@ -545,8 +542,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         repo.disconnect(userId);
         userLog(userId).info("mailbox disconnected");
       }
-      events.publish(userId, "user", "UPDATE");
-      events.publish(userId, "IMAP", "STATUS");
+      events.publish(userId, "mailbox.disconnected");
       return { success: true as const, message: "Disconnected" };
     },
 

@@ -58,19 +58,19 @@ export function createNotificationsService(deps: {
 
     markRead(userId: number, id: number) {
       if (!repo.findOwned(userId, id)) throw notFound(NOT_FOUND);
-      if (repo.markRead(userId, id) > 0) events.publish(userId, "notification", "UPDATE");
+      if (repo.markRead(userId, id) > 0) events.publish(userId, "notification.updated");
       return { success: true as const, message: "Notification marked as read" };
     },
 
     remove(userId: number, id: number) {
       if (repo.delete(userId, id) === 0) throw notFound(NOT_FOUND);
-      events.publish(userId, "notification", "DELETE");
+      events.publish(userId, "notification.deleted");
       return { success: true as const, message: "Notification deleted" };
     },
 
     markAllRead(userId: number) {
       const updated = repo.markAllRead(userId);
-      if (updated > 0) events.publish(userId, "notification", "UPDATE");
+      if (updated > 0) events.publish(userId, "notification.updated");
       return {
         success: true as const,
         message:
@@ -83,7 +83,7 @@ export function createNotificationsService(deps: {
 
     deleteAll(userId: number) {
       const deleted = repo.deleteAll(userId);
-      if (deleted > 0) events.publish(userId, "notification", "DELETE");
+      if (deleted > 0) events.publish(userId, "notification.deleted");
       return {
         success: true as const,
         message:
@@ -122,7 +122,7 @@ export function createNotificationsService(deps: {
         );
       }
       const row = repo.insert({ userId, level, message: text });
-      events.publish(userId, "notification", "INSERT");
+      events.publish(userId, "notification.created");
       if (alert) deps.onAlert?.(userId, toPlainText(message), alert);
       return toNotification(row);
     },

@@ -390,7 +390,7 @@ export function createOrdersService(deps: {
       };
       Object.assign(row, stamp(status, row, body, nowIso));
       const saved = deps.orders.insert(row);
-      deps.events.publish(userId, "order", "INSERT");
+      deps.events.publish(userId, "order.created");
       return toOrder(saved);
     },
 
@@ -491,7 +491,7 @@ export function createOrdersService(deps: {
       patch.updatedAt = nowIso;
       const saved = deps.orders.update(userId, id, patch);
       if (!saved) throw notFound(ORDER_NOT_FOUND);
-      deps.events.publish(userId, "order", "UPDATE");
+      deps.events.publish(userId, "order.updated");
       const order = toOrder(saved);
       const decided = order.status === "Review Approved" || order.status === "Review Rejected";
       if (decided && cur.status !== order.status) deps.onReviewDecided?.(userId, order);
@@ -519,7 +519,7 @@ export function createOrdersService(deps: {
       if (t.status) patch.status = t.status;
       const saved = deps.orders.update(userId, id, patch);
       if (!saved) throw notFound(ORDER_NOT_FOUND);
-      deps.events.publish(userId, "order", "UPDATE");
+      deps.events.publish(userId, "order.updated");
       return deps.tracking.afterTrackingSaved(userId, saved);
     },
 
@@ -555,7 +555,7 @@ export function createOrdersService(deps: {
         updatedAt: clock().toISOString(),
       });
       if (!saved) throw notFound(ORDER_NOT_FOUND);
-      deps.events.publish(userId, "order", "UPDATE");
+      deps.events.publish(userId, "order.updated");
       return toOrder(saved);
     },
 
@@ -578,7 +578,7 @@ export function createOrdersService(deps: {
         }
         return n;
       });
-      if (updated > 0) deps.events.publish(userId, "order", "UPDATE");
+      if (updated > 0) deps.events.publish(userId, "order.updated");
       return {
         updated,
         message:
@@ -596,7 +596,7 @@ export function createOrdersService(deps: {
         recursive: true,
         force: true,
       });
-      deps.events.publish(userId, "order", "DELETE");
+      deps.events.publish(userId, "order.deleted");
       return { success: true as const, message: "Order deleted" };
     },
 

@@ -110,7 +110,7 @@ export function createMediaService(deps: {
       updatedAt: clock().toISOString(),
     });
     if (!saved) throw notFound(ORDER_NOT_FOUND);
-    deps.events.publish(userId, "order", "UPDATE");
+    deps.events.publish(userId, "review.updated");
   }
 
   /** The count rules of docs/behaviour.md#validation for a list plus new files. */

@@ -75,7 +75,7 @@ export function createReviewSettingsService(deps: { repo: ReviewSettingsRepo; ev
         toneAllocation: JSON.stringify(tones),
         autoGenerateSubject: body.autoGenerateSubject,
       });
-      events.publish(userId, "user", "UPDATE");
+      events.publish(userId, "review-settings.updated");
       return toSettings(row);
     },
 

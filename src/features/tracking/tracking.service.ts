@@ -184,7 +184,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       if (!deps.repo.savePreferences(userId, timezone, body.updateTime, clock().toISOString())) {
         throw notFound("User not found");
       }
-      deps.events.publish(userId, "user", "UPDATE");
+      deps.events.publish(userId, "tracking-preferences.updated");
       deps.onPreferencesChanged?.(userId);
       return { success: true as const, message: PREFERENCES_SAVED };
     },
@@ -237,7 +237,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       }
       const applied = apply(userId, orderId, row.trackingNumber ?? number, outcome.result);
       if (!applied) throw notFound(ORDER_NOT_FOUND);
-      deps.events.publish(userId, "order", "UPDATE");
+      deps.events.publish(userId, "order.updated");
       if (applied.becameReceived) {
         notifyDelivered(userId, [
           { id: orderId, name: applied.row.productName, details: applied.row.deliveryDetails },
@@ -289,7 +289,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
         }
         const applied = apply(userId, saved.id, number, outcome.result);
         if (!applied) return base;
-        deps.events.publish(userId, "order", "UPDATE");
+        deps.events.publish(userId, "order.updated");
         if (applied.becameReceived) {
           notifyDelivered(userId, [
             { id: saved.id, name: applied.row.productName, details: applied.row.deliveryDetails },

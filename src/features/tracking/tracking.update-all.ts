@@ -214,7 +214,7 @@ export async function runUpdateAll(
     }),
   );
 
-  if (anyChange) deps.events.publish(userId, "order", "UPDATE");
+  if (anyChange) deps.events.publish(userId, "order.updated");
   deps.notifyDelivered(userId, delivered);
 
   // One log line per carrier and reason, however many orders failed (no storm).

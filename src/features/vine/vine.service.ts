@@ -255,7 +255,7 @@ export function createVineService(deps: {
         throw badRequest("The evaluation period must end after it starts");
       }
       const row = repo.upsertSettings(userId, next);
-      events.publish(userId, "user", "UPDATE");
+      events.publish(userId, "vine-settings.updated");
       return toSettings(row);
     },
 
@@ -283,7 +283,7 @@ export function createVineService(deps: {
         for (const r of read.rows) applyRow(userId, r, sum, nowIso, currency);
       });
       sum.errors.sort((a, b) => a.row - b.row);
-      if (sum.created + sum.updated + sum.canceled > 0) events.publish(userId, "order", "UPDATE");
+      if (sum.created + sum.updated + sum.canceled > 0) events.publish(userId, "order.updated");
       return sum;
     },
 

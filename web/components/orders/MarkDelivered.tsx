@@ -23,10 +23,9 @@ import { useTimeZone } from "../../hooks/useTimeZone.ts";
 import { useUserData } from "../../hooks/useUser.ts";
 import { apiJson, errorMessage } from "../../lib/api.ts";
 import { dayKey, displayDay } from "../../lib/order-days.ts";
+import { orderKeys } from "../../lib/query-keys.ts";
 import { toast, toastError } from "../../lib/toast.tsx";
 import { Dialog } from "../Dialog.tsx";
-
-export const untrackedKeys = { all: () => ["/api/orders/untracked"] as const };
 
 const usualText = (m: MarketplaceCode) =>
   `${USUAL_DELIVERY_DAYS[m]} days after shipping is usual on amazon.${MARKETPLACE_DOMAIN[m]}`;
@@ -97,7 +96,7 @@ export function MarkDeliveredDialog(props: { order: Order; open: boolean; onClos
 
 /** "Shipped, not tracked" orders (GET /api/orders/untracked). */
 export function useUntracked() {
-  return useQuery<UntrackedShipmentsResponse>({ queryKey: untrackedKeys.all(), staleTime: 0 });
+  return useQuery<UntrackedShipmentsResponse>({ queryKey: orderKeys.untracked(), staleTime: 0 });
 }
 
 /** The Orders page's note and "Mark all delivered" for every "shipped, not tracked" order. */

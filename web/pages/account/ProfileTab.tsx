@@ -8,9 +8,10 @@ import {
   type MarketplaceCode,
 } from "../../../src/contract/marketplaces.ts";
 import { Dialog } from "../../components/Dialog.tsx";
-import { userKeys, useUserData } from "../../hooks/useUser.ts";
+import { useUserData } from "../../hooks/useUser.ts";
 import { apiJson, apiRequest, downloadFile, errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.tsx";
+import { userKeys } from "../../lib/query-keys.ts";
 import { toast, toastError } from "../../lib/toast.tsx";
 
 export const PASSWORD_MIN = 6;

@@ -7,8 +7,9 @@ import { type FormEvent, useRef, useState } from "react";
 import type { ItemizedReportSummary } from "../../../src/contract/vine.ts";
 import { plural } from "../../../src/shared/plural.ts";
 import { invalidateAfterOrderChange } from "../../hooks/useOrders.ts";
-import { uploadItemizedReport, vineKeys } from "../../hooks/useVine.ts";
+import { uploadItemizedReport } from "../../hooks/useVine.ts";
 import { errorMessage, SignedOutError } from "../../lib/api.ts";
+import { vineKeys } from "../../lib/query-keys.ts";
 import { toast } from "../../lib/toast.tsx";
 
 type Phase =

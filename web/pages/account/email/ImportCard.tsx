@@ -7,15 +7,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
 import { plural } from "../../../../src/shared/plural.ts";
-import {
-  mailboxKeys,
-  useDismissInterruptedImports,
-  useInterruptedImports,
-} from "../../../hooks/useMailbox.ts";
-import { userKeys } from "../../../hooks/useUser.ts";
+import { useDismissInterruptedImports, useInterruptedImports } from "../../../hooks/useMailbox.ts";
 import { authHeaders, errorMessage, SignedOutError, throwIfNotOk } from "../../../lib/api.ts";
 import { formatBytes } from "../../../lib/format.ts";
-import { ALL_INVALIDATION_PREFIXES, invalidatePrefixes } from "../../../lib/live-events.ts";
+import { invalidateEverything } from "../../../lib/live-events-keys.ts";
+import { mailboxKeys, userKeys } from "../../../lib/query-keys.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
 import { type Reread, RereadOffer, useSaveImportMode } from "./ImportModeCard.tsx";
 import {
@@ -98,7 +94,7 @@ export function ImportCard({
       setPhase({ kind: "done", summary });
       setFiles([]);
       if (input.current) input.current.value = "";
-      invalidatePrefixes(queryClient, ALL_INVALIDATION_PREFIXES);
+      invalidateEverything(queryClient);
       void queryClient.invalidateQueries({ queryKey: userKeys.data() });
       void queryClient.invalidateQueries({ queryKey: mailboxKeys.imports() });
       toast({

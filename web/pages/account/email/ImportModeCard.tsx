@@ -3,8 +3,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { UserData } from "../../../../src/contract/index.ts";
 import { useProcessOldEmails } from "../../../hooks/useMailbox.ts";
-import { userKeys } from "../../../hooks/useUser.ts";
 import { apiJson, errorMessage } from "../../../lib/api.ts";
+import { userKeys } from "../../../lib/query-keys.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
 
 type Mode = "vine" | "all";
