@@ -18,7 +18,6 @@
  * the quiet hours end.
  */
 import crypto from "node:crypto";
-import webpush from "web-push";
 import {
   ADMIN_ALERT_EVENTS,
   ALERT_EVENT_LABELS,
@@ -57,6 +56,7 @@ import {
   type SendOutcome,
   type Vapid,
 } from "./senders.ts";
+import { webpush } from "./web-push.ts";
 
 export const MAX_ATTEMPTS = 5;
 /** Waits before the 2nd, 3rd, 4th and 5th try (Retry-After wins when the far side sent one). */
