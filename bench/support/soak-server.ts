@@ -6,12 +6,20 @@
  * schedule's timers wait SOAK_SPEED times less. IMAP's command timeout keeps a floor of 2 s: it
  * is a deadline for Dovecot's answer, not a schedule.
  *
+ * Its full collections every 10 minutes (src/lib/idle-gc.ts) run on the sped clock too;
+ * SOAK_IDLE_GC=off leaves them out (to see what they change).
+ *
+ * On SIGUSR2 it collects garbage in full and writes one JSON line to stdout, {rssKb, anonKb}: what
+ * stays resident once garbage is gone, the figure a leak raises.
+ *
  *   SOAK_SPEED=120 DATA_DIR=… PORT=… bun bench/support/soak-server.ts
  */
+import fs from "node:fs";
 import { loadConfig } from "../../src/config.ts";
 import { closeDatabase, openDatabase } from "../../src/db/client.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppJobs } from "../../src/jobs/registry.ts";
+import { IDLE_GC_EVERY_MS, startIdleCollections } from "../../src/lib/idle-gc.ts";
 import { createLogger } from "../../src/log.ts";
 import { DEFAULT_TIMINGS } from "../../src/mail/imap/supervisor.ts";
 import { createServices } from "../../src/services.ts";
@@ -65,6 +73,14 @@ services.trackingScheduler.start();
 services.mailbox.startAll();
 services.health.start();
 services.alerts.start();
+if (process.env.SOAK_IDLE_GC !== "off") startIdleCollections(IDLE_GC_EVERY_MS / SPEED);
+
+process.on("SIGUSR2", () => {
+  Bun.gc(true);
+  const st = fs.readFileSync("/proc/self/status", "utf8");
+  const kb = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, "m").exec(st)?.[1] ?? 0);
+  fs.writeSync(1, `${JSON.stringify({ rssKb: kb("VmRSS"), anonKb: kb("RssAnon") })}\n`);
+});
 
 process.on("SIGTERM", async () => {
   services.sse.closeAll();
