@@ -20,6 +20,7 @@ const BENCHES = [
   "bench/db-lock.bench.ts",
   "bench/vine.bench.ts",
   "bench/alerts-notify.bench.ts",
+  "bench/soak.bench.ts",
   "bench/first-screen.bench.ts",
 ];
 

@@ -16,6 +16,7 @@ import { createDrain } from "./http/middleware/drain.ts";
 import { IMPORT_BODY_LIMIT } from "./http/routes/mail-import.routes.ts";
 import { createAppJobs } from "./jobs/registry.ts";
 import { privateDataDir } from "./lib/file-modes.ts";
+import { startIdleCollections } from "./lib/idle-gc.ts";
 import { createLogger } from "./log.ts";
 import { createServices } from "./services.ts";
 
@@ -98,6 +99,9 @@ services.mailbox.startAll();
 services.health.start();
 // Alert channels: what waited in the outbox (across a restart too) goes out in the background.
 services.alerts.start();
+// A full garbage collection every 10 minutes: a mostly idle server otherwise keeps the garbage of
+// the mail it read resident for hours (src/lib/idle-gc.ts).
+const stopIdleCollections = startIdleCollections();
 
 /** Upload and import temp files (DATA_DIR/tmp): nothing can use them once the process ends. */
 function removeTempFiles() {
@@ -125,6 +129,7 @@ async function shutdown(signal: string) {
   const streams = services.sse.closeAll();
   if (streams > 0) log.info({ streams }, "live event streams closed");
   services.health.stop();
+  stopIdleCollections();
   await jobs.stop();
   await services.trackingScheduler.stop();
   await services.alerts.stop();

@@ -48,9 +48,9 @@ import { createUsersRepo } from "./features/users/users.repo.ts";
 import { createUsersService } from "./features/users/users.service.ts";
 import { createVineRepo } from "./features/vine/vine.repo.ts";
 import { createVineService } from "./features/vine/vine.service.ts";
+import { lazyModule } from "./lib/lazy-module.ts";
 import { createSecrets, loadOrCreateKeyFile } from "./lib/secrets.ts";
 import type { AppLogger, Logger } from "./log.ts";
-import { readAmazonMail } from "./mail/amazon/reader.ts";
 import { isAmazonSender } from "./mail/amazon/senders.ts";
 import { CALLBACK_PATH, createAccessTokens, createGoogleClient } from "./mail/oauth/google.ts";
 import { parseMail } from "./mail/parse.ts";
@@ -88,6 +88,14 @@ export type ServiceOverrides = {
   /** The orders service's clock ("Mark delivered"'s today, stamps). */
   orders?: { now?: () => Date };
 };
+
+/**
+ * The Amazon mail reader with its date, HTML and number parsers (chrono-node alone is about 15 MB
+ * resident): loaded with the first message read, not at start.
+ */
+const reader = lazyModule(
+  () => require("./mail/amazon/reader.ts") as typeof import("./mail/amazon/reader.ts"),
+);
 
 export function createServices(
   config: Config,
@@ -161,7 +169,7 @@ export function createServices(
     events,
     log: logger.log.child({ scope: "mail" }),
     parseMail,
-    readAmazonMail,
+    readAmazonMail: (msg) => reader().readAmazonMail(msg),
     isAmazonSender,
     ...overrides.mail,
   });

@@ -4,9 +4,13 @@
  * pauses while a sink is busy (back-pressure down to the socket). The first error (a sink refusing
  * a file, a malformed body, too many files) stops reading the request at once and is thrown.
  */
-import { Busboy } from "@fastify/busboy";
+import type { Busboy } from "@fastify/busboy";
 import { type AppError, badRequest } from "../lib/errors.ts";
 import { createGcPacer } from "../lib/gc-pacer.ts";
+import { lazyModule } from "../lib/lazy-module.ts";
+
+/** The multipart reader (and Node's streams under it) loads with the first upload, not at start. */
+const busboy = lazyModule(() => require("@fastify/busboy") as typeof import("@fastify/busboy"));
 
 /**
  * A full collection after every 16 MB of request body (src/lib/gc-pacer.ts): without it a 100 MB
@@ -47,7 +51,7 @@ export async function streamMultipartFiles(
   };
   let bb: ReturnType<typeof Busboy>;
   try {
-    bb = Busboy({
+    bb = busboy().Busboy({
       headers: { "content-type": contentType },
       limits: {
         files: opts.maxFiles,

@@ -31,19 +31,14 @@
  *   leading digit 0-8 (a broad shape: it gives way to a stricter match of another courier), and
  *   FedEx ASTRA (32 digits).
  */
-import {
-  amazon,
-  dhl,
-  fedex,
-  getTracking,
-  ontrac,
-  s10,
-  type TrackingCourier,
-  type TrackingData,
-  ups,
-  usps,
-} from "ts-tracking-number";
+import type { TrackingCourier, TrackingData } from "ts-tracking-number";
 import type { Carrier } from "../contract/index.ts";
+import { lazyModule } from "../lib/lazy-module.ts";
+
+/** ts-tracking-number brings ramda (330 modules, megabytes resident): loaded with the first number. */
+const library = lazyModule(
+  () => require("ts-tracking-number") as typeof import("ts-tracking-number"),
+);
 
 type Owner = Exclude<Carrier, "OTHER"> | "other";
 
@@ -147,49 +142,52 @@ function libraryFormats(c: TrackingCourier): Format[] {
     });
 }
 
-const FORMATS: Format[] = [
-  ...[ups, fedex, usps, amazon, dhl, ontrac, s10].flatMap(libraryFormats),
-  {
-    name: "Amazon Logistics (TBC/TBM)",
-    owner: always("AMAZON"),
-    courier: extra(
-      amazon,
-      "Amazon Logistics (TBC/TBM)",
-      "\\s*T\\s*B\\s*[CM]\\s*(?<SerialNumber>([0-9]\\s*){12,12})\\s*",
-    ),
-  },
-  {
-    name: "FedEx Express (34, any lead digit)",
-    owner: always("FEDEX"),
-    weak: true,
-    courier: extra(
-      fedex,
-      "FedEx Express (34, any lead digit)",
-      "\\s*[0-8]\\s*([0-9]\\s*){14}(?<DestinationZip>([0-9]\\s*){5})(?<SerialNumber>([0-9]\\s*){13})(?<CheckDigit>[0-9]\\s*)",
-      {
-        name: "sum_product_with_weightings_and_modulo",
-        weightings: [1, 7, 3, 1, 7, 3, 1, 7, 3, 1, 7, 3, 1],
-        modulo1: 11,
-        modulo2: 10,
-      },
-    ),
-  },
-  {
-    name: "FedEx ASTRA (32)",
-    owner: always("FEDEX"),
-    courier: extra(
-      fedex,
-      "FedEx ASTRA (32)",
-      "\\s*3\\s*(?:[0-9]\\s*){15}(?<SerialNumber>(?:[0-9]\\s*){11})(?<CheckDigit>[0-9]\\s*)(?:[0-9]\\s*){4}",
-      {
-        name: "sum_product_with_weightings_and_modulo",
-        weightings: [3, 1, 7, 3, 1, 7, 3, 1, 7, 3, 1],
-        modulo1: 11,
-        modulo2: 10,
-      },
-    ),
-  },
-];
+const formats = lazyModule((): Format[] => {
+  const { amazon, dhl, fedex, ontrac, s10, ups, usps } = library();
+  return [
+    ...[ups, fedex, usps, amazon, dhl, ontrac, s10].flatMap(libraryFormats),
+    {
+      name: "Amazon Logistics (TBC/TBM)",
+      owner: always("AMAZON"),
+      courier: extra(
+        amazon,
+        "Amazon Logistics (TBC/TBM)",
+        "\\s*T\\s*B\\s*[CM]\\s*(?<SerialNumber>([0-9]\\s*){12,12})\\s*",
+      ),
+    },
+    {
+      name: "FedEx Express (34, any lead digit)",
+      owner: always("FEDEX"),
+      weak: true,
+      courier: extra(
+        fedex,
+        "FedEx Express (34, any lead digit)",
+        "\\s*[0-8]\\s*([0-9]\\s*){14}(?<DestinationZip>([0-9]\\s*){5})(?<SerialNumber>([0-9]\\s*){13})(?<CheckDigit>[0-9]\\s*)",
+        {
+          name: "sum_product_with_weightings_and_modulo",
+          weightings: [1, 7, 3, 1, 7, 3, 1, 7, 3, 1, 7, 3, 1],
+          modulo1: 11,
+          modulo2: 10,
+        },
+      ),
+    },
+    {
+      name: "FedEx ASTRA (32)",
+      owner: always("FEDEX"),
+      courier: extra(
+        fedex,
+        "FedEx ASTRA (32)",
+        "\\s*3\\s*(?:[0-9]\\s*){15}(?<SerialNumber>(?:[0-9]\\s*){11})(?<CheckDigit>[0-9]\\s*)(?:[0-9]\\s*){4}",
+        {
+          name: "sum_product_with_weightings_and_modulo",
+          weightings: [3, 1, 7, 3, 1, 7, 3, 1, 7, 3, 1],
+          modulo1: 11,
+          modulo2: 10,
+        },
+      ),
+    },
+  ];
+});
 
 /** Letters and digits only, upper-cased: what carriers print with spaces or dashes between. */
 export const normaliseTrackingNumber = (raw: string): string =>
@@ -203,7 +201,8 @@ export function matchFormats(raw: string): CarrierMatch[] {
   if (n.length < 8 || n.length > 40) return [];
   if (/^(\d)\1+$/.test(n)) return [];
   const out: CarrierMatch[] = [];
-  for (const f of FORMATS) {
+  const { getTracking } = library();
+  for (const f of formats()) {
     let hit = false;
     try {
       hit = getTracking(n, [f.courier]) !== undefined;

@@ -2,10 +2,11 @@
  * The server's Web Push (VAPID) identity: one key pair made on first use and kept in server_keys
  * (the private key encrypted), and the `sub` contact sent with every push.
  */
-import webpush from "web-push";
+
 import type { Secrets } from "../../lib/secrets.ts";
 import type { AlertsRepo } from "./alerts.repo.ts";
 import type { Vapid } from "./senders.ts";
+import { webpush } from "./web-push.ts";
 
 const VAPID_KEY = "vapid";
 

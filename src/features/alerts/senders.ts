@@ -10,7 +10,6 @@
  * fixed sentence per kind of answer: the far side's body is never shown (a test must not
  * read what a LAN service answers).
  */
-import webpush from "web-push";
 import type { AlertEvent, AlertWebhookJson, WebhookFormat } from "../../contract/alerts.ts";
 import { retryAfterMs } from "../../shared/retry-after.ts";
 import {
@@ -22,6 +21,7 @@ import {
   sendOutgoing,
   type TargetPolicy,
 } from "./outgoing.ts";
+import { webpush } from "./web-push.ts";
 
 export type AlertPayload = {
   event: AlertEvent | "test" | "summary";

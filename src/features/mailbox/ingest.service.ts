@@ -73,7 +73,7 @@ import type {
 import type { EventBus } from "../../events/bus.ts";
 import { AppError } from "../../lib/errors.ts";
 import type { Logger } from "../../log.ts";
-import { READER_VERSION } from "../../mail/amazon/reader.ts";
+import { READER_VERSION } from "../../mail/amazon/reader-version.ts";
 import type {
   MailFacts,
   MailKind,

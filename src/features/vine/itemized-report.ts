@@ -24,11 +24,14 @@
  * them, and a file whose dates contradict it is refused (see readDates). Every text cell is cleaned
  * as JSON bodies are (cleanText: control and bidi characters).
  */
-import { parse as parseCsv } from "csv-parse/sync";
 import { cleanText } from "../../contract/fields.ts";
 import type { MarketplaceCode } from "../../contract/marketplaces.ts";
 import { badRequest } from "../../lib/errors.ts";
+import { lazyModule } from "../../lib/lazy-module.ts";
 import { readFirstSheet, type SheetCell, type SheetRow } from "./xlsx-sheet.ts";
+
+/** The CSV reader loads with the first CSV report uploaded, not at start. */
+const csvParse = lazyModule(() => require("csv-parse/sync") as typeof import("csv-parse/sync"));
 
 export const REPORT_HEADERS = [
   "Order Number",
@@ -136,7 +139,7 @@ function readCsv(bytes: Uint8Array): SheetRow[] {
   if (text.includes("\u0000")) throw notAReport();
   let table: string[][];
   try {
-    table = parseCsv(text, {
+    table = csvParse().parse(text, {
       bom: true,
       relax_column_count: true,
       relax_quotes: true,

@@ -21,9 +21,12 @@
  * entry sizes but still needs our own part selection and XML reading. fflate and htmlparser2 are
  * already the project's dependencies, small and maintained.
  */
-import { Inflate } from "fflate";
-import { Parser } from "htmlparser2";
 import { AppError, badRequest } from "../../lib/errors.ts";
+import { lazyModule } from "../../lib/lazy-module.ts";
+
+/** The unzip and XML libraries load with the first spreadsheet uploaded, not at start. */
+const fflate = lazyModule(() => require("fflate") as typeof import("fflate"));
+const htmlparser2 = lazyModule(() => require("htmlparser2") as typeof import("htmlparser2"));
 
 export type SheetCell = string | number | null;
 /** A row as the sheet numbers it (1-based) and its cells by column (0 = A). */
@@ -133,7 +136,7 @@ function inflateEntry(
     if (e.packed !== e.size) throw damaged(`the part ${e.name} has two sizes`);
     for (let i = 0; i < data.length; i += 16_384) take(data.subarray(i, i + 16_384));
   } else {
-    const inflater = new Inflate(take);
+    const inflater = new (fflate().Inflate)(take);
     // 1 KB in comes out as at most ~1 MB (deflate's ratio is about 1:1032): the peak per push
     // (4 KB pushes read a 20,000-row sheet about twice as fast, and peak at +22 MB on a bomb).
     for (let i = 0; i < data.length; i += 1024) {
@@ -161,7 +164,7 @@ function parseEntry(
   },
 ): void {
   const local = (n: string) => n.slice(n.indexOf(":") + 1);
-  const parser = new Parser(
+  const parser = new (htmlparser2().Parser)(
     {
       onopentag: (name, attrs) => handlers.open?.(local(name), attrs),
       ontext: (t) => handlers.text?.(t),

@@ -43,11 +43,7 @@ import type {
   UnreadField,
 } from "./types.ts";
 
-/**
- * The reader's version: raise it whenever the reader reads more or better, so that the pipeline
- * reads again the messages it recorded as not understood or read incompletely.
- */
-export const READER_VERSION = 2;
+export { READER_VERSION } from "./reader-version.ts";
 
 function read(msg: MailMessage): MailFacts {
   // 1. message → document
