@@ -42,7 +42,7 @@ function harness(env: Record<string, string> = {}) {
   const h = createHarness(
     // The far sides are local fakes on 127.0.0.1 (security-audit-2.test.ts: refused without it).
     { PUBLIC_URL: "http://grapevine.local:3000", ALERTS_ALLOW_LOOPBACK: "true", ...env },
-    { alerts: { now: () => clock, retryDelaysMs: [60_000, 120_000], timeoutMs: 300, resolve } },
+    { alerts: { now: () => clock, retryDelaysMs: [60_000, 120_000], timeoutMs: 2_000, resolve } },
   );
   open.push(h);
   return h;
@@ -278,7 +278,7 @@ describe("test endpoint: what the far side said", () => {
     const port = new URL(fake.url).port;
     expect(await testIt()).toEqual({
       ok: false,
-      error: `127.0.0.1:${port} could not be reached as a web server (the connection failed, was refused or had no answer within 0.3 seconds)`,
+      error: `127.0.0.1:${port} could not be reached as a web server (the connection failed, was refused or had no answer within 2 seconds)`,
     });
     fake.script("/hook/t1", {
       status: 302,
@@ -588,7 +588,7 @@ describe("delivery from notifications", () => {
       attempts: 2,
       next: "2026-03-10T12:03:00.000Z",
     });
-    expect(outbox(h)[0]?.result).toMatch(/had no answer within 0.3 seconds\); trying again/);
+    expect(outbox(h)[0]?.result).toMatch(/had no answer within 2 seconds\); trying again/);
 
     clock = new Date("2026-03-10T12:03:00Z");
     await settle(h);
