@@ -10,6 +10,7 @@ import { OrderCard } from "../components/orders/OrderCard.tsx";
 import { ShippedRefreshButton } from "../components/orders/TrackingButtons.tsx";
 import { useNow } from "../components/orders/useNow.ts";
 import {
+  dashboardKeys,
   useDashboardCounts,
   useDashboardRecent,
   useDashboardStats,
@@ -21,6 +22,7 @@ import { useUserData } from "../hooks/useUser.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { formatMoney, formatRelativeTime } from "../lib/format.ts";
 import { STATUS_SUBTITLES } from "../lib/order-status.ts";
+import type { Prime } from "../routes.ts";
 import "../styles/orders.css";
 import "../styles/mailbox.css";
 import { LoadFailed } from "../components/LoadFailed.tsx";
@@ -84,6 +86,14 @@ function LastUpdate({ timeZone }: { timeZone: string }) {
     </p>
   );
 }
+
+/** The dashboard's figures before the first render (web/pages.ts). */
+export const prime: Prime = (queryClient) =>
+  Promise.all(
+    [dashboardKeys.counts(), dashboardKeys.recent(), dashboardKeys.stats()].map((queryKey) =>
+      queryClient.prefetchQuery({ queryKey }),
+    ),
+  );
 
 export function DashboardPage() {
   const timeZone = useTimeZone();
