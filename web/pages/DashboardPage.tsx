@@ -23,8 +23,7 @@ import { useAuth } from "../lib/auth.tsx";
 import { formatMoney, formatRelativeTime } from "../lib/format.ts";
 import { STATUS_SUBTITLES } from "../lib/order-status.ts";
 import type { Prime } from "../routes.ts";
-import "../styles/orders.css";
-import "../styles/mailbox.css";
+import "../styles/dashboard.css";
 import { LoadFailed } from "../components/LoadFailed.tsx";
 
 // The reconnect / retry offer shows only while the mailbox is disconnected or polling.

@@ -28,7 +28,8 @@ import { EtvChart } from "./vine/EtvChart.tsx";
 import { ImportReport } from "./vine/ImportReport.tsx";
 import { RateGauge } from "./vine/RateGauge.tsx";
 import { VineSettingsForm } from "./vine/VineSettingsForm.tsx";
-import "../styles/orders.css";
+import "../styles/dashboard.css";
+import "../styles/order-card.css";
 import "../styles/vine.css";
 import { LoadFailed } from "../components/LoadFailed.tsx";
 

@@ -1,6 +1,6 @@
 /** Star rating 1 to 5 as a radio group (arrow keys work), clearable (docs/behaviour.md#data, docs/behaviour.md#constants-and-limits). */
 import { useId } from "react";
-import "../../styles/orders.css";
+import "../../styles/edit-order.css";
 
 export function StarRating(props: {
   value: number | null;
