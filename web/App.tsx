@@ -1,6 +1,6 @@
 /** Providers and routes (docs/screens.md). Signed-in routes sit behind the guard. */
 import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, type ReactNode, Suspense } from "react";
+import { type ReactNode, Suspense } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import { Footer } from "./components/Footer.tsx";
 import { Header } from "./components/Header.tsx";
@@ -9,35 +9,11 @@ import { useLiveEvents } from "./hooks/useLiveEvents.ts";
 import { createQueryClient } from "./lib/api.ts";
 import { AuthProvider, useAuth } from "./lib/auth.tsx";
 import { Toaster } from "./lib/toast.tsx";
-import { DashboardPage } from "./pages/DashboardPage.tsx";
 import { NotFoundPage } from "./pages/NotFoundPage.tsx";
+import { PAGES } from "./pages.ts";
+import { ROUTES, type RouteDef } from "./routes.ts";
 
-// Screens other than the dashboard load on demand, keeping the first load small. Sign-in is one
-// of them: a signed-in visitor never needs it, and web/preload.ts fetches it early for the others.
-const LoginPage = lazy(() =>
-  import("./pages/LoginPage.tsx").then((m) => ({ default: m.LoginPage })),
-);
-const AccountPage = lazy(() =>
-  import("./pages/AccountPage.tsx").then((m) => ({ default: m.AccountPage })),
-);
-const AdminLogsPage = lazy(() =>
-  import("./pages/AdminLogsPage.tsx").then((m) => ({ default: m.AdminLogsPage })),
-);
-const OrdersPage = lazy(() =>
-  import("./pages/OrdersPage.tsx").then((m) => ({ default: m.OrdersPage })),
-);
-const AddOrderPage = lazy(() =>
-  import("./pages/AddOrderPage.tsx").then((m) => ({ default: m.AddOrderPage })),
-);
-const EditOrderPage = lazy(() =>
-  import("./pages/EditOrderPage.tsx").then((m) => ({ default: m.EditOrderPage })),
-);
-const VinePage = lazy(() => import("./pages/VinePage.tsx").then((m) => ({ default: m.VinePage })));
-const PrivacyPolicyPage = lazy(() =>
-  import("./pages/PrivacyPolicyPage.tsx").then((m) => ({ default: m.PrivacyPolicyPage })),
-);
-
-const queryClient = createQueryClient();
+export const queryClient = createQueryClient();
 
 /** Shows the page to a signed-in user; sends anyone else to /login and back here afterwards. */
 function Guard({ children }: { children: ReactNode }) {
@@ -68,48 +44,27 @@ function Guard({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-function Routes() {
+function RoutePage({ route }: { route: RouteDef }) {
   const { isLoading } = useAuth();
+  const { Component } = PAGES[route.page];
+  if (route.access === "public") return <Component />;
+  if (route.access === "sign-in") return isLoading ? <LoadingScreen /> : <Component />;
+  return (
+    <Guard>
+      <Component />
+    </Guard>
+  );
+}
+
+function Routes() {
   return (
     <Suspense fallback={<LoadingScreen />}>
       <Switch>
-        <Route path="/login">{isLoading ? <LoadingScreen /> : <LoginPage />}</Route>
-        <Route path="/privacy-policy" component={PrivacyPolicyPage} />
-        <Route path="/">
-          <Guard>
-            <DashboardPage />
-          </Guard>
-        </Route>
-        <Route path="/orders">
-          <Guard>
-            <OrdersPage />
-          </Guard>
-        </Route>
-        <Route path="/orders/new">
-          <Guard>
-            <AddOrderPage />
-          </Guard>
-        </Route>
-        <Route path="/orders/:id/edit">
-          <Guard>
-            <EditOrderPage />
-          </Guard>
-        </Route>
-        <Route path="/account">
-          <Guard>
-            <AccountPage />
-          </Guard>
-        </Route>
-        <Route path="/vine">
-          <Guard>
-            <VinePage />
-          </Guard>
-        </Route>
-        <Route path="/admin/logs">
-          <Guard>
-            <AdminLogsPage />
-          </Guard>
-        </Route>
+        {ROUTES.map((route) => (
+          <Route key={route.path} path={route.path}>
+            <RoutePage route={route} />
+          </Route>
+        ))}
         <Route component={NotFoundPage} />
       </Switch>
     </Suspense>

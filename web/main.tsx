@@ -1,9 +1,32 @@
 import { createRoot } from "react-dom/client";
-import { App } from "./App.tsx";
+import { App, queryClient } from "./App.tsx";
+import { primeUser } from "./lib/auth.tsx";
+import { PAGES } from "./pages.ts";
+import { matchRoute } from "./routes.ts";
 import "./styles.css";
 
+/**
+ * The first screen in one render: the route's page module and, for a signed-in user, the data its
+ * first render needs are awaited first (web/preload.ts started all of them before this bundle
+ * arrived), so React renders the rows at once instead of a loading screen, then a fallback, then
+ * a skeleton. Nothing waits on time: a failed answer just leaves the page to fetch as usual.
+ */
+async function primeFirstScreen() {
+  const match = matchRoute(location.pathname);
+  const page = match ? PAGES[match.route.page] : null;
+  const [signedIn, loaded] = await Promise.all([
+    primeUser(queryClient),
+    page?.load().catch(() => null),
+  ]);
+  if (signedIn && match?.route.access === "signed-in") {
+    await loaded?.prime?.(queryClient, location.search).catch(() => {});
+  }
+}
+
 const root = document.getElementById("root");
-if (root) createRoot(root).render(<App />);
+if (root) {
+  void primeFirstScreen().finally(() => createRoot(root).render(<App />));
+}
 
 // The service worker shows Web Push alerts and makes the app installable; it caches nothing.
 if ("serviceWorker" in navigator && window.isSecureContext) {

@@ -5,11 +5,12 @@
  * (`<link rel="modulepreload">`), instead of one after the other once the bundle has run. The
  * app takes the answers with `takePreloaded` (web/lib/api.ts); anything it does not take is
  * simply not used, and without this script the app fetches as before. Without a token it starts
- * the sign-in page's chunk, where any signed-in screen sends the visitor.
+ * the sign-in page's chunk, where any signed-in screen sends the visitor. Routes, their pages and
+ * their first requests come from the route table (web/routes.ts).
  */
-import { dashboardPreloadPaths, preloadRoute } from "./lib/preload-routes.ts";
+import { matchRoute } from "./routes.ts";
 
-/** Each lazy page's chunk and the shared chunks it imports (set by scripts/build-web.ts). */
+/** Each page's chunk and the shared chunks it imports (set by scripts/build-web.ts). */
 declare const __GV_PAGE_CHUNKS__: Record<string, string[]>;
 
 const token = (() => {
@@ -29,6 +30,7 @@ const modulePreload = (chunks: readonly string[] | undefined) => {
   }
 };
 
+const match = matchRoute(location.pathname);
 if (token) {
   const started: Record<string, Promise<Response>> = {};
   const get = (path: string) => {
@@ -38,16 +40,15 @@ if (token) {
     });
   };
   get("/api/user/data");
-  const route = preloadRoute(location.pathname, location.search);
-  if (route) {
-    for (const path of route.paths) get(path);
-    if (route.page) modulePreload(__GV_PAGE_CHUNKS__[route.page]);
-  } else if (location.pathname === "/") {
-    for (const path of dashboardPreloadPaths) get(path);
+  if (match) {
+    for (const path of match.route.requests?.(match.params, location.search) ?? []) get(path);
+    modulePreload(__GV_PAGE_CHUNKS__[match.route.page]);
   }
   (window as unknown as { __gvPreload?: { token: string; started: typeof started } }).__gvPreload =
     { token, started };
-} else if (location.pathname !== "/privacy-policy") {
+} else if (match?.route.access === "public") {
+  modulePreload(__GV_PAGE_CHUNKS__[match.route.page]);
+} else if (match) {
   // Signed out: every signed-in screen sends the visitor to the sign-in page, a lazy chunk.
   modulePreload(__GV_PAGE_CHUNKS__.LoginPage);
 }

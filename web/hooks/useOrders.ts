@@ -6,6 +6,7 @@
 import {
   keepPreviousData,
   type QueryClient,
+  queryOptions,
   useMutation,
   useQuery,
   useQueryClient,
@@ -34,7 +35,12 @@ export type OrderPage = { orders: Order[]; total: number };
 
 /** One page of the orders list; the total comes from the X-Total-Count header. */
 export function useOrderList(view: ListView) {
-  return useQuery<OrderPage>({
+  return useQuery({ ...orderListQuery(view), placeholderData: keepPreviousData });
+}
+
+/** The list query's key and function (also used to fill the cache before the first render). */
+export const orderListQuery = (view: ListView) =>
+  queryOptions<OrderPage>({
     queryKey: orderKeys.list(view),
     queryFn: async ({ queryKey }) => {
       const res = await apiRequest("GET", String(queryKey[0]));
@@ -42,9 +48,7 @@ export function useOrderList(view: ListView) {
       const header = Number.parseInt(res.headers.get("X-Total-Count") ?? "", 10);
       return { orders, total: Number.isFinite(header) ? header : orders.length };
     },
-    placeholderData: keepPreviousData,
   });
-}
 
 /** One order, always fetched fresh (docs/api.md). A missing order is not retried. */
 export function useOrder(id: number) {

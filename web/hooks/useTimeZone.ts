@@ -27,5 +27,10 @@ export function useTimeZone(): string {
       .catch((err) => console.warn("Could not save the detected time zone", err));
   }, [signedIn, data, saved, queryClient]);
 
-  return effectiveTimeZone({ signedIn, savedZone: saved });
+  browserZone ??= detectBrowserTimeZone();
+  return effectiveTimeZone({ signedIn, savedZone: saved, browserZone });
 }
+
+// Asked for by every card on every render: Intl answers it slowly on a phone, and it does not
+// change while the page is open.
+let browserZone: string | undefined;

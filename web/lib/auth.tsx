@@ -2,7 +2,7 @@
  * Auth state (docs/behaviour.md#data, docs/behaviour.md#states-and-transitions): user, token and a loading flag. The token lives in localStorage under
  * "auth-token"; on start the user data is fetched when a token exists.
  */
-import { useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useQueryClient } from "@tanstack/react-query";
 import {
   createContext,
   type ReactNode,
@@ -42,12 +42,32 @@ type AuthContextValue = {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
+/**
+ * Before the first render: the stored token's user data (started early by web/preload.ts) into the
+ * cache, so the first render is already signed in. True when it is there; on any failure nothing
+ * is stored and AuthProvider asks again and handles the answer as usual.
+ */
+export async function primeUser(queryClient: QueryClient): Promise<boolean> {
+  if (!getToken()) return false;
+  try {
+    const res = await apiRequest("GET", userKeys.data()[0], undefined, { authRedirect: false });
+    queryClient.setQueryData(userKeys.data(), (await res.json()) as UserData);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [token, setTokenState] = useState<string | null>(() => getToken());
-  const [user, setUser] = useState<PublicUser | null>(null);
-  const [isLoading, setLoading] = useState<boolean>(() => getToken() !== null);
+  // Filled before the first render when web/main.tsx could prime it (primeUser).
+  const [user, setUser] = useState<PublicUser | null>(() => {
+    const data = getToken() ? queryClient.getQueryData<UserData>(userKeys.data()) : undefined;
+    return data ? { userid: data.userid, email: data.email, displayname: data.displayname } : null;
+  });
+  const [isLoading, setLoading] = useState<boolean>(() => getToken() !== null && user === null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
 

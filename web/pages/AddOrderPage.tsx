@@ -18,7 +18,7 @@ import { toast, toastError } from "../lib/toast.tsx";
 import { ProductFields } from "./edit-order/ProductTab.tsx";
 import { ShippingFields } from "./edit-order/ShippingTab.tsx";
 import { useOrderForm } from "./edit-order/useOrderForm.ts";
-import "../styles/orders.css";
+import "../styles/edit-order.css";
 
 export function AddOrderPage() {
   const from = safeFrom(new URLSearchParams(useSearch()).get("from"), "/");

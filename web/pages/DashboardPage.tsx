@@ -21,8 +21,9 @@ import { useUserData } from "../hooks/useUser.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { formatMoney, formatRelativeTime } from "../lib/format.ts";
 import { STATUS_SUBTITLES } from "../lib/order-status.ts";
-import "../styles/orders.css";
-import "../styles/mailbox.css";
+import { dashboardKeys } from "../lib/query-keys.ts";
+import type { Prime } from "../routes.ts";
+import "../styles/dashboard.css";
 import { LoadFailed } from "../components/LoadFailed.tsx";
 
 // The reconnect / retry offer shows only while the mailbox is disconnected or polling.
@@ -84,6 +85,14 @@ function LastUpdate({ timeZone }: { timeZone: string }) {
     </p>
   );
 }
+
+/** The dashboard's figures before the first render (web/pages.ts). */
+export const prime: Prime = (queryClient) =>
+  Promise.all(
+    [dashboardKeys.counts(), dashboardKeys.recent(), dashboardKeys.stats()].map((queryKey) =>
+      queryClient.prefetchQuery({ queryKey }),
+    ),
+  );
 
 export function DashboardPage() {
   const timeZone = useTimeZone();

@@ -43,7 +43,7 @@ import { ProductFields } from "./edit-order/ProductTab.tsx";
 import { ReviewFields } from "./edit-order/ReviewTab.tsx";
 import { ShippingFields } from "./edit-order/ShippingTab.tsx";
 import { useOrderForm } from "./edit-order/useOrderForm.ts";
-import "../styles/orders.css";
+import "../styles/edit-order.css";
 
 const TABS: { id: EditTab; label: string; short: string }[] = [
   { id: "product", label: "Product Information", short: "Product" },

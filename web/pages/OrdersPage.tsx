@@ -10,7 +10,7 @@ import { OrderCard } from "../components/orders/OrderCard.tsx";
 import { Pagination } from "../components/orders/Pagination.tsx";
 import { useNow } from "../components/orders/useNow.ts";
 import { useDashboardCounts } from "../hooks/useDashboard.ts";
-import { useOrderList } from "../hooks/useOrders.ts";
+import { orderListQuery, useOrderList } from "../hooks/useOrders.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUpdateAllTracking } from "../hooks/useTracking.ts";
 import {
@@ -23,6 +23,7 @@ import {
 } from "../lib/order-list-view.ts";
 import { isOrderSort, isOrderStatus } from "../lib/order-status.ts";
 import { totalPages } from "../lib/pagination.ts";
+import type { Prime } from "../routes.ts";
 import "../styles/orders.css";
 import { plural } from "../../src/shared/plural.ts";
 
@@ -32,6 +33,10 @@ const UntrackedShipments = lazy(() =>
     default: m.UntrackedShipments,
   })),
 );
+
+/** The list's first page before the first render (web/pages.ts). */
+export const prime: Prime = (queryClient, search) =>
+  queryClient.prefetchQuery(orderListQuery(parseListView(search)));
 
 export function OrdersPage() {
   const search = useSearch();

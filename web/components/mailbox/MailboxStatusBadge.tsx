@@ -1,6 +1,7 @@
 /** The mailbox state as a small coloured badge with friendly words (docs/behaviour.md#states-and-transitions Mailbox status). */
 import type { MailboxState } from "../../../src/contract/constants.ts";
 import { MAILBOX_STATE_LABELS } from "../../hooks/useMailbox.ts";
+import "../../styles/mailbox-status.css";
 
 export type BadgeState = MailboxState | "expired" | "not-connected" | "unknown" | "reconnecting";
 

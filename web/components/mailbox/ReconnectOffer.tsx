@@ -6,6 +6,7 @@
 import type { MailboxAction, MailboxStatus } from "../../../src/contract/mailbox.ts";
 import { useManualReconnect, useRetryIdle } from "../../hooks/useMailbox.ts";
 import { formatDate } from "../../lib/format.ts";
+import "../../styles/mailbox-status.css";
 
 export function ReconnectOffer({ status, timeZone }: { status: MailboxStatus; timeZone?: string }) {
   const reconnect = useManualReconnect();

@@ -1,7 +1,7 @@
 /** Expected delivery, coloured by how close it is (docs/screens.md): today, tomorrow, future, estimated. */
 import type { Order } from "../../../src/contract/orders.ts";
 import { deliveryInfo } from "../../lib/delivery.ts";
-import "../../styles/orders.css";
+import "../../styles/order-card.css";
 
 export function DeliveryDate(props: {
   order: Pick<Order, "expecteddeliverydate" | "expecteddeliverydatetext">;

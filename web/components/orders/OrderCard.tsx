@@ -20,7 +20,7 @@ import { LateBadge } from "./LateBadge.tsx";
 import { ProductImage } from "./ProductImage.tsx";
 import { JustDeliveredBadge, StatusBadge } from "./StatusBadge.tsx";
 import { UpdateOrderTrackingButton } from "./TrackingButtons.tsx";
-import "../../styles/orders.css";
+import "../../styles/order-card.css";
 
 // The inline editors open on a click, so they are not part of the first screen's bundle.
 const TrackingEditor = lazy(() =>

@@ -1,7 +1,7 @@
 /** Star rating 1 to 5 as a radio group (arrow keys work), clearable (docs/behaviour.md#data, docs/behaviour.md#constants-and-limits). */
 import { useId } from "react";
-import "../../styles/orders.css";
 import { plural } from "../../../src/shared/plural.ts";
+import "../../styles/edit-order.css";
 
 export function StarRating(props: {
   value: number | null;

@@ -1,6 +1,6 @@
 /** An order's status as a coloured badge. */
 import type { OrderStatus } from "../../../src/contract/constants.ts";
-import "../../styles/orders.css";
+import "../../styles/order-card.css";
 
 export const statusSlug = (status: string) => status.toLowerCase().replace(/\s+/g, "-");
 

@@ -10,7 +10,7 @@ import type { Carrier } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { useCarrierDetection, useSaveTracking } from "../../hooks/useTrackingEntry.ts";
 import { CarrierSelect } from "./CarrierSelect.tsx";
-import "../../styles/orders.css";
+import "../../styles/order-card.css";
 
 /** After focus leaves the editor: focus may just be moving between its fields (docs/behaviour.md#constants-and-limits). */
 const BLUR_SAVE_DELAY_MS = 200;
