@@ -14,6 +14,7 @@ import type {
 } from "../../src/contract/index.ts";
 import { parseExpectedDelivery } from "../../src/features/orders/expected-delivery.ts";
 import { createHarness, type Harness } from "../harness.ts";
+import { type SeedRow, seedOrders } from "../support/seed-orders.ts";
 import { call, type ErrorBody } from "./helpers.ts";
 
 let h: Harness;
@@ -52,30 +53,11 @@ const tracking = (token: string, id: number, body: Record<string, unknown>) =>
   call<TrackingUpdateResponse>(h, "PUT", `/api/orders/${id}/tracking`, { token, body });
 
 /** Rows straight into SQLite, for seeded sets with chosen dates. */
-let seq = 0;
-function seed<const T extends readonly Record<string, unknown>[]>(
+function seed<const T extends readonly SeedRow[]>(
   userId: number,
   rows: T,
 ): { -readonly [K in keyof T]: number } {
-  const ids: number[] = [];
-  for (const r of rows) {
-    seq++;
-    const row: Record<string, unknown> = {
-      user_id: userId,
-      product_name: `Seeded product ${seq}`,
-      asin: `B0SEED${String(seq).padStart(4, "0")}`,
-      status: "Ordered",
-      created_at: new Date(Date.UTC(2026, 0, 1) + seq * 60_000).toISOString(),
-      ...r,
-    };
-    row.updated_at ??= row.created_at;
-    const cols = Object.keys(row);
-    const res = h.db.$client
-      .query(`INSERT INTO orders (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`)
-      .run(...(Object.values(row) as (string | number | null)[]));
-    ids.push(Number(res.lastInsertRowid));
-  }
-  return ids as { -readonly [K in keyof T]: number };
+  return seedOrders(h.db, userId, [...rows]) as { -readonly [K in keyof T]: number };
 }
 
 async function list(token: string, query = "") {

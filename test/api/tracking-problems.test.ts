@@ -9,6 +9,7 @@ import type { Notification, UpdateAllTrackingResponse } from "../../src/contract
 import { NOT_FOUND_CHECKS } from "../../src/features/tracking/tracking.service.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { type FakeCarriers, startFakeCarriers } from "../support/fake-carriers.ts";
+import { seedOrder } from "../support/seed-orders.ts";
 import { call } from "./helpers.ts";
 
 let fake: FakeCarriers;
@@ -30,13 +31,15 @@ let seq = 0;
 function seed(hh: Harness, userId: number, carrier: string): { id: number; number: string } {
   seq++;
   const number = `PROBNUM${String(seq).padStart(8, "0")}`;
-  const res = hh.db.$client
-    .query(
-      `INSERT INTO orders (user_id, product_name, asin, status, tracking_number, carrier, created_at, updated_at)
-       VALUES (?, ?, ?, 'Shipped', ?, ?, '2026-11-01T10:00:00.000Z', '2026-11-01T10:00:00.000Z')`,
-    )
-    .run(userId, `Garden Hose ${seq}`, `B0PROB${String(seq).padStart(4, "0")}`, number, carrier);
-  return { id: Number(res.lastInsertRowid), number };
+  const id = seedOrder(hh.db, userId, {
+    product_name: `Garden Hose ${seq}`,
+    asin: `B0PROB${String(seq).padStart(4, "0")}`,
+    status: "Shipped",
+    tracking_number: number,
+    carrier,
+    created_at: "2026-11-01T10:00:00.000Z",
+  });
+  return { id, number };
 }
 
 const updateAll = (hh: Harness, token: string) =>

@@ -16,6 +16,7 @@ import type {
 import type { TrackingOutcome } from "../../src/tracking/types.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { type FakeCarriers, startFakeCarriers } from "../support/fake-carriers.ts";
+import { type SeedRow, seedOrder } from "../support/seed-orders.ts";
 import { memoryLookup } from "../support/tracking-fakes.ts";
 import { call, type ErrorBody } from "./helpers.ts";
 
@@ -42,10 +43,9 @@ const orderRow = (id: number) =>
 
 let seq = 0;
 /** An order straight into SQLite (Shipped with a number unless told otherwise). */
-function seed(userId: number, o: Record<string, unknown> = {}): number {
+function seed(userId: number, o: SeedRow = {}): number {
   seq++;
-  const row: Record<string, unknown> = {
-    user_id: userId,
+  return seedOrder(h.db, userId, {
     product_name: `Bamboo Cutting Board ${seq}`,
     asin: `B0TRACK${String(seq).padStart(3, "0")}`,
     status: "Shipped",
@@ -54,12 +54,7 @@ function seed(userId: number, o: Record<string, unknown> = {}): number {
     created_at: "2026-11-01T10:00:00.000Z",
     updated_at: "2026-11-01T10:00:00.000Z",
     ...o,
-  };
-  const cols = Object.keys(row);
-  const res = h.db.$client
-    .query(`INSERT INTO orders (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`)
-    .run(...(Object.values(row) as (string | number | null)[]));
-  return Number(res.lastInsertRowid);
+  });
 }
 const numberOf = (id: number) => orderRow(id).tracking_number as string;
 
@@ -388,7 +383,7 @@ describe("single-order look-ups", () => {
 
   test("orders that cannot be looked up answer 409 / 422 / 503 and stay as they are", async () => {
     const u = await h.register();
-    const cases: [Record<string, unknown>, number, string][] = [
+    const cases: [SeedRow, number, string][] = [
       [
         { tracking_number: null, status: "Ordered" },
         409,
@@ -506,14 +501,29 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
     expect(s.UPS + s.FEDEX + s.USPS + s.SHIP24).toBe(0);
   });
 
-  /** A harness whose carrier answers UPS_NUMBER only when told to; saves wait 50 ms for it. */
+  /**
+   * A harness whose carrier answers UPS_NUMBER only when told to; saves wait 50 ms for it.
+   * `settled()` resolves once the service has dealt with every answer given so far: it waits on
+   * the very promises the service was handed, and reactions to a promise run in the order they
+   * were added, so the service's own (apply the answer, or set it aside) has run by then.
+   */
   async function slowCarrier() {
     await h.close();
     const lookup = memoryLookup(() => new Date());
     let resolve: ((o: TrackingOutcome) => void) | undefined;
     lookup.answers.set(UPS_NUMBER, () => new Promise((r) => (resolve = r)));
+    const handed: Promise<TrackingOutcome>[] = [];
+    const track = lookup.track.bind(lookup);
+    lookup.track = (carrier, number) => {
+      const answer = track(carrier, number);
+      handed.push(answer);
+      return answer;
+    };
     h = createHarness({}, { tracking: { lookup, saveWaitMs: 50 } });
-    return { answer: (o: TrackingOutcome) => resolve?.(o) };
+    return {
+      answer: (o: TrackingOutcome) => resolve?.(o),
+      settled: () => Promise.all(handed),
+    };
   }
   const deliveredAnswer = (status: string): TrackingOutcome => ({
     ok: true,
@@ -535,7 +545,7 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
     expect(orderRow(o.orderid).last_tracking_update).toBeNull();
     const eventsBefore = seen.length;
     carrier.answer(deliveredAnswer("Delivered, front door"));
-    for (let i = 0; i < 200 && orderRow(o.orderid).status !== "Received"; i++) await Bun.sleep(5);
+    await carrier.settled();
     expect(orderRow(o.orderid).status).toBe("Received");
     expect(orderRow(o.orderid).delivery_details).toBe("Delivered, front door");
     expect(seen.slice(eventsBefore).some((e) => e.table === "order")).toBe(true);
@@ -553,7 +563,8 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
     });
     expect(other.status).toBe(200);
     carrier.answer(deliveredAnswer("Delivered"));
-    await Bun.sleep(20);
+    // The same point at which the test above sees its answer applied.
+    await carrier.settled();
     expect(orderRow(o.orderid).status).toBe("Shipped");
     expect(orderRow(o.orderid).tracking_number).toBe("TBA987654321000");
     expect(h.services.notifications.list(u.userid)).toHaveLength(0);
