@@ -4,27 +4,24 @@
  * exception, or does not know a number at NOT_FOUND_CHECKS checks in a row; on the real harness
  * against the local fake carrier APIs (test/support/fake-carriers.ts), each in its own shape.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Notification, UpdateAllTrackingResponse } from "../../src/contract/index.ts";
 import { NOT_FOUND_CHECKS } from "../../src/features/tracking/tracking.service.ts";
 import { createHarness, type Harness } from "../harness.ts";
-import { type FakeCarriers, startFakeCarriers } from "../support/fake-carriers.ts";
+import { fakeCarrierSuite } from "../support/carrier-suite.ts";
+import type { FakeCarriers } from "../support/fake-carriers.ts";
 import { seedOrder } from "../support/seed-orders.ts";
 import { call } from "./helpers.ts";
 
 let fake: FakeCarriers;
 let h: Harness;
-beforeAll(() => {
-  fake = startFakeCarriers();
-});
-afterAll(() => fake.stop());
-beforeEach(() => {
-  fake.reset();
-  h = createHarness(fake.env);
-});
-afterEach(async () => {
-  await h.close();
-});
+fakeCarrierSuite(
+  (f, next) => {
+    fake = f;
+    h = next;
+  },
+  () => h,
+);
 
 let seq = 0;
 /** A Shipped order with a tracking number, straight into SQLite. */

@@ -5,27 +5,24 @@
  * (test/support/fake-carriers.ts) or an in-memory look-up. The rest of tracking is in
  * tracking.test.ts.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { LiveEvent, Order, TrackingUpdateResponse } from "../../src/contract/index.ts";
 import type { TrackingOutcome } from "../../src/tracking/types.ts";
 import { createHarness, type Harness } from "../harness.ts";
-import { type FakeCarriers, startFakeCarriers } from "../support/fake-carriers.ts";
+import { fakeCarrierSuite } from "../support/carrier-suite.ts";
+import type { FakeCarriers } from "../support/fake-carriers.ts";
 import { memoryLookup } from "../support/tracking-fakes.ts";
 import { call } from "./helpers.ts";
 
 let fake: FakeCarriers;
 let h: Harness;
-beforeAll(() => {
-  fake = startFakeCarriers();
-});
-afterAll(() => fake.stop());
-beforeEach(() => {
-  fake.reset();
-  h = createHarness(fake.env);
-});
-afterEach(async () => {
-  await h.close();
-});
+fakeCarrierSuite(
+  (f, next) => {
+    fake = f;
+    h = next;
+  },
+  () => h,
+);
 
 // A number whose check digits validate (carrier detection), as in orders.test.ts.
 const UPS_NUMBER = "1Z879E930346834440";

@@ -4,7 +4,7 @@
  * carrier lookup) against the local fake carrier APIs (test/support/fake-carriers.ts). Faults are
  * in tracking-faults.test.ts, PUT /api/orders/{id}/tracking in tracking-save.test.ts.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type {
   LiveEvent,
   Order,
@@ -13,23 +13,20 @@ import type {
   UpdateOrderTrackingResponse,
 } from "../../src/contract/index.ts";
 import { createHarness, type Harness } from "../harness.ts";
-import { type FakeCarriers, startFakeCarriers } from "../support/fake-carriers.ts";
+import { fakeCarrierSuite } from "../support/carrier-suite.ts";
+import type { FakeCarriers } from "../support/fake-carriers.ts";
 import { type SeedRow, seedOrder } from "../support/seed-orders.ts";
 import { call, type ErrorBody } from "./helpers.ts";
 
 let fake: FakeCarriers;
 let h: Harness;
-beforeAll(() => {
-  fake = startFakeCarriers();
-});
-afterAll(() => fake.stop());
-beforeEach(() => {
-  fake.reset();
-  h = createHarness(fake.env);
-});
-afterEach(async () => {
-  await h.close();
-});
+fakeCarrierSuite(
+  (f, next) => {
+    fake = f;
+    h = next;
+  },
+  () => h,
+);
 
 type OrderDbRow = Record<string, unknown> & { id: number };
 const orderRow = (id: number) =>
