@@ -7,8 +7,8 @@
  *
  *   bun run bench/orders-inprocess.bench.ts            (BENCH_N=2000 by default)
  *
- * Before the timed calls of an endpoint, one write through the API (PUT of an order) is made
- * when BENCH_WRITE=1, so the cached figures are recomputed; the "after write" rows show that cost.
+ * The "after write" column times each call right after a write through the API (PUT of an
+ * order), as a tab's refetch after a live event comes (the write's own cost subtracted).
  */
 import os from "node:os";
 import { createHarness } from "../test/harness.ts";
@@ -76,8 +76,7 @@ console.log(`setup:    ${ORDERS} orders for one user, ${N} calls per endpoint (a
 console.log(`${"endpoint".padEnd(36)} ${"µs/req".padStart(9)} ${"after write".padStart(12)}`);
 for (const [name, url, expect] of endpoints) {
   const warm = await time(() => call(url, undefined, expect));
-  // Each call preceded by a write: what a request costs when its cached figures are stale
-  // (the write's own cost is measured alone and subtracted).
+  // Each call preceded by a write (the write's own cost is measured alone and subtracted).
   const cold = /^\/api\/(orders|dashboard)/.test(url) ? url : null;
   let afterWrite = "";
   if (cold) {

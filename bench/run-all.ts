@@ -13,6 +13,7 @@ const BENCHES = [
   "bench/startup.bench.ts",
   "bench/bundle-size.bench.ts",
   "bench/orders.bench.ts",
+  "bench/orders-household.bench.ts",
   "bench/backfill.bench.ts",
   "bench/imap-faults.bench.ts",
   "bench/media-upload.bench.ts",

@@ -10,6 +10,7 @@ import {
   REVIEW_REMINDERS_SCHEDULE,
 } from "../src/jobs/review-reminders.job.ts";
 import { createHarness, type Harness } from "./harness.ts";
+import { seedOrder as seedRow } from "./support/seed-orders.ts";
 import { waitFor } from "./support/wait.ts";
 
 let h: Harness;
@@ -35,15 +36,12 @@ function seedOrder(
     rejected?: string | null;
   },
 ): number {
-  const row = h.db.$client
-    .query(
-      `INSERT INTO orders (user_id, product_name, status, date_delivered, date_review_rejected)
-       VALUES (?, ?, ?, ?, ?) RETURNING id`,
-    )
-    .get(userId, o.name ?? "Widget", o.status, o.delivered ?? null, o.rejected ?? null) as {
-    id: number;
-  };
-  return row.id;
+  return seedRow(h.db, userId, {
+    product_name: o.name ?? "Widget",
+    status: o.status,
+    date_delivered: o.delivered ?? null,
+    date_review_rejected: o.rejected ?? null,
+  });
 }
 
 const setStatus = (orderId: number, status: string) =>
@@ -404,11 +402,10 @@ describe("job registry", () => {
     let runs = 0;
     jobs.register({ name: "every-second", schedule: "* * * * * *", run: () => ++runs });
     jobs.start();
-    const deadline = Date.now() + 2500;
-    while (runs === 0 && Date.now() < deadline) await Bun.sleep(20);
+    await waitFor(() => runs > 0, "a scheduled run");
     await jobs.stop();
     expect(runs).toBeGreaterThanOrEqual(1);
     // Stopped: nothing is scheduled any more.
     expect(jobs.list().map((j) => j.nextRun)).toEqual([null]);
-  }, 6000);
+  });
 });

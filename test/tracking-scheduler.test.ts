@@ -9,6 +9,7 @@ import { occurrences } from "../src/features/tracking/tracking.scheduler.ts";
 import type { TrackingOutcome } from "../src/tracking/types.ts";
 import { call } from "./api/helpers.ts";
 import { createHarness, type Harness } from "./harness.ts";
+import { seedOrder } from "./support/seed-orders.ts";
 import { type FakeTime, fakeTime, memoryLookup } from "./support/tracking-fakes.ts";
 
 let h: Harness;
@@ -50,12 +51,13 @@ async function user(
       u.userid,
     );
   const number = `1Z999AA1${String(++seq).padStart(10, "0")}`;
-  h.db.$client
-    .query(
-      `INSERT INTO orders (user_id, product_name, asin, status, tracking_number, carrier)
-       VALUES (?, 'Garden Hose', 'B0TEST0001', ?, ?, 'UPS')`,
-    )
-    .run(u.userid, opts.shipped === false ? "Ordered" : "Shipped", number);
+  seedOrder(h.db, u.userid, {
+    product_name: "Garden Hose",
+    asin: "B0TEST0001",
+    status: opts.shipped === false ? "Ordered" : "Shipped",
+    tracking_number: number,
+    carrier: "UPS",
+  });
   return { ...u, number };
 }
 

@@ -118,7 +118,8 @@ export const orders = sqliteTable(
       sql`${t.valueCents} IS NULL`,
       t.valueCents,
     ),
-    index("orders_user_status_value_idx").on(t.userId, t.status, t.valueCents),
+    // The dashboard's counts and values per status and currency read only this index (covering).
+    index("orders_user_status_currency_value_idx").on(t.userId, t.status, t.currency, t.valueCents),
     // The dashboard's "ordered in this day/month" counts read only this index (covering): both
     // its ranges, by date_ordered and by created_at where date_ordered is null (migration 0005).
     index("orders_user_ordered_idx").on(t.userId, t.dateOrdered, t.createdAt, t.status),

@@ -16,6 +16,7 @@ import {
 import { createOrdersRepo } from "../../src/features/orders/orders.repo.ts";
 import { createUsersRepo } from "../../src/features/users/users.repo.ts";
 import { createHarness, type Harness } from "../harness.ts";
+import { type SeedRow, seedOrders } from "../support/seed-orders.ts";
 import { call } from "./helpers.ts";
 
 let h: Harness;
@@ -26,27 +27,13 @@ afterEach(async () => {
   await h.close();
 });
 
-let seq = 0;
-function seed(userId: number, rows: Record<string, unknown>[]): number[] {
-  const out: number[] = [];
-  for (const r of rows) {
-    seq++;
-    const row: Record<string, unknown> = {
-      user_id: userId,
-      product_name: `Product ${seq}`,
-      asin: `B0DASH${String(seq).padStart(4, "0")}`,
-      status: "Ordered",
-      created_at: "2025-01-01T00:00:00.000Z",
-      ...r,
-    };
-    row.updated_at ??= row.created_at;
-    const cols = Object.keys(row);
-    const res = h.db.$client
-      .query(`INSERT INTO orders (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`)
-      .run(...(Object.values(row) as (string | number | null)[]));
-    out.push(Number(res.lastInsertRowid));
-  }
-  return out;
+/** Orders of the user, created at the start of 2025 unless told otherwise. */
+function seed(userId: number, rows: SeedRow[]): number[] {
+  return seedOrders(
+    h.db,
+    userId,
+    rows.map((r) => ({ created_at: "2025-01-01T00:00:00.000Z", ...r })),
+  );
 }
 
 async function userIn(zone: string) {

@@ -12,6 +12,7 @@ import type {
 } from "../../src/contract/index.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { type FakeCarriers, type Scenario, startFakeCarriers } from "../support/fake-carriers.ts";
+import { seedOrder } from "../support/seed-orders.ts";
 import { call, type ErrorBody } from "./helpers.ts";
 
 let fake: FakeCarriers;
@@ -36,15 +37,16 @@ afterEach(async () => {
 let seq = 0;
 function seed(userId: number, carrier = "UPS"): number {
   seq++;
-  const res = h.db.$client
-    .query(
-      `INSERT INTO orders (user_id, product_name, asin, status, tracking_number, carrier,
-         expected_delivery_date, expected_delivery_estimated, created_at, updated_at)
-       VALUES (?, ?, 'B0FAULT001', 'Shipped', ?, ?, '2026-12-01', 1, '2026-11-01T10:00:00.000Z',
-         '2026-11-01T10:00:00.000Z')`,
-    )
-    .run(userId, `Ceramic Mug ${seq}`, `FAULT${String(seq).padStart(10, "0")}`, carrier);
-  return Number(res.lastInsertRowid);
+  return seedOrder(h.db, userId, {
+    product_name: `Ceramic Mug ${seq}`,
+    asin: "B0FAULT001",
+    status: "Shipped",
+    tracking_number: `FAULT${String(seq).padStart(10, "0")}`,
+    carrier,
+    expected_delivery_date: "2026-12-01",
+    expected_delivery_estimated: 1,
+    created_at: "2026-11-01T10:00:00.000Z",
+  });
 }
 const row = (id: number) =>
   JSON.stringify(h.db.$client.query("SELECT * FROM orders WHERE id = ?").get(id));

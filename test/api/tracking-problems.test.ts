@@ -4,39 +4,39 @@
  * exception, or does not know a number at NOT_FOUND_CHECKS checks in a row; on the real harness
  * against the local fake carrier APIs (test/support/fake-carriers.ts), each in its own shape.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Notification, UpdateAllTrackingResponse } from "../../src/contract/index.ts";
 import { NOT_FOUND_CHECKS } from "../../src/features/tracking/tracking.service.ts";
 import { createHarness, type Harness } from "../harness.ts";
-import { type FakeCarriers, startFakeCarriers } from "../support/fake-carriers.ts";
+import { fakeCarrierSuite } from "../support/carrier-suite.ts";
+import type { FakeCarriers } from "../support/fake-carriers.ts";
+import { seedOrder } from "../support/seed-orders.ts";
 import { call } from "./helpers.ts";
 
 let fake: FakeCarriers;
 let h: Harness;
-beforeAll(() => {
-  fake = startFakeCarriers();
-});
-afterAll(() => fake.stop());
-beforeEach(() => {
-  fake.reset();
-  h = createHarness(fake.env);
-});
-afterEach(async () => {
-  await h.close();
-});
+fakeCarrierSuite(
+  (f, next) => {
+    fake = f;
+    h = next;
+  },
+  () => h,
+);
 
 let seq = 0;
 /** A Shipped order with a tracking number, straight into SQLite. */
 function seed(hh: Harness, userId: number, carrier: string): { id: number; number: string } {
   seq++;
   const number = `PROBNUM${String(seq).padStart(8, "0")}`;
-  const res = hh.db.$client
-    .query(
-      `INSERT INTO orders (user_id, product_name, asin, status, tracking_number, carrier, created_at, updated_at)
-       VALUES (?, ?, ?, 'Shipped', ?, ?, '2026-11-01T10:00:00.000Z', '2026-11-01T10:00:00.000Z')`,
-    )
-    .run(userId, `Garden Hose ${seq}`, `B0PROB${String(seq).padStart(4, "0")}`, number, carrier);
-  return { id: Number(res.lastInsertRowid), number };
+  const id = seedOrder(hh.db, userId, {
+    product_name: `Garden Hose ${seq}`,
+    asin: `B0PROB${String(seq).padStart(4, "0")}`,
+    status: "Shipped",
+    tracking_number: number,
+    carrier,
+    created_at: "2026-11-01T10:00:00.000Z",
+  });
+  return { id, number };
 }
 
 const updateAll = (hh: Harness, token: string) =>

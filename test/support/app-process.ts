@@ -39,11 +39,14 @@ function collect(stream: ReadableStream<Uint8Array>, into: { text: string }) {
   })();
 }
 
-/** Starts the server with `env` on top of a minimal environment (on `env.PORT`, else a free port). */
-export async function startApp(env: Record<string, string>): Promise<AppProcess> {
+/**
+ * Starts the server with `env` on top of a minimal environment (on `env.PORT`, else a free port);
+ * `root`: another checkout's server (a benchmark comparing two versions), else this one.
+ */
+export async function startApp(env: Record<string, string>, root = ROOT): Promise<AppProcess> {
   const port = env.PORT ? Number(env.PORT) : freePort();
   const proc = Bun.spawn([process.execPath, "run", "src/main.ts"], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/tmp",

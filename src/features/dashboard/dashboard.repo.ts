@@ -1,11 +1,10 @@
 /**
- * Dashboard aggregates, scoped to one user; each is one indexed SQL statement. Their results are
- * kept per user and orders generation (`cached`, see orders-cache.ts): any write of the user's
- * orders makes them be computed again.
+ * Dashboard aggregates, scoped to one user. Each walks one or two index ranges, mostly of indexes
+ * that hold every column read, so they are cheap enough to compute on every request (figures in
+ * bench/README.md, orders-household.bench.ts).
  */
 import { ORDER_STATUSES } from "../../contract/index.ts";
 import type { Db } from "../../db/client.ts";
-import { ordersCacheFor } from "../orders/orders-cache.ts";
 
 /** A calendar range in the user's zone: [startIso, endIso) as instants, and as day strings. */
 export type ZonedRange = { startIso: string; endIso: string; firstDay: string; lastDay: string };
@@ -19,47 +18,43 @@ export type StatusCounts = Record<string, number>;
  */
 export type ValueTotals = { currency: string; cents: number; valued: number }[];
 
-/** Per status: how many orders, and the sum and number of their values in cents. */
-export type StatusFigures = { status: string; n: number; cents: number; valued: number }[];
-
 /**
- * Whether an order's "ordered" value (date_ordered, else created_at) falls in the range: a bare
- * "YYYY-MM-DD" is a calendar day and is compared with the range's days, an ISO instant with the
- * range's instants.
+ * Whether a date column's value falls in the range: a bare "YYYY-MM-DD" is a calendar day and is
+ * compared with the range's days, an ISO instant with the range's instants.
  */
 const inRange = (col: string) =>
   `CASE WHEN length(${col}) = 10 THEN ${col} BETWEEN +$first AND +$last
         ELSE ${col} >= +$start AND ${col} < +$end END`;
 
 /**
- * (`+$param`: see orders.repo.ts; a bare parameter made SQLite prepare these again on every run.)
+ * Orders (not Canceled) whose "ordered" day falls in the range: those with a date_ordered, plus
+ * those without one by `fallback`. This Month counts by created_at (each order counted somewhere);
+ * Ordered today by mail_date (always an instant: the Date of the mail that created the order), so
+ * an order typed or imported without an order date is never "ordered today": the day it was added
+ * is not the day it was ordered.
  *
- * Orders (not Canceled) ordered, else created, in the range: those with a date_ordered, plus those
- * without one by created_at. The two sets are disjoint, and each is one range of the covering index
- * (user_id, date_ordered, created_at, status) (migration 0004): no table row is read. [lo, hi)
- * only narrows each to the index range that can hold a match; the CASE decides.
+ * The two sets are disjoint; the date_ordered set and the created_at set are each one range of the
+ * covering index (user_id, date_ordered, created_at, status) (migration 0004): no table row is
+ * read (the mail_date set reads the rows of orders without a date_ordered). [lo, hi) only narrows each to the index range that can hold a match; the CASE decides.
+ * (`+$param`: see orders.repo.ts; a bare parameter made SQLite prepare these again on every run.)
  */
-const ORDERED_IN_RANGE = `
+const countInRange = (fallback: "created_at" | "mail_date") => `
   SELECT (SELECT COUNT(*) FROM orders
            WHERE user_id = +$user AND date_ordered >= +$lo AND date_ordered < +$hi
              AND status <> 'Canceled' AND ${inRange("date_ordered")})
        + (SELECT COUNT(*) FROM orders
-           WHERE user_id = +$user AND date_ordered IS NULL AND created_at >= +$lo AND created_at < +$hi
-             AND status <> 'Canceled' AND ${inRange("created_at")}) AS n`;
+           WHERE user_id = +$user AND date_ordered IS NULL AND ${fallback} >= +$lo AND ${fallback} < +$hi
+             AND status <> 'Canceled' AND ${inRange(fallback)}) AS n`;
 
-/**
- * Orders (not Canceled) placed in the range: those whose date_ordered is in it, plus those without
- * one whose mail (mail_date, always an instant) arrived in it. An order typed or imported without
- * an order date has no mail_date and is never counted: the day it was added is not the day it was
- * ordered.
- */
-const PLACED_IN_RANGE = `
-  SELECT (SELECT COUNT(*) FROM orders
-           WHERE user_id = +$user AND date_ordered >= +$lo AND date_ordered < +$hi
-             AND status <> 'Canceled' AND ${inRange("date_ordered")})
-       + (SELECT COUNT(*) FROM orders
-           WHERE user_id = +$user AND date_ordered IS NULL AND mail_date >= +$start
-             AND mail_date < +$end AND status <> 'Canceled') AS n`;
+type RangeParams = {
+  user: number;
+  lo: string;
+  hi: string;
+  first: string;
+  last: string;
+  start: string;
+  end: string;
+};
 
 /**
  * A day limit for the review ages: an age of at least N days means the day of the date is at most
@@ -81,74 +76,43 @@ const atMost = (col: string, p: string) =>
         ELSE ${col} < +$${p}Before END)`;
 
 /**
- * Overdue and due-this-week reviews (src/contract/dashboard.ts `Reviews`) in one pass over the
- * (user_id, status, …) index ranges of Received and Review Rejected.
+ * Overdue and due-this-week reviews (src/contract/dashboard.ts `Reviews`) of the orders in one
+ * status, by the date in `col`: one range of that status's (user_id, status, `col` IS NULL, `col`)
+ * index, which holds every column read (covering).
  */
-const REVIEWS_DUE = `
-  SELECT COALESCE(SUM(CASE
-           WHEN status = 'Received' THEN ${atMost("date_delivered", "ro")}
-           ELSE ${atMost("date_review_rejected", "jo")} END), 0) AS overdue,
-         COALESCE(SUM(CASE
-           WHEN status = 'Received' THEN NOT ${atMost("date_delivered", "ro")}
-             AND ${atMost("date_delivered", "rd")}
-           ELSE NOT ${atMost("date_review_rejected", "jo")}
-             AND ${atMost("date_review_rejected", "jd")} END), 0) AS due
-    FROM orders WHERE user_id = +$user AND status IN ('Received', 'Review Rejected')`;
+const reviewsDueIn = (status: string, col: string, overdue: string, due: string) => `
+  SELECT COALESCE(SUM(${atMost(col, overdue)}), 0) AS overdue,
+         COALESCE(SUM(NOT ${atMost(col, overdue)} AND ${atMost(col, due)}), 0) AS due
+    FROM orders WHERE user_id = +$user AND status = '${status}'`;
+
+/** Per status and currency: how many orders, and the sum and number of their values in cents. */
+type FigureRow = { status: string; currency: string; n: number; cents: number; valued: number };
 
 export function createDashboardRepo(db: Db) {
-  const cache = ordersCacheFor(db);
-  // One pass over the covering index (user_id, status, value_cents) gives every count and value.
-  const byStatus = db.$client.prepare<StatusFigures[number], [{ user: number }]>(
-    `SELECT status, COUNT(*) AS n, COALESCE(SUM(value_cents), 0) AS cents,
+  const sqlite = db.$client;
+  // One pass over the covering index (user_id, status, currency, value_cents): every count and value.
+  const figuresStmt = sqlite.prepare<FigureRow, [{ user: number }]>(
+    `SELECT status, currency, COUNT(*) AS n, COALESCE(SUM(value_cents), 0) AS cents,
             COUNT(value_cents) AS valued
-       FROM orders WHERE user_id = +$user GROUP BY status`,
+       FROM orders WHERE user_id = +$user GROUP BY status, currency`,
   );
-  const byCurrency = db.$client.prepare<ValueTotals[number], [{ user: number }]>(
-    `SELECT currency, COALESCE(SUM(value_cents), 0) AS cents, COUNT(value_cents) AS valued
-       FROM orders WHERE user_id = +$user AND status <> 'Canceled' AND value_cents IS NOT NULL
-      GROUP BY currency ORDER BY valued DESC, currency`,
-  );
-  const orderedIn = db.$client.prepare<
-    { n: number },
-    [
-      {
-        user: number;
-        lo: string;
-        hi: string;
-        first: string;
-        last: string;
-        start: string;
-        end: string;
-      },
-    ]
-  >(ORDERED_IN_RANGE);
-
-  const placedIn = db.$client.prepare<
-    { n: number },
-    [
-      {
-        user: number;
-        lo: string;
-        hi: string;
-        first: string;
-        last: string;
-        start: string;
-        end: string;
-      },
-    ]
-  >(PLACED_IN_RANGE);
+  const orderedIn = sqlite.prepare<{ n: number }, [RangeParams]>(countInRange("created_at"));
+  const placedIn = sqlite.prepare<{ n: number }, [RangeParams]>(countInRange("mail_date"));
   // Shipped orders whose expected day is before today (a day string): the (user, status, …,
   // expected_delivery_date) index holds the status range.
-  const lateStmt = db.$client.prepare<{ n: number }, [{ user: number; today: string }]>(
+  const lateStmt = sqlite.prepare<{ n: number }, [{ user: number; today: string }]>(
     `SELECT COUNT(*) AS n FROM orders
       WHERE user_id = +$user AND status = 'Shipped' AND expected_delivery_date IS NOT NULL
         AND expected_delivery_date < +$today`,
   );
-  const reviewsDue = db.$client.prepare<
-    { overdue: number; due: number },
-    [Record<string, string | number>]
-  >(REVIEWS_DUE);
-  const rangeParams = (userId: number, r: ZonedRange) => ({
+  type Due = { overdue: number; due: number };
+  const receivedDue = sqlite.prepare<Due, [Record<string, string | number>]>(
+    reviewsDueIn("Received", "date_delivered", "ro", "rd"),
+  );
+  const rejectedDue = sqlite.prepare<Due, [Record<string, string | number>]>(
+    reviewsDueIn("Review Rejected", "date_review_rejected", "jo", "jd"),
+  );
+  const rangeParams = (userId: number, r: ZonedRange): RangeParams => ({
     user: userId,
     // Every matching value, day or instant, sorts as text within [lo, hi).
     lo: r.firstDay < r.startIso ? r.firstDay : r.startIso,
@@ -159,22 +123,27 @@ export function createDashboardRepo(db: Db) {
     end: r.endIso,
   });
 
-  /** Per-status figures of the user, read once per orders generation. */
-  const statusFigures = (userId: number): StatusFigures =>
-    cache.get(userId, "status-figures", () => byStatus.all({ user: userId }));
-
   return {
-    /** Orders per status. */
-    statusCounts(userId: number): StatusCounts {
+    /**
+     * Orders per status (absent statuses count 0), and the values of the orders that are not
+     * Canceled per currency, in cents, most valued first.
+     */
+    figures(userId: number): { counts: StatusCounts; values: ValueTotals } {
       const counts: StatusCounts = {};
       for (const s of ORDER_STATUSES) counts[s] = 0;
-      for (const f of statusFigures(userId)) if (f.status in counts) counts[f.status] = f.n;
-      return counts;
-    },
-
-    /** Values of the orders that are not Canceled, in cents. */
-    valueTotals(userId: number): ValueTotals {
-      return cache.get(userId, "value-by-currency", () => byCurrency.all({ user: userId }));
+      const byCurrency = new Map<string, ValueTotals[number]>();
+      for (const f of figuresStmt.all({ user: userId })) {
+        if (f.status in counts) counts[f.status] = (counts[f.status] ?? 0) + f.n;
+        if (f.status === "Canceled" || f.valued === 0) continue;
+        const t = byCurrency.get(f.currency) ?? { currency: f.currency, cents: 0, valued: 0 };
+        t.cents += f.cents;
+        t.valued += f.valued;
+        byCurrency.set(f.currency, t);
+      }
+      const values = [...byCurrency.values()].sort(
+        (a, b) => b.valued - a.valued || (a.currency < b.currency ? -1 : 1),
+      );
+      return { counts, values };
     },
 
     /** Orders (not Canceled) ordered, else created, within the range (This Month). */
@@ -193,7 +162,7 @@ export function createDashboardRepo(db: Db) {
     },
 
     /** Overdue reviews, and due this week (not overdue), by the service's day limits. */
-    reviewsDue(userId: number, l: ReviewLimits): { overdue: number; due: number } {
+    reviewsDue(userId: number, l: ReviewLimits): Due {
       const p: Record<string, string | number> = { user: userId };
       for (const [key, limit] of [
         ["ro", l.receivedOverdue],
@@ -204,15 +173,10 @@ export function createDashboardRepo(db: Db) {
         p[`${key}Day`] = limit.day;
         p[`${key}Before`] = limit.before;
       }
-      return reviewsDue.get(p) ?? { overdue: 0, due: 0 };
+      const r = receivedDue.get(p);
+      const j = rejectedDue.get(p);
+      return { overdue: (r?.overdue ?? 0) + (j?.overdue ?? 0), due: (r?.due ?? 0) + (j?.due ?? 0) };
     },
-
-    /**
-     * A figure of the user's computed from their orders, kept until their orders change. `key`
-     * must name everything the figure depends on besides the orders (e.g. the zoned range).
-     */
-    cached: <T>(userId: number, key: string, compute: () => T): T =>
-      cache.get(userId, key, compute),
   };
 }
 export type DashboardRepo = ReturnType<typeof createDashboardRepo>;

@@ -38,8 +38,6 @@ function range(from: DayParts, to: DayParts, zone: string): ZonedRange {
   };
 }
 
-const rangeKey = (r: ZonedRange) => `${r.startIso}|${r.endIso}|${r.firstDay}|${r.lastDay}`;
-
 /** Today and this month in a zone, valid while the clock is within [from, to) (today's range). */
 type ZonedDay = { from: number; to: number; today: ZonedRange; month: ZonedRange };
 
@@ -128,25 +126,20 @@ export function createDashboardService(deps: {
 
   return {
     counts(userId: number): DashboardCounts {
-      const { today } = zonedDay(zoneOf(userId));
-      // Figures kept per orders generation and day (a new day, or another zone, is another key).
-      const f = deps.dashboard.cached(userId, `counts|${rangeKey(today)}`, () => ({
-        n: deps.dashboard.statusCounts(userId),
-        orderedToday: deps.dashboard.placedWithin(userId, today),
-        late: deps.dashboard.shippedLate(userId, today.firstDay),
-        reviews: reviewsDue(deps.dashboard, userId, parseDay(today.firstDay), zoneOf(userId)),
-      }));
-      const count = (status: OrderStatus) => f.n[status] ?? 0;
+      const zone = zoneOf(userId);
+      const { today } = zonedDay(zone);
+      const { counts } = deps.dashboard.figures(userId);
+      const count = (status: OrderStatus) => counts[status] ?? 0;
       return {
         Ordered: count("Ordered"),
-        OrderedToday: f.orderedToday,
+        OrderedToday: deps.dashboard.placedWithin(userId, today),
         Shipped: count("Shipped"),
         Received: count("Received"),
         "Review Submitted": count("Review Submitted"),
         "Review Rejected": count("Review Rejected"),
         "Review Approved": count("Review Approved"),
-        ShippedLate: f.late,
-        Reviews: { ...f.reviews },
+        ShippedLate: deps.dashboard.shippedLate(userId, today.firstDay),
+        Reviews: reviewsDue(deps.dashboard, userId, parseDay(today.firstDay), zone),
       };
     },
 
@@ -156,32 +149,28 @@ export function createDashboardService(deps: {
 
     stats(userId: number): DashboardStats {
       const { month } = zonedDay(zoneOf(userId));
-      const stats = deps.dashboard.cached(userId, `stats|${rangeKey(month)}`, () => {
-        const n = deps.dashboard.statusCounts(userId);
-        const sum = (statuses: readonly OrderStatus[]) =>
-          statuses.reduce((a, s) => a + (n[s] ?? 0), 0);
-        const reached = sum(REACHED_RECEIVED);
-        const reviewed = sum(REVIEWED);
-        const own = currencyOfUser(deps.users.findById(userId));
-        const averages = deps.dashboard.valueTotals(userId).map((t) => ({
-          currency: t.currency,
-          averageValue: t.valued > 0 ? Math.round(t.cents / t.valued) / 100 : 0,
-          totalValue: t.cents / 100,
-          orders: t.valued,
-        }));
-        // The user's own currency first, then the others as the query ordered them.
-        averages.sort((a, b) => Number(b.currency === own) - Number(a.currency === own));
-        const main = averages[0];
-        return {
-          monthlyOrders: deps.dashboard.orderedWithin(userId, month),
-          averageValue: main?.averageValue ?? 0,
-          currency: main?.currency ?? own,
-          averages,
-          reviewRate: reached > 0 ? Math.round((reviewed * 100) / reached) : 0,
-        };
-      });
-      // The cached object stays unshared.
-      return { ...stats, averages: stats.averages.map((a) => ({ ...a })) };
+      const { counts, values } = deps.dashboard.figures(userId);
+      const sum = (statuses: readonly OrderStatus[]) =>
+        statuses.reduce((a, s) => a + (counts[s] ?? 0), 0);
+      const reached = sum(REACHED_RECEIVED);
+      const reviewed = sum(REVIEWED);
+      const own = currencyOfUser(deps.users.findById(userId));
+      const averages = values.map((t) => ({
+        currency: t.currency,
+        averageValue: t.valued > 0 ? Math.round(t.cents / t.valued) / 100 : 0,
+        totalValue: t.cents / 100,
+        orders: t.valued,
+      }));
+      // The user's own currency first, then the others most valued first.
+      averages.sort((a, b) => Number(b.currency === own) - Number(a.currency === own));
+      const main = averages[0];
+      return {
+        monthlyOrders: deps.dashboard.orderedWithin(userId, month),
+        averageValue: main?.averageValue ?? 0,
+        currency: main?.currency ?? own,
+        averages,
+        reviewRate: reached > 0 ? Math.round((reviewed * 100) / reached) : 0,
+      };
     },
   };
 }

@@ -1,9 +1,10 @@
 /**
  * The order model every feature shares: what a stored order is in the API (`toOrder`), the row's
- * columns for hand-written reads (`ROW_COLUMNS`, `toRows`), the status sets and the one
- * not-found message. Orders, tracking, the dashboard and the mail pipeline import it; it imports
+ * columns for statements prepared with bun:sqlite (`ROW_COLUMNS`, `toRows`, both from the drizzle
+ * schema), the status sets and the one not-found message. Orders, tracking, the dashboard and the mail pipeline import it; it imports
  * no service.
  */
+import { getTableColumns } from "drizzle-orm";
 import type { Carrier, Order, OrderStatus } from "../../contract/index.ts";
 import {
   DEFAULT_CURRENCY,
@@ -11,7 +12,7 @@ import {
   type MarketplaceCode,
 } from "../../contract/marketplaces.ts";
 import type { CantReviewReason } from "../../contract/vine.ts";
-import type { OrderRow } from "../../db/schema.ts";
+import { type OrderRow, orders } from "../../db/schema.ts";
 import { amountText, currencyDigits } from "../../shared/money.ts";
 
 export const ORDER_NOT_FOUND = "Order not found";
@@ -82,24 +83,21 @@ export function toOrder(r: OrderRow): Order {
   };
 }
 
+const COLUMNS = getTableColumns(orders);
+
 /**
- * OrderRow's columns, named and ordered as drizzle's select() returns them. For the read-only
- * look-ups of other repos (the mail pipeline's), with toRows.
+ * OrderRow's columns as drizzle's select() names them, for statements prepared once with
+ * bun:sqlite (orders.repo.ts, and the read-only look-ups of the mail pipeline and the Vine
+ * report), with toRows. Built from the schema, so the table has one column mapping.
  */
-export const ROW_COLUMNS = `id, user_id AS userId, amazon_order_number AS amazonOrderNumber,
-  product_name AS productName, product_url AS productUrl, product_image AS productImage, asin,
-  ship_to_address AS shipToAddress, estimated_retail_value AS estimatedRetailValue,
-  value_cents AS valueCents, currency, expected_delivery_date AS expectedDeliveryDate,
-  expected_delivery_date_text AS expectedDeliveryDateText,
-  expected_delivery_estimated AS expectedDeliveryEstimated, date_ordered AS dateOrdered,
-  date_delivered AS dateDelivered, date_shipped AS dateShipped, status, rating, review_subject AS reviewSubject,
-  review_text AS reviewText, review_images AS reviewImages, review_reference AS reviewReference,
-  date_review_submitted AS dateReviewSubmitted, date_review_approved AS dateReviewApproved,
-  date_review_rejected AS dateReviewRejected, tracking_number AS trackingNumber, carrier,
-  delivery_details AS deliveryDetails, last_tracking_update AS lastTrackingUpdate,
-  cant_review_reason AS cantReviewReason, cant_review_note AS cantReviewNote,
-  review_exempt AS reviewExempt,
-  created_at AS createdAt, updated_at AS updatedAt`;
+export const ROW_COLUMNS = Object.entries(COLUMNS)
+  .map(([key, column]) => `"${column.name}" AS "${key}"`)
+  .join(", ");
+
+/** The columns drizzle stores as 0/1 and reads as booleans. */
+const BOOLEAN_KEYS = Object.entries(COLUMNS)
+  .filter(([, column]) => column.dataType === "boolean")
+  .map(([key]) => key);
 
 /** A row as SQLite gives it: the boolean columns are still 0/1. */
 export type RawOrderRow = Omit<OrderRow, "expectedDeliveryEstimated" | "reviewExempt"> & {
@@ -110,8 +108,8 @@ export type RawOrderRow = Omit<OrderRow, "expectedDeliveryEstimated" | "reviewEx
 /** Turns raw rows into OrderRows in place (drizzle's boolean mapping: 1 is true). */
 export function toRows(raw: RawOrderRow[]): OrderRow[] {
   for (const r of raw) {
-    r.expectedDeliveryEstimated = r.expectedDeliveryEstimated === 1;
-    r.reviewExempt = r.reviewExempt === 1;
+    const row = r as Record<string, unknown>;
+    for (const key of BOOLEAN_KEYS) row[key] = row[key] === 1;
   }
   return raw as OrderRow[];
 }

@@ -1,24 +1,23 @@
 /**
- * Order queries. Every query is scoped to one user; filtering, sorting and paging happen in SQL.
+ * Order queries. Every query is scoped to one user; filtering, sorting and paging happen in SQL,
+ * each walking an index (see schema.ts), so nothing is kept between requests.
  *
- * Every write of orders in the app goes through insert/update/delete here: each runs inside the
- * orders cache's `write`, which moves the user to a new generation after it, so the cached totals
- * and dashboard figures (orders-cache.ts) are recomputed. Code that writes orders must use this
- * repo.
- *
- * The reads are bun:sqlite statements prepared once (per list shape: status filter or not, kind of
- * search, ordering), returning rows already in OrderRow's shape: building a drizzle query and
- * mapping its rows cost more than the SQL itself. The writes likewise: one statement per set of
- * columns written, prepared the first time (a mailbox backfill inserts and updates thousands of
- * orders; drizzle built and prepared each statement again, about a fifth of the write's cost).
+ * Written in SQL, with the row's columns from the drizzle schema (order-model.ts ROW_COLUMNS),
+ * where drizzle cannot say it as cheaply: the list's statements (a status filter or not, a kind of
+ * search through LIKE or the FTS5 index, orderings with CASE keys, `+$param` to keep SQLite from
+ * preparing them again on every run, deep pages through the index) are prepared once per shape
+ * and return rows already in OrderRow's shape (building a drizzle query and mapping a page's rows
+ * cost more than the SQL itself); the writes are one statement per set of columns written,
+ * prepared the first time (a mailbox backfill inserts and updates thousands of orders; drizzle
+ * built and prepared each statement again, about a fifth of the write's cost). The single-row and
+ * whole-list look-ups are drizzle's.
  */
 import type { Statement } from "bun:sqlite";
-import { getTableColumns } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, isNotNull, isNull, sql } from "drizzle-orm";
 import type { OrderSort, OrderStatus } from "../../contract/index.ts";
 import type { Db } from "../../db/client.ts";
 import { type OrderRow, orders } from "../../db/schema.ts";
 import { type RawOrderRow, ROW_COLUMNS, toRows } from "./order-model.ts";
-import { ordersCacheFor } from "./orders-cache.ts";
 
 export type NewOrderRow = Omit<typeof orders.$inferInsert, "id">;
 export type OrderPatch = Partial<Omit<OrderRow, "id" | "userId" | "createdAt">>;
@@ -67,7 +66,7 @@ function searchRule(q: string | undefined): SearchRule {
  * "fts" looks the text up in the trigram index; "fts-like" looks ASCII text of 3 or more
  * characters up in the trigram index (which finds every row LIKE would, and a few more: it folds
  * the Kelvin sign to k and the long s to s) and lets LIKE decide, so both plans agree. Which plan
- * a page takes is decided in `list` from the figures the cache already holds.
+ * a page takes is decided in `list` from the counts of matches and of the filter.
  */
 type SearchPlan = "none" | "like" | "fts" | "fts-like" | "asin";
 
@@ -178,7 +177,6 @@ type Params = Record<string, string | number>;
 
 export function createOrdersRepo(db: Db) {
   const sqlite = db.$client;
-  const cache = ordersCacheFor(db);
 
   type Shape = {
     page: (params: Params, deep: boolean) => RawOrderRow[];
@@ -221,7 +219,7 @@ export function createOrdersRepo(db: Db) {
     return s;
   }
 
-  /** One page of the user's orders and the number of all that match (cached per generation). */
+  /** One page of the user's orders and the number of all that match. */
   function list(userId: number, f: OrderListFilter): { rows: OrderRow[]; total: number } {
     const q = f.q ?? "";
     const rule = searchRule(q);
@@ -234,19 +232,17 @@ export function createOrdersRepo(db: Db) {
     // The total: a search of 3 or more characters is looked up in the trigram index.
     const countPlan: SearchPlan =
       rule === "like" && [...q].length >= 3 ? "fts-like" : rule === "none" ? "none" : rule;
-    // The total does not depend on the ordering or the page: one figure per filter.
-    const total = cache.get(userId, `total|${f.status ?? ""}|${q}`, () =>
-      shapeFor(hasStatus, countPlan, order).total({ ...base, ...searchParams(q, countPlan) }),
-    );
+    const total = shapeFor(hasStatus, countPlan, order).total({
+      ...base,
+      ...searchParams(q, countPlan),
+    });
     // Past the last match there is nothing to read.
     if (f.offset >= total) return { rows: [], total };
     let pagePlan = countPlan;
     if (countPlan === "fts-like") {
       // Walking the list's order and testing each row reads about (offset + limit) × scope / total
       // rows; the index look-up reads about `total` entries whatever the page. Walk when fewer.
-      const scope = cache.get(userId, `total|${f.status ?? ""}|`, () =>
-        shapeFor(hasStatus, "none", order).total(base),
-      );
+      const scope = shapeFor(hasStatus, "none", order).total(base);
       if ((f.offset + f.limit) * scope <= total * total) pagePlan = "like";
     }
     const params = { ...base, ...searchParams(q, pagePlan), limit: f.limit, offset: f.offset };
@@ -269,25 +265,48 @@ export function createOrdersRepo(db: Db) {
     return stmt;
   }
 
-  const byId = sqlite.prepare<RawOrderRow, [number, number]>(
-    `SELECT ${ROW_COLUMNS} FROM orders WHERE id = ?1 AND user_id = ?2`,
-  );
-  const recentStmt = sqlite.prepare<RawOrderRow, [number, number]>(
-    `SELECT ${ROW_COLUMNS} FROM orders WHERE user_id = +?1 ORDER BY created_at DESC, id DESC LIMIT +?2`,
-  );
-  const allStmt = sqlite.prepare<RawOrderRow, [number]>(
-    `SELECT ${ROW_COLUMNS} FROM orders WHERE user_id = +?1 ORDER BY id ASC`,
-  );
-  const untrackedStmt = sqlite.prepare<RawOrderRow, [number]>(
-    `SELECT ${ROW_COLUMNS} FROM orders WHERE user_id = +?1 AND status = 'Shipped'
-       AND tracking_number IS NULL AND date_shipped IS NOT NULL ORDER BY date_shipped ASC, id ASC`,
-  );
-  const deleteStmt = sqlite.prepare<unknown, [number, number]>(
-    "DELETE FROM orders WHERE id = ?1 AND user_id = ?2",
-  );
+  // The simple look-ups in drizzle, prepared once: their cost is in the SQL, not in building it.
+  const byId = db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, sql.placeholder("id")), eq(orders.userId, sql.placeholder("user"))))
+    .prepare();
+  const recentQuery = db
+    .select()
+    .from(orders)
+    .where(eq(orders.userId, sql.placeholder("user")))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(sql.placeholder("n"))
+    .prepare();
+  const allQuery = db
+    .select()
+    .from(orders)
+    .where(eq(orders.userId, sql.placeholder("user")))
+    .orderBy(asc(orders.id))
+    .prepare();
+  const untrackedQuery = db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, sql.placeholder("user")),
+        eq(orders.status, "Shipped"),
+        isNull(orders.trackingNumber),
+        isNotNull(orders.dateShipped),
+      ),
+    )
+    .orderBy(asc(orders.dateShipped), asc(orders.id))
+    .prepare();
+  const deleteQuery = db
+    .delete(orders)
+    .where(and(eq(orders.id, sql.placeholder("id")), eq(orders.userId, sql.placeholder("user"))))
+    .returning({ id: orders.id })
+    .prepare();
+  const findForUser = (userId: number, id: number): OrderRow | undefined =>
+    byId.get({ id, user: userId });
 
   return {
-    findForUser: (userId: number, id: number): OrderRow | undefined => toRow(byId.get(id, userId)),
+    findForUser,
 
     insert: (row: NewOrderRow): OrderRow => {
       const { keys, columns } = writtenColumns(row);
@@ -296,68 +315,42 @@ export function createOrdersRepo(db: Db) {
         const params = columns.map((_, i) => `?${i + 1}`).join(", ");
         return `INSERT INTO orders (${names}) VALUES (${params}) RETURNING ${ROW_COLUMNS}`;
       });
-      return cache.write(row.userId, () => {
-        const saved = toRow(stmt.get(...driverValues(row, keys, columns)));
-        if (!saved) throw new Error("orders: the insert returned no row");
-        return saved;
-      });
+      const saved = toRow(stmt.get(...driverValues(row, keys, columns)));
+      if (!saved) throw new Error("orders: the insert returned no row");
+      return saved;
     },
 
     /** The order after the patch; undefined when the user has no such order. */
     update: (userId: number, id: number, patch: OrderPatch): OrderRow | undefined => {
       const { keys, columns } = writtenColumns(patch);
-      if (keys.length === 0) return toRow(byId.get(id, userId));
+      if (keys.length === 0) return findForUser(userId, id);
       const stmt = writeStatement(`u|${keys.join(",")}`, () => {
         const sets = columns.map((c, i) => `"${c.name}" = ?${i + 1}`).join(", ");
         const n = columns.length;
         return `UPDATE orders SET ${sets} WHERE id = ?${n + 1} AND user_id = ?${n + 2} RETURNING ${ROW_COLUMNS}`;
       });
-      return cache.write(userId, () =>
-        toRow(stmt.get(...driverValues(patch, keys, columns), id, userId)),
-      );
+      return toRow(stmt.get(...driverValues(patch, keys, columns), id, userId));
     },
 
     delete: (userId: number, id: number): boolean =>
-      cache.write(userId, () => deleteStmt.run(id, userId).changes > 0),
+      deleteQuery.all({ id, user: userId }).length > 0,
 
     list,
 
-    /**
-     * One page as `render` makes it (the API's JSON, encoded) with the number of all that match,
-     * kept per user and generation like the totals (orders-cache.ts) and weighed by its size: a
-     * page read again before the user's orders change costs a look-up.
-     */
-    listRendered(
-      userId: number,
-      f: OrderListFilter,
-      render: (rows: OrderRow[]) => Uint8Array<ArrayBuffer>,
-    ): { body: Uint8Array<ArrayBuffer>; total: number } {
-      const key = `page|${f.status ?? ""}|${f.sort ?? ""}|${f.limit}|${f.offset}|${f.q ?? ""}`;
-      return cache.get(
-        userId,
-        key,
-        () => {
-          const { rows, total } = list(userId, f);
-          return { body: render(rows), total };
-        },
-        (page) => page.body.byteLength,
-      );
-    },
-
     /** Every order of the user, oldest first (the data export). */
-    listAll: (userId: number): OrderRow[] => toRows(allStmt.all(userId)),
+    listAll: (userId: number): OrderRow[] => allQuery.all({ user: userId }),
 
     /**
      * "Shipped, not tracked": Shipped, no tracking number, a shipped date from
      * the Itemized Report; oldest shipment first.
      */
-    untracked: (userId: number): OrderRow[] => toRows(untrackedStmt.all(userId)),
+    untracked: (userId: number): OrderRow[] => untrackedQuery.all({ user: userId }),
 
     /** Runs fn in one SQLite transaction (rolled back if it throws). */
     transaction: <T>(fn: () => T): T => sqlite.transaction(fn)(),
 
     /** The newest orders by creation. */
-    recent: (userId: number, n: number): OrderRow[] => toRows(recentStmt.all(userId, n)),
+    recent: (userId: number, n: number): OrderRow[] => recentQuery.all({ user: userId, n }),
   };
 }
 export type OrdersRepo = ReturnType<typeof createOrdersRepo>;

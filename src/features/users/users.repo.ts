@@ -5,7 +5,6 @@
 import { count, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { type UserRow, users } from "../../db/schema.ts";
-import { ordersCacheFor } from "../orders/orders-cache.ts";
 
 /** The columns of UserRow, named and ordered as drizzle's select() returns them. */
 const USER_COLUMNS = `id, email, displayname, password_hash AS passwordHash, timezone,
@@ -36,13 +35,9 @@ export function createUsersRepo(db: Db) {
         .where(eq(users.id, id))
         .returning()
         .get(),
-    /** Deletes the user; their orders go by cascade, and so do their cached order figures. */
+    /** Deletes the user; their orders go by cascade. */
     delete: (id: number): void => {
-      try {
-        db.delete(users).where(eq(users.id, id)).run();
-      } finally {
-        ordersCacheFor(db).dropUser(id);
-      }
+      db.delete(users).where(eq(users.id, id)).run();
     },
   };
 }
