@@ -24,18 +24,14 @@ import {
   GMAIL_SCOPE,
   NOT_CONFIGURED,
 } from "../../src/mail/oauth/google.ts";
-import {
-  createImapHarness,
-  type Dovecot,
-  type ImapHarness,
-  startDovecot,
-} from "../support/dovecot.ts";
+import { type Dovecot, startDovecot } from "../support/dovecot.ts";
 import {
   FAKE_CLIENT_ID,
   FAKE_CLIENT_SECRET,
   type FakeGoogle,
   startFakeGoogle,
 } from "../support/fake-google.ts";
+import { dovecotSuite, type ImapHarness } from "../support/imap-suite.ts";
 import { waitFor } from "../support/wait.ts";
 import { call } from "./helpers.ts";
 import { amazonMail } from "./mail-messages.ts";
@@ -54,23 +50,17 @@ let nextAccount = 0;
 const account = () => `g${++nextAccount}-${Date.now()}@gmail.test`;
 
 let google: FakeGoogle;
-let dc: Dovecot;
-let h: ImapHarness | null = null;
-
-beforeAll(async () => {
+beforeAll(() => {
   google = startFakeGoogle();
-  dc = await startDovecot({
-    users: [APPENDER],
-    oauth2: { introspectionUrl: google.introspectUrl },
-  });
-}, 20_000);
-afterAll(async () => {
-  await dc?.stop();
+});
+const suite = dovecotSuite(
+  () => ({ users: [APPENDER], oauth2: { introspectionUrl: google.introspectUrl } }),
+  20_000,
+);
+afterAll(() => {
   google?.stop();
-}, 20_000);
-afterEach(async () => {
-  await h?.close();
-  h = null;
+});
+afterEach(() => {
   Object.assign(google, {
     deny: false,
     grantScope: null,
@@ -94,9 +84,8 @@ function googleEnv(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-function harness(extra: Record<string, string> = {}, d: Dovecot = dc): ImapHarness {
-  h = createImapHarness(d, { env: googleEnv(extra) });
-  return h;
+function harness(extra: Record<string, string> = {}, d?: Dovecot): ImapHarness {
+  return suite.harness({ env: googleEnv(extra) }, d);
 }
 
 type Started = { authUrl: string; state: string; cookie: string };
@@ -248,7 +237,7 @@ describe("GET /api/config: whether Gmail sign-in with Google is offered", () => 
       token: (await on.register()).token,
     });
     expect(yes.body.gmailOAuth).toBe(true);
-    const off = createImapHarness(dc, { env: { PUBLIC_URL } });
+    const off = suite.harness({ env: { PUBLIC_URL } });
     try {
       const no = await call<{ gmailOAuth: boolean }>(off, "GET", "/api/config", {
         token: (await off.register()).token,
@@ -287,7 +276,6 @@ describe("GET /api/auth/google", () => {
       expect(r.body).toEqual({ error: NOT_CONFIGURED });
       expect(stateRows(hh)).toHaveLength(0);
       await hh.close();
-      h = null;
     }
     expect(NOT_CONFIGURED).toBe(
       "Gmail OAuth is not configured on this server. The administrator must set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and PUBLIC_URL (see README: Connect Gmail with Google OAuth), or connect with a Gmail app password instead.",
@@ -389,12 +377,12 @@ describe("the callback", () => {
 
     // IDLE over an OAuth login (imapflow prefers OAUTHBEARER when offered).
     await waitFor(async () => (await statusOf(hh, u.token)).body.status === "idle", "IDLE", 8000);
-    expect(dc.log()).toContain(`user=<${gmail}>, method=OAUTHBEARER`);
+    expect(suite.dc.log()).toContain(`user=<${gmail}>, method=OAUTHBEARER`);
     // The first connects used the access token of the exchange: no refresh yet.
     expect(google.refreshCount()).toBe(0);
 
     const mail = vineMail();
-    await dc.append(gmail, mail.raw);
+    await suite.dc.append(gmail, mail.raw);
     const orders = await waitFor(
       () => {
         const list = ordersOf(hh, u.userid);
@@ -455,7 +443,6 @@ describe("the callback", () => {
       await connectWithGoogle(hh, gmail);
       expect(d2.log()).toContain(`user=<${gmail}>, method=XOAUTH2`);
       await hh.close();
-      h = null;
     } finally {
       await d2.stop();
     }
@@ -705,7 +692,7 @@ describe("access tokens before every connect", () => {
     expect(criticals(hh, u.userid)).toHaveLength(0);
     // Mail still becomes orders on the same connection.
     const m = vineMail();
-    await dc.append(APPENDER.user, m.raw);
+    await suite.dc.append(APPENDER.user, m.raw);
     await waitFor(
       () => ordersOf(hh, u.userid).some((o) => o.amazonordernumber === m.order),
       "the order",
