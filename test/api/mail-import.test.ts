@@ -12,6 +12,7 @@ import { mailImportRoutes } from "../../src/http/routes/mail-import.routes.ts";
 import type { AppEnv } from "../../src/http/types.ts";
 import { AppError } from "../../src/lib/errors.ts";
 import { createHarness, type Harness } from "../harness.ts";
+import { chunked } from "../support/chunked.ts";
 import { call, type ErrorBody } from "./helpers.ts";
 import { amazonMail, plainMail } from "./mail-messages.ts";
 
@@ -490,17 +491,6 @@ describe("the upload limit", () => {
 /* ------------------------------------------------------------------------------------------------
  * The streaming multipart parser
  * --------------------------------------------------------------------------------------------- */
-
-function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    pull(ctrl) {
-      if (i >= bytes.length) return ctrl.close();
-      ctrl.enqueue(bytes.slice(i, i + size));
-      i += size;
-    },
-  });
-}
 
 describe("multipart bodies", () => {
   const B = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
