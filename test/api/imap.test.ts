@@ -1,16 +1,12 @@
 /**
  * /api/imap/* and POST /api/user/disconnect-email against a real Dovecot standing in for Gmail
- * (test/support/dovecot.ts): app-password connect, status, folders, backfill ("Process Old
- * Emails"), mark-as-read and move only after commit, rate limits, disconnect.
+ * (test/support/dovecot.ts): app-password connect, status, folders, rate limits, disconnect.
+ * "Process Old Emails" is in imap-backfill.test.ts, the secrets at rest in secrets.test.ts.
  */
 import { describe, expect, test } from "bun:test";
-import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { ConfigError, loadConfig } from "../../src/config.ts";
 import type { MailboxStatus, MailFolder, UserData } from "../../src/contract/index.ts";
-import { createSecrets, SecretError } from "../../src/lib/secrets.ts";
 import { startDovecot } from "../support/dovecot.ts";
 import {
   connectedUser,
@@ -22,25 +18,8 @@ import {
 } from "../support/imap-suite.ts";
 import { waitFor } from "../support/wait.ts";
 import { call, type ErrorBody } from "./helpers.ts";
-import { plainMail } from "./mail-messages.ts";
 
-const suite = dovecotSuite({
-  users: mailUsers([
-    "amy",
-    "bob",
-    "cal",
-    "deb",
-    "eli",
-    "flo",
-    "gil",
-    "hap",
-    "ivy",
-    "jay",
-    "kim",
-    "lou",
-    "mia",
-  ]),
-});
+const suite = dovecotSuite({ users: mailUsers(["amy", "bob", "cal", "gil", "hap"]) });
 
 async function statusOf(hh: ImapHarness, token: string) {
   return call<MailboxStatus>(hh, "GET", "/api/imap/status", { token });
@@ -321,224 +300,6 @@ describe("folders", () => {
   }, 15_000);
 });
 
-describe("Process Old Emails (backfill)", () => {
-  test("reads Amazon's mail since daysBack, fetches nothing else, and a second run changes nothing", async () => {
-    const hh = suite.harness();
-    const u = await hh.register();
-    const now = Date.now();
-    const day = 24 * 60 * 60 * 1000;
-    const recent = [vine("Recent One"), vine("Recent Two")];
-    const old = vine("Older Than The Period");
-    await suite.dc.append("deb@example.test", recent[0]!.raw, { date: new Date(now - 3 * day) });
-    await suite.dc.append("deb@example.test", old.raw, { date: new Date(now - 40 * day) });
-    await suite.dc.append(
-      "deb@example.test",
-      plainMail({ from: "bank@example.com", subject: "Statement", messageId: "bank@x" }),
-      { date: new Date(now - 2 * day) },
-    );
-    await suite.dc.append("deb@example.test", recent[1]!.raw, { date: new Date(now - day) });
-
-    expect((await hh.connect(u.token, "deb@example.test")).status).toBe(200);
-    await waitFor(async () => (await statusOf(hh, u.token)).body.status === "idle", "IDLE");
-    // Monitoring starts at the folder's end: old mail waits for the backfill.
-    expect(ordersOf(hh, u.userid)).toEqual([]);
-
-    const events = hh.watchEvents(u.userid);
-    let r = await call(hh, "POST", "/api/imap/process-emails", {
-      token: u.token,
-      body: { daysBack: 30 },
-    });
-    expect(r.status).toBe(202);
-    expect(r.body as unknown).toEqual({
-      success: true,
-      message: "Starting to scan your emails for Amazon Vine orders. This may take a moment.",
-    });
-    await hh.services.mailbox.backfillDone(u.userid);
-    const names = ordersOf(hh, u.userid).map((o) => o.productname);
-    expect(names).toEqual(["Recent One", "Recent Two"]);
-    expect(hh.ingested.map((i) => i.messageId)).toEqual([
-      recent[0]!.messageId,
-      recent[1]!.messageId,
-    ]);
-    expect(events.some((e) => e.table === "IMAP")).toBe(true);
-    const bf = hh.db.$client
-      .query("SELECT status FROM mail_backfills WHERE user_id = ?")
-      .get(u.userid) as { status: string };
-    expect(bf.status).toBe("done");
-    const notes = hh.services.notifications.list(u.userid);
-    expect(notes.length).toBe(1); // one summary for the scan, not one per message
-
-    r = await call(hh, "POST", "/api/imap/process-emails", {
-      token: u.token,
-      body: { daysBack: 60 },
-    });
-    expect(r.status).toBe(202);
-    await hh.services.mailbox.backfillDone(u.userid);
-    expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual([
-      "Recent One",
-      "Recent Two",
-      "Older Than The Period",
-    ]);
-    r = await call(hh, "POST", "/api/imap/process-emails", {
-      token: u.token,
-      body: { daysBack: 60 },
-    });
-    await hh.services.mailbox.backfillDone(u.userid);
-    expect(ordersOf(hh, u.userid).length).toBe(3);
-    expect((await statusOf(hh, u.token)).body.emailsScanned).toBe(3);
-
-    for (const bad of [{ daysBack: 5 }, { daysBack: "30" }, {}]) {
-      const b = await call(hh, "POST", "/api/imap/process-emails", { token: u.token, body: bad });
-      expect(b.status).toBe(400);
-    }
-  }, 15_000);
-
-  test("mark-as-read and the move happen only after the orders are committed, never for skipped or failed mail", async () => {
-    const hh = suite.harness();
-    const u = await hh.register();
-    const day = 24 * 60 * 60 * 1000;
-    const slow = vine("Slow To Commit");
-    const failing = vine("Fails To Ingest");
-    const fine = vine("Goes Fine");
-    const spoofed = vine("Spoofed Sender", {
-      auth: "mx.google.com; dkim=fail header.i=@amazon.com; dmarc=fail header.from=amazon.com",
-    });
-    for (const m of [slow, failing, spoofed, fine]) {
-      await suite.dc.append("eli@example.test", m.raw, { date: new Date(Date.now() - day) });
-    }
-    expect((await hh.connect(u.token, "eli@example.test")).status).toBe(200);
-    let r = await call(hh, "POST", "/api/imap/folders/select", {
-      token: u.token,
-      body: { selectedFolder: "INBOX", processedFolder: "Processed", markProcessedAsRead: true },
-    });
-    expect(r.status).toBe(200);
-
-    let release: () => void = () => {};
-    const gate = new Promise<void>((res) => {
-      release = res;
-    });
-    let slowStarted = false;
-    hh.setIngestHook(async ({ raw }) => {
-      if (raw.includes(slow.messageId)) {
-        slowStarted = true;
-        await gate;
-      }
-      if (raw.includes(failing.messageId)) throw new Error("database is locked (simulated)");
-    });
-    r = await call(hh, "POST", "/api/imap/process-emails", {
-      token: u.token,
-      body: { daysBack: 7 },
-    });
-    expect(r.status).toBe(202);
-    await waitFor(() => slowStarted, "the slow ingest");
-    // While its ingest has not resolved, the message is neither read nor moved.
-    let inbox = await suite.dc.messages("eli@example.test", "INBOX");
-    expect(inbox.length).toBe(4);
-    expect(inbox.every((m) => !m.flags.includes("\\Seen"))).toBe(true);
-    expect(await suite.dc.messages("eli@example.test", "Processed")).toEqual([]);
-    release();
-    await hh.services.mailbox.backfillDone(u.userid);
-
-    // Slow and fine: committed, then read and moved. Failing and spoofed: left alone, unread.
-    expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual([
-      "Slow To Commit",
-      "Goes Fine",
-    ]);
-    const processed = await suite.dc.messages("eli@example.test", "Processed");
-    expect(processed.length).toBe(2);
-    expect(processed.every((m) => m.flags.includes("\\Seen"))).toBe(true);
-    inbox = await suite.dc.messages("eli@example.test", "INBOX");
-    expect(inbox.length).toBe(2);
-    expect(inbox.every((m) => !m.flags.includes("\\Seen"))).toBe(true);
-    expect(hh.ingested.filter((i) => i.messageId === failing.messageId).length).toBe(2); // retried
-    expect(hh.ingested.find((i) => i.messageId === spoofed.messageId)?.outcome).toBe("skipped");
-  }, 15_000);
-
-  test("many batches: each committed, marked and moved while the next is fetched; a mid-run failure stops in order", async () => {
-    const hh = suite.harness();
-    const u = await hh.register();
-    const day = 24 * 60 * 60 * 1000;
-    // 40 order mails (three fetch batches and more), a newsletter among them; one fails once.
-    const mails = Array.from({ length: 40 }, (_, i) => vine(`Batch Order ${i + 1}`));
-    for (const [i, m] of mails.entries()) {
-      await suite.dc.append("mia@example.test", m.raw, { date: new Date(Date.now() - day) });
-      if (i === 20) {
-        await suite.dc.append(
-          "mia@example.test",
-          plainMail({ from: "news@shop.example", subject: "Deals", messageId: "deals@x" }),
-          { date: new Date(Date.now() - day) },
-        );
-      }
-    }
-    expect((await hh.connect(u.token, "mia@example.test")).status).toBe(200);
-    const sel = await call(hh, "POST", "/api/imap/folders/select", {
-      token: u.token,
-      body: { selectedFolder: "INBOX", processedFolder: "Processed", markProcessedAsRead: true },
-    });
-    expect(sel.status).toBe(200);
-    let failOnce = true;
-    hh.setIngestHook(({ raw }) => {
-      if (failOnce && raw.includes(mails[18]!.messageId)) {
-        failOnce = false;
-        throw new Error("database is locked (simulated)");
-      }
-    });
-    const r = await call(hh, "POST", "/api/imap/process-emails", {
-      token: u.token,
-      body: { daysBack: 7 },
-    });
-    expect(r.status).toBe(202);
-    await hh.services.mailbox.backfillDone(u.userid);
-
-    // Every order exactly once, in mail order; the retry picked up the failed one and the rest.
-    expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual(
-      mails.map((_, i) => `Batch Order ${i + 1}`),
-    );
-    expect(hh.ingested.filter((i) => i.messageId === mails[18]!.messageId).length).toBe(2);
-    for (const m of mails.slice(0, 18)) {
-      expect(hh.ingested.filter((i) => i.messageId === m.messageId).length).toBe(1);
-    }
-    const processed = await suite.dc.messages("mia@example.test", "Processed");
-    expect(processed.length).toBe(40);
-    expect(processed.every((m) => m.flags.includes("\\Seen"))).toBe(true);
-    const inbox = await suite.dc.messages("mia@example.test", "INBOX");
-    expect(inbox.length).toBe(1); // the newsletter: never read, never moved
-    expect(inbox[0]!.flags.includes("\\Seen")).toBe(false);
-  }, 30_000);
-
-  test("an interrupted backfill resumes from mail_backfills at start and skips what was done", async () => {
-    const hh = suite.harness();
-    const u = await hh.register();
-    const day = 24 * 60 * 60 * 1000;
-    const first = vine("Done Before The Crash");
-    const second = vine("Left For After The Restart");
-    const uid1 = await suite.dc.append("flo@example.test", first.raw, {
-      date: new Date(Date.now() - day),
-    });
-    await suite.dc.append("flo@example.test", second.raw, { date: new Date(Date.now() - day) });
-    expect((await hh.connect(u.token, "flo@example.test")).status).toBe(200);
-    await hh.services.mailbox.manager.stop(u.userid);
-
-    // What a crash leaves behind: a running backfill that got through the first message.
-    const c = await suite.dc.client("flo@example.test");
-    const box = await c.mailboxOpen("INBOX");
-    await c.logout();
-    hh.db.$client
-      .query(
-        "INSERT INTO mail_backfills (user_id, folder, since_date, done_through_uid, uid_validity, status) VALUES (?, 'INBOX', ?, ?, ?, 'running')",
-      )
-      .run(u.userid, new Date(Date.now() - 7 * day).toISOString(), uid1, Number(box.uidValidity));
-
-    expect(hh.services.mailbox.startAll()).toBe(1);
-    await waitFor(() => ordersOf(hh, u.userid).length === 1, "the resumed backfill");
-    await hh.services.mailbox.backfillDone(u.userid);
-    expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual([
-      "Left For After The Restart",
-    ]);
-    expect(hh.ingested.map((i) => i.messageId)).toEqual([second.messageId]);
-  }, 15_000);
-});
-
 describe("rate limits", () => {
   test("manual reconnect: window budget, then 429 with Retry-After; remainingAttempts reported", async () => {
     const own = await startDovecot({ users: [{ user: "rl@example.test", pass: "rl-pass" }] });
@@ -670,65 +431,5 @@ describe("disconnect", () => {
     expect(r.status).toBe(200);
     expect(hh.services.mailbox.manager.size()).toBe(0);
     expect(hh.ingested.length).toBe(0);
-  }, 15_000);
-});
-
-describe("secrets at rest and configuration", () => {
-  test("AES-256-GCM: round trip, a fresh IV each time, tampering and a wrong key are refused", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-secrets-"));
-    try {
-      const a = createSecrets({ key: null, dataDir: dir });
-      const one = a.encrypt("abcd efgh ijkl mnop");
-      const two = a.encrypt("abcd efgh ijkl mnop");
-      expect(one).not.toBe(two);
-      expect(a.decrypt(one)).toBe("abcd efgh ijkl mnop");
-      const keyFile = path.join(dir, "secret.key");
-      expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
-      // A second start reads the same key file.
-      expect(createSecrets({ key: null, dataDir: dir }).decrypt(two)).toBe("abcd efgh ijkl mnop");
-
-      const raw = Buffer.from(one.slice(3), "base64");
-      raw[raw.length - 1]! ^= 1;
-      expect(() => a.decrypt(`v1:${raw.toString("base64")}`)).toThrow(SecretError);
-      const other = createSecrets({ key: crypto.randomBytes(32), dataDir: dir });
-      expect(() => other.decrypt(one)).toThrow(SecretError);
-      expect(() => a.decrypt("plain text")).toThrow(SecretError);
-
-      fs.writeFileSync(keyFile, "too short\n");
-      expect(() => createSecrets({ key: null, dataDir: dir }).ensureKey()).toThrow(/32-byte/);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }, 15_000);
-
-  test("SECRET_KEY and GMAIL_IMAP_* are read and checked; a bad value is one line", () => {
-    const key = crypto.randomBytes(32).toString("base64");
-    const c = loadConfig({ DATA_DIR: "/tmp/x", SECRET_KEY: key });
-    expect(c.secretKey?.toString("base64")).toBe(key);
-    expect(c.gmailImap).toEqual({ host: "imap.gmail.com", port: 993, tls: true });
-    expect(loadConfig({ DATA_DIR: "/tmp/x" }).secretKey).toBeNull();
-    const custom = loadConfig({
-      DATA_DIR: "/tmp/x",
-      GMAIL_IMAP_HOST: "imap.example.test",
-      GMAIL_IMAP_PORT: "1143",
-      GMAIL_IMAP_TLS: "false",
-    });
-    expect(custom.gmailImap).toEqual({ host: "imap.example.test", port: 1143, tls: false });
-    for (const [env, msg] of [
-      [{ SECRET_KEY: "c2hvcnQ=" }, "SECRET_KEY must be 32 bytes"],
-      [{ SECRET_KEY: "not base64!" }, "SECRET_KEY must be 32 bytes"],
-      [{ GMAIL_IMAP_PORT: "99999" }, "GMAIL_IMAP_PORT must be a whole number"],
-      [{ GMAIL_IMAP_TLS: "maybe" }, "GMAIL_IMAP_TLS must be true or false"],
-    ] as const) {
-      let err: unknown;
-      try {
-        loadConfig({ DATA_DIR: "/tmp/x", ...env });
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(ConfigError);
-      expect((err as Error).message).toContain(msg);
-      expect((err as Error).message).not.toContain("\n");
-    }
   }, 15_000);
 });

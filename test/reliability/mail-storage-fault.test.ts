@@ -22,7 +22,7 @@ test("new mail while the database is full: retried at every pass, its order appe
   const u = await connectedUser(hh, USER);
 
   // The disk is full: every ingest fails with SQLite's SQLITE_FULL (thrown where the harness
-  // hands each message to the pipeline, as test/api/imap.test.ts simulates a locked database).
+  // hands each message to the pipeline, as test/api/imap-backfill.test.ts simulates a locked database).
   let full = true;
   hh.setIngestHook(() => {
     if (full) throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
