@@ -4,88 +4,34 @@
  * and isolation between users. Mail goes through the real ingestion pipeline; assertions look at
  * the orders, the ledger and the live events, never at a browser request.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { ImapFlow } from "imapflow";
-import type { LiveEvent, MailboxStatus, Order } from "../src/contract/index.ts";
-import { amazonMail, plainMail } from "./api/mail-messages.ts";
+import type { LiveEvent } from "../src/contract/index.ts";
+import { plainMail } from "./api/mail-messages.ts";
 import {
-  createImapHarness,
-  type Dovecot,
-  type ImapHarness,
-  startDovecot,
-} from "./support/dovecot.ts";
+  connectedUser as connected,
+  dovecotSuite,
+  mailUsers,
+  ordersOf,
+  mailboxStatus as status,
+  vineOrder,
+} from "./support/imap-suite.ts";
 import { waitFor } from "./support/wait.ts";
 
-const USERS = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ida", "jon"].map((n) => ({
-  user: `${n}@example.test`,
-  pass: `app-pass-${n}`,
-}));
-
-let dc: Dovecot;
-let h: ImapHarness | null = null;
-
-beforeAll(async () => {
-  dc = await startDovecot({ users: USERS });
-}, 15_000);
-afterAll(async () => {
-  await dc?.stop();
-}, 15_000);
-afterEach(async () => {
-  await h?.close();
-  h = null;
-}, 15_000);
-
-let orderSeq = 100;
-function vineOrder(name: string) {
-  const order = `113-${String(++orderSeq).padStart(7, "0")}-${String(orderSeq * 7).padStart(7, "0")}`;
-  const asin = `B0${String(orderSeq).padStart(8, "0")}`;
-  return {
-    order,
-    raw: amazonMail({
-      kind: "ordered",
-      order,
-      items: [{ name, asin, price: "0.00" }],
-      total: "0.00",
-      messageId: `order-${order}@amazon.test`,
-    }),
-  };
-}
-
-async function status(hh: ImapHarness, token: string): Promise<MailboxStatus> {
-  const res = await hh.req("GET", "/api/imap/status", { token });
-  expect(res.status).toBe(200);
-  return (await res.json()) as MailboxStatus;
-}
-
-function ordersOf(hh: ImapHarness, userId: number): Order[] {
-  return hh.services.orders.list(userId, {
-    status: "all",
-    q: "",
-    sort: "oldest",
-    limit: 500,
-    offset: 0,
-  }).orders;
-}
-
-async function connected(hh: ImapHarness, mailUser: string) {
-  const u = await hh.register();
-  const res = await hh.connect(u.token, mailUser);
-  expect(res.status).toBe(200);
-  await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE");
-  return u;
-}
+const suite = dovecotSuite({
+  users: mailUsers(["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ida", "jon"]),
+});
 
 describe("real-time monitoring (IDLE)", () => {
   test("a message appended while idling becomes an order with no request from the browser", async () => {
-    h = createImapHarness(dc);
-    const hh = h;
+    const hh = suite.harness();
     const u = await connected(hh, "ann@example.test");
     const events: LiveEvent[] = hh.watchEvents(u.userid);
 
     const mail = vineOrder("Bamboo Cutting Board Set");
-    await dc.append("ann@example.test", mail.raw);
+    await suite.dc.append("ann@example.test", mail.raw);
     // Someone else's mail in the same folder is never fetched (server-side search).
-    await dc.append(
+    await suite.dc.append(
       "ann@example.test",
       plainMail({ from: "friend@example.org", subject: "Lunch?", messageId: "lunch@x" }),
     );
@@ -101,7 +47,7 @@ describe("real-time monitoring (IDLE)", () => {
 
   test("IDLE is restarted on its timer and mail keeps arriving", async () => {
     let idles = 0;
-    h = createImapHarness(dc, {
+    const hh = suite.harness({
       mailbox: {
         timings: {
           idleRestartMs: 150,
@@ -116,10 +62,9 @@ describe("real-time monitoring (IDLE)", () => {
         },
       },
     });
-    const hh = h;
     const u = await connected(hh, "ben@example.test");
     await waitFor(() => idles >= 4, "several IDLE restarts");
-    await dc.append("ben@example.test", vineOrder("Silicone Spatula").raw);
+    await suite.dc.append("ben@example.test", vineOrder("Silicone Spatula").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 1, "the order");
     expect((await status(hh, u.token)).status).toBe("idle");
   }, 15_000);
@@ -128,12 +73,11 @@ describe("real-time monitoring (IDLE)", () => {
 describe("polling fallback", () => {
   test("IDLE failing → polling picks up mail; retry to real time spends the budget and goes back to IDLE", async () => {
     let idleWorks = false;
-    h = createImapHarness(dc, {
+    const hh = suite.harness({
       mailbox: {
         startIdle: async (_u, c: ImapFlow) => (idleWorks ? c.idle() : false),
       },
     });
-    const hh = h;
     const u = await hh.register();
     const events = hh.watchEvents(u.userid);
     expect((await hh.connect(u.token, "cat@example.test")).status).toBe(200);
@@ -149,7 +93,7 @@ describe("polling fallback", () => {
     expect(polling.manualReconnect.buttonState).toBe("hidden");
     expect(polling.lastError).toContain("every 5 minutes");
 
-    await dc.append("cat@example.test", vineOrder("Garden Hose Nozzle").raw);
+    await suite.dc.append("cat@example.test", vineOrder("Garden Hose Nozzle").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 1, "the poll to find the order");
     expect((await status(hh, u.token)).status).toBe("polling");
 
@@ -172,20 +116,19 @@ describe("polling fallback", () => {
       buttonState: "hidden",
       remainingAttempts: { window: 1, daily: 18 },
     });
-    await dc.append("cat@example.test", vineOrder("Kitchen Timer").raw);
+    await suite.dc.append("cat@example.test", vineOrder("Kitchen Timer").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 2, "real-time delivery again");
   }, 15_000);
 });
 
 describe("the server goes away", () => {
   test("Dovecot stopped mid-IDLE and started again: reconnects; mail that came meanwhile is processed once", async () => {
-    h = createImapHarness(dc);
-    const hh = h;
+    const hh = suite.harness();
     const u = await connected(hh, "dan@example.test");
-    await dc.append("dan@example.test", vineOrder("Before The Outage").raw);
+    await suite.dc.append("dan@example.test", vineOrder("Before The Outage").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 1, "the first order");
 
-    await dc.down();
+    await suite.dc.down();
     const down = await waitFor(async () => {
       const s = await status(hh, u.token);
       return s.status === "disconnected" ? s : null;
@@ -194,16 +137,16 @@ describe("the server goes away", () => {
     expect(down.manualReconnect).toMatchObject({ available: true, buttonState: "enabled" });
 
     const during = vineOrder("During The Outage");
-    dc.deliver("dan@example.test", during.raw);
+    suite.dc.deliver("dan@example.test", during.raw);
     await Bun.sleep(300); // a few reconnect attempts fail meanwhile
-    await dc.up();
+    await suite.dc.up();
 
     await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE again", 8000);
     await waitFor(() => ordersOf(hh, u.userid).length === 2, "the order delivered while down");
-    await dc.append("dan@example.test", vineOrder("After The Outage").raw);
+    await suite.dc.append("dan@example.test", vineOrder("After The Outage").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 3, "the order after the outage");
     await Bun.sleep(200);
-    const seen = hh.ingested.filter((i) => i.messageId === `order-${during.order}@amazon.test`);
+    const seen = hh.ingested.filter((i) => i.messageId === during.messageId);
     expect(seen.length).toBe(1);
     expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual([
       "Before The Outage",
@@ -213,10 +156,9 @@ describe("the server goes away", () => {
   }, 20_000);
 
   test("a UIDVALIDITY change re-reads recent Amazon mail; the ledger keeps orders single", async () => {
-    h = createImapHarness(dc);
-    const hh = h;
+    const hh = suite.harness();
     const u = await connected(hh, "eve@example.test");
-    await dc.append("eve@example.test", vineOrder("Desk Lamp").raw);
+    await suite.dc.append("eve@example.test", vineOrder("Desk Lamp").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 1, "the order");
     const before = hh.ingested.length;
 
@@ -237,8 +179,7 @@ describe("the server goes away", () => {
 
 describe("isolation", () => {
   test("one user's refused password and failing ingest never touch another user's supervisor", async () => {
-    h = createImapHarness(dc);
-    const hh = h;
+    const hh = suite.harness();
     const a = await connected(hh, "fay@example.test");
     const b = await connected(hh, "gus@example.test");
 
@@ -246,15 +187,15 @@ describe("isolation", () => {
     hh.setIngestHook(({ userId }) => {
       if (userId === a.userid) throw new Error("boom for user A");
     });
-    await dc.append("fay@example.test", vineOrder("A Broken One").raw);
-    await dc.append("gus@example.test", vineOrder("B First").raw);
+    await suite.dc.append("fay@example.test", vineOrder("A Broken One").raw);
+    await suite.dc.append("gus@example.test", vineOrder("B First").raw);
     await waitFor(() => ordersOf(hh, b.userid).length === 1, "B's order");
     await waitFor(() => hh.ingested.some((i) => i.userId === a.userid), "A's attempt");
     expect(ordersOf(hh, a.userid).length).toBe(0);
     hh.setIngestHook(null);
 
     // A's app password is revoked; the next login of A is refused.
-    await dc.setPassword("fay@example.test", "revoked-now");
+    await suite.dc.setPassword("fay@example.test", "revoked-now");
     const aEvents = hh.watchEvents(a.userid);
     // The connection in place stays up; the next login (as after a restart) is refused.
     await hh.services.mailbox.manager.stop(a.userid);
@@ -274,20 +215,19 @@ describe("isolation", () => {
 
     // B never noticed.
     expect((await status(hh, b.token)).status).toBe("idle");
-    await dc.append("gus@example.test", vineOrder("B Second").raw);
+    await suite.dc.append("gus@example.test", vineOrder("B Second").raw);
     await waitFor(() => ordersOf(hh, b.userid).length === 2, "B's second order");
   }, 20_000);
 
   test("stopping a supervisor waits for the message in hand, then logs out", async () => {
-    h = createImapHarness(dc);
-    const hh = h;
+    const hh = suite.harness();
     const u = await connected(hh, "hal@example.test");
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => {
       release = r;
     });
     hh.setIngestHook(() => gate);
-    await dc.append("hal@example.test", vineOrder("Slow Committer").raw);
+    await suite.dc.append("hal@example.test", vineOrder("Slow Committer").raw);
     await waitFor(() => hh.ingested.length === 1, "the ingest to start");
     const stopping = hh.services.mailbox.manager.stop(u.userid);
     await Bun.sleep(100);

@@ -3,6 +3,8 @@
  * pipeline expect it (ids without brackets, the sender lower-cased, every header in order).
  */
 import { describe, expect, test } from "bun:test";
+import { load } from "../../test/fixtures/mail/load.ts";
+import { readAmazonMail } from "./amazon/reader.ts";
 import { parseMail, splitHeaderLine } from "./parse.ts";
 
 const RAW = [
@@ -90,5 +92,53 @@ describe("splitHeaderLine", () => {
     expect(splitHeaderLine("no colon here")).toBeNull();
     expect(splitHeaderLine(": empty name")).toBeNull();
     expect(splitHeaderLine("bad name: x")).toBeNull();
+  });
+});
+
+describe("parseMail", () => {
+  test("headers in order, repeated Authentication-Results kept and unfolded", async () => {
+    const msg = await load("us-ordered-2025-vine.eml");
+    expect(msg.messageId).toBe("01000195c86ea00f-fixture-0001-000000@email.amazonses.com");
+    expect(msg.from).toEqual({ address: "auto-confirm@amazon.com", name: "Amazon.com" });
+    expect(msg.subject).toBe('Ordered: "Vine Widget Pro 3000 Cordless..."');
+    expect(msg.date?.toISOString()).toBe("2025-03-24T13:54:08.000Z");
+    const ar = msg.headers.filter((h) => h.name === "authentication-results");
+    expect(ar).toHaveLength(1);
+    expect(ar[0]?.value).toStartWith("mx.example.net;       dkim=pass header.i=@amazon.com");
+    expect(ar[0]?.value).not.toContain("\n");
+    expect(msg.headers[0]?.name).toBe("delivered-to");
+  });
+
+  test("several Authentication-Results stay in their order", async () => {
+    const raw =
+      "Authentication-Results: mx.top; dkim=fail header.d=amazon.com\r\n" +
+      "Authentication-Results: relay.inner;\r\n dkim=pass\r\n" +
+      "From: Amazon <Auto-Confirm@Amazon.com>\r\nSubject: x\r\n\r\nbody\r\n";
+    const msg = await parseMail(raw);
+    expect(msg.headers.filter((h) => h.name === "authentication-results")).toEqual([
+      { name: "authentication-results", value: "mx.top; dkim=fail header.d=amazon.com" },
+      { name: "authentication-results", value: "relay.inner; dkim=pass" },
+    ]);
+    expect(msg.from?.address).toBe("auto-confirm@amazon.com");
+    expect(msg.text).toBe("body\n");
+    expect(msg.html).toBeNull();
+    expect(msg.messageId).toBeNull();
+    expect(msg.date).toBeNull();
+  });
+
+  test("accepts bytes and never throws on garbage", async () => {
+    const bytes = new TextEncoder().encode("Subject: hi\r\n\r\n<p>x</p>");
+    expect((await parseMail(bytes)).subject).toBe("hi");
+    for (const junk of [
+      "",
+      "\u0000\u0001\u0002\u0003",
+      "no headers at all",
+      "From: x\r\nContent-Type: multipart/mixed; boundary=zz\r\n\r\n--zz\r\nContent-Type: text/html\r\n\r\n<b>trunc",
+      new Uint8Array(5000).map((_, i) => (i * 7919) % 256),
+    ]) {
+      const m = await parseMail(junk);
+      expect(m).toHaveProperty("headers");
+      expect(() => readAmazonMail(m)).not.toThrow();
+    }
   });
 });

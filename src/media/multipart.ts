@@ -13,10 +13,11 @@ import { lazyModule } from "../lib/lazy-module.ts";
 const busboy = lazyModule(() => require("@fastify/busboy") as typeof import("@fastify/busboy"));
 
 /**
- * A full collection after every 16 MB of request body (src/lib/gc-pacer.ts): without it a 100 MB
- * video grew the server by 30-45 MB, with it by about 20 MB (bench/media-upload.bench.ts), for some
- * 12% of local throughput, still well above any LAN. Measured again for issue 15: +31.1 MB without,
- * +20.9 MB with (median of 3), so it stays.
+ * A full collection after every 16 MB of request body (src/lib/gc-pacer.ts): an upload's chunks
+ * are garbage at once but pile up faster than the collector reclaims them, so a large video would
+ * grow the server by far more than it holds. It costs some throughput, still well above any LAN;
+ * bench/media-upload.bench.ts measures both (figures in bench/README.md, "Collections while
+ * uploading").
  */
 const GC_EVERY_BYTES = 16 * 1024 * 1024;
 

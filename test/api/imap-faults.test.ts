@@ -7,95 +7,44 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import net from "node:net";
 import tls from "node:tls";
-import type { MailboxStatus, Order } from "../../src/contract/index.ts";
 import { MAIL_MESSAGE_MAX_BYTES } from "../../src/features/mailbox/ingest.service.ts";
 import { APP_PASSWORD_REFUSED } from "../../src/features/mailbox/mailbox.service.ts";
 import { REFUSAL_WAIT_MS, WEB_LOGIN_REQUIRED } from "../../src/mail/imap/client.ts";
 import { DEFAULT_TIMINGS } from "../../src/mail/imap/supervisor.ts";
-import {
-  createImapHarness,
-  type Dovecot,
-  type ImapHarness,
-  startDovecot,
-} from "../support/dovecot.ts";
 import { type FakeAlerts, startFakeAlerts } from "../support/fake-alerts.ts";
 import { type FaultProxy, startFaultProxy } from "../support/imap-fault-proxy.ts";
+import {
+  connectedUser as connected,
+  dovecotSuite,
+  mailUsers,
+  ordersOf,
+  mailboxStatus as status,
+  TEST_TIMINGS as TIMINGS,
+  vineOrder,
+} from "../support/imap-suite.ts";
 import { selfSignedCert } from "../support/self-signed.ts";
 import { waitFor } from "../support/wait.ts";
 import type { ErrorBody } from "./helpers.ts";
-import { amazonMail } from "./mail-messages.ts";
 
-const USERS = ["ada", "bea", "cy", "dee", "ed", "fox", "guy"].map((n) => ({
-  user: `${n}@example.test`,
-  pass: `app-pass-${n}`,
-}));
-
-let dc: Dovecot;
+const suite = dovecotSuite({ users: mailUsers(["ada", "bea", "cy", "dee", "ed", "fox", "guy"]) });
 let proxy: FaultProxy;
-let h: ImapHarness | null = null;
 
 beforeAll(async () => {
-  dc = await startDovecot({ users: USERS });
-  proxy = await startFaultProxy({ host: dc.host, port: dc.port });
+  proxy = await startFaultProxy({ host: suite.dc.host, port: suite.dc.port });
 }, 15_000);
 afterAll(async () => {
   await proxy?.close();
-  await dc?.stop();
 }, 15_000);
-afterEach(async () => {
-  await h?.close();
-  h = null;
+afterEach(() => {
   proxy.pass();
-}, 15_000);
+});
 
 /** The app pointed at the proxy (Gmail's endpoint), with short supervisor timings. */
 function harness(timings: Record<string, number> = {}, env: Record<string, string> = {}) {
-  h = createImapHarness(dc, {
+  return suite.harness({
     env: { GMAIL_IMAP_HOST: "127.0.0.1", GMAIL_IMAP_PORT: String(proxy.port), ...env },
     mailbox: timings ? { timings: { ...TIMINGS, ...timings } } : {},
   });
-  return h;
-}
-const TIMINGS = {
-  idleRestartMs: 60_000,
-  pollIntervalMs: 300,
-  backoffBaseMs: 100,
-  backoffMaxMs: 800,
-  stopGraceMs: 3_000,
-};
-
-let seq = 900;
-function vineOrder(name: string) {
-  const order = `112-${String(++seq).padStart(7, "0")}-${String(seq * 11).padStart(7, "0")}`;
-  return {
-    order,
-    messageId: `f-${order}@amazon.test`,
-    raw: amazonMail({
-      kind: "ordered",
-      order,
-      items: [{ name, asin: `B3${String(seq).padStart(8, "0")}`, price: "0.00" }],
-      total: "0.00",
-      messageId: `f-${order}@amazon.test`,
-    }),
-  };
-}
-
-async function status(hh: ImapHarness, token: string): Promise<MailboxStatus> {
-  const res = await hh.req("GET", "/api/imap/status", { token });
-  expect(res.status).toBe(200);
-  return (await res.json()) as MailboxStatus;
-}
-
-const ordersOf = (hh: ImapHarness, userId: number): Order[] =>
-  hh.services.orders.list(userId, { status: "all", q: "", sort: "oldest", limit: 500, offset: 0 })
-    .orders;
-
-async function connected(hh: ImapHarness, mailUser: string) {
-  const u = await hh.register();
-  const res = await hh.connect(u.token, mailUser);
-  expect(res.status).toBe(200);
-  await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE");
-  return u;
 }
 
 describe("a temporary refusal is not a wrong password (item 1)", () => {
@@ -176,7 +125,7 @@ describe("a temporary refusal is not a wrong password (item 1)", () => {
 
     // Gmail lets us in again; the user reconnects (or the next try comes): mail is read once.
     const during = vineOrder("Refused Meanwhile");
-    await dc.append("bea@example.test", during.raw);
+    await suite.dc.append("bea@example.test", during.raw);
     proxy.pass();
     const res = await hh.req("POST", "/api/imap/reconnect/manual", { token: u.token });
     expect(res.status).toBe(200);
@@ -218,7 +167,7 @@ describe("a stalled connection is noticed (item 2)", () => {
   test("the server stops answering mid-IDLE: status says reconnecting, a new connection reads the mail that came, once", async () => {
     const hh = harness({ commandTimeoutMs: 400 });
     const u = await connected(hh, "dee@example.test");
-    await dc.append("dee@example.test", vineOrder("Before The Stall").raw);
+    await suite.dc.append("dee@example.test", vineOrder("Before The Stall").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 1, "the first order");
     // Back in IDLE after reading it (the stall is to hit IDLE, not the read).
     await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE");
@@ -227,7 +176,7 @@ describe("a stalled connection is noticed (item 2)", () => {
     proxy.refuse();
     proxy.stall();
     const during = vineOrder("During The Stall");
-    await dc.append("dee@example.test", during.raw);
+    await suite.dc.append("dee@example.test", during.raw);
     // Noticed after about two command timeouts (0.8 s here), not the 30-minute socket timeout:
     // the wait below would run out long before that.
     const s = await waitFor(
@@ -245,7 +194,7 @@ describe("a stalled connection is noticed (item 2)", () => {
     await waitFor(() => ordersOf(hh, u.userid).length === 2, "the order sent during the stall");
     await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE again");
     expect((await status(hh, u.token)).reconnecting).toBe(false);
-    await dc.append("dee@example.test", vineOrder("After The Stall").raw);
+    await suite.dc.append("dee@example.test", vineOrder("After The Stall").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 3, "the order after the stall");
     expect(hh.ingested.filter((i) => i.messageId === during.messageId).length).toBe(1);
   }, 60_000);
@@ -259,7 +208,7 @@ describe("a stalled connection is noticed (item 2)", () => {
     expect(proxy.connections()).toBe(before);
     const st = await status(hh, u.token);
     expect(st).toMatchObject({ status: "idle", reconnecting: false });
-    await dc.append("ed@example.test", vineOrder("Still Watching").raw);
+    await suite.dc.append("ed@example.test", vineOrder("Still Watching").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 1, "the order");
   }, 15_000);
 });
@@ -334,9 +283,9 @@ describe("one huge message cannot balloon memory (item 4)", () => {
     const after = vineOrder("After The Big One");
     const line = `${"QUJD".repeat(19)}\r\n`;
     const bigRaw = `${big.raw}\r\n${line.repeat(Math.ceil((MAIL_MESSAGE_MAX_BYTES + 4096) / line.length))}`;
-    await dc.append("guy@example.test", before.raw);
-    await dc.append("guy@example.test", bigRaw);
-    await dc.append("guy@example.test", after.raw);
+    await suite.dc.append("guy@example.test", before.raw);
+    await suite.dc.append("guy@example.test", bigRaw);
+    await suite.dc.append("guy@example.test", after.raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 2, "the two small orders");
     expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual([
       "Before The Big One",
@@ -345,7 +294,7 @@ describe("one huge message cannot balloon memory (item 4)", () => {
     expect(hh.ingested.some((i) => i.messageId === big.messageId)).toBe(false);
     expect(hh.skippedUnread).toEqual(["too-large"]);
     // Not tried again at the next pass: the folder position is past it.
-    await dc.append("guy@example.test", vineOrder("Later").raw);
+    await suite.dc.append("guy@example.test", vineOrder("Later").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 3, "the later order");
     expect(hh.skippedUnread).toEqual(["too-large"]);
   }, 30_000);
@@ -361,7 +310,7 @@ describe("the admin hears of a mailbox supervisor failing for a long time (issue
   test("30 minutes of failed attempts: one critical notice and one alert to the admin; again only after it healed and failed again", async () => {
     // The outage watch's clock is the test's; the supervisor's backoff runs in real time.
     let clock = Date.parse("2026-03-10T12:00:00Z");
-    const hh = createImapHarness(dc, {
+    const hh = suite.harness({
       env: {
         GMAIL_IMAP_HOST: "127.0.0.1",
         GMAIL_IMAP_PORT: String(proxy.port),
@@ -370,7 +319,6 @@ describe("the admin hears of a mailbox supervisor failing for a long time (issue
       },
       mailbox: { timings: TIMINGS, now: () => new Date(clock) },
     });
-    h = hh;
     const admin = await hh.register(); // user 1
     const res = await hh.req("POST", "/api/user/alert-channels", {
       token: admin.token,

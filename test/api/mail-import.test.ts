@@ -1,18 +1,13 @@
 /**
  * POST /api/imap/import (item 7): .eml files and Google Takeout .mbox files through the
  * mail pipeline, the upload streamed to DATA_DIR/tmp and removed afterwards (busboy through
- * src/media/multipart.ts); multipart bodies in small chunks; bad uploads; the body limits.
+ * src/media/multipart.ts); bad uploads. The body limits and multipart bodies in small chunks are
+ * in mail-import-upload.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import fs from "node:fs";
-import path from "node:path";
-import { Hono } from "hono";
-import type { IngestSummary, Order } from "../../src/contract/index.ts";
-import { mailImportRoutes } from "../../src/http/routes/mail-import.routes.ts";
-import type { AppEnv } from "../../src/http/types.ts";
-import { AppError } from "../../src/lib/errors.ts";
 import { createHarness, type Harness } from "../harness.ts";
-import { call, type ErrorBody } from "./helpers.ts";
+import { call } from "./helpers.ts";
+import { form, importHelpers, mbox, vine } from "./mail-import-helpers.ts";
 import { amazonMail, plainMail } from "./mail-messages.ts";
 
 let h: Harness;
@@ -25,50 +20,7 @@ afterEach(async () => {
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-
-const orders = (userId: number): Order[] =>
-  h.services.orders.list(userId, { status: "all", q: "", sort: "oldest", limit: 500, offset: 0 })
-    .orders;
-const tmpEntries = () => {
-  try {
-    return fs.readdirSync(path.join(h.config.dataDir, "tmp"));
-  } catch {
-    return [];
-  }
-};
-
-/** Messages in mbox form: a postmark before each, "From " body lines quoted, LF line ends. */
-function mbox(messages: string[]): string {
-  return messages
-    .map((m, i) => {
-      const body = m.replace(/\r\n/g, "\n").replace(/^(>*From )/gm, ">$1");
-      return `From 18${String(i).padStart(17, "0")}@xxx Tue Jan 14 15:04:0${i % 10} +0000 2025\n${body}${body.endsWith("\n") ? "" : "\n"}\n`;
-    })
-    .join("");
-}
-
-const form = (files: [string, string | Uint8Array][], extra: [string, string][] = []) => {
-  const fd = new FormData();
-  for (const [name, value] of extra) fd.append(name, value);
-  for (const [name, content] of files) fd.append("files", new File([content as BlobPart], name));
-  return fd;
-};
-
-const upload = (token: string, body: BodyInit, headers: Record<string, string> = {}) =>
-  call<IngestSummary & Partial<ErrorBody>>(h, "POST", "/api/imap/import", {
-    token,
-    raw: body,
-    headers,
-  });
-
-const vine = (order: string, asin: string, name: string, id: string) =>
-  amazonMail({
-    kind: "ordered",
-    order,
-    items: [{ name, asin, price: "0.00" }],
-    total: "0.00",
-    messageId: id,
-  });
+const { orders, tmpEntries, upload } = importHelpers(() => h);
 
 describe("POST /api/imap/import", () => {
   test("two .eml files and an mbox of several messages: the right summary and orders", async () => {
@@ -441,95 +393,4 @@ describe("POST /api/imap/import", () => {
     });
     expect(json.status).toBe(413);
   });
-});
-
-describe("the upload limit", () => {
-  /** The route alone with a tiny limit, behind a stand-in for requireAuth. */
-  function smallApp(maxBytes: number) {
-    const app = new Hono<AppEnv>();
-    app.use("*", async (c, next) => {
-      c.set("user", { id: 1 } as AppEnv["Variables"]["user"]);
-      await next();
-    });
-    app.route("/", mailImportRoutes({ imports: h.services.mailImport, maxBytes }));
-    app.onError((err, c) =>
-      err instanceof AppError
-        ? c.json({ error: err.message }, err.status)
-        : c.json({ error: String(err) }, 500),
-    );
-    return app;
-  }
-
-  test("a declared Content-Length over the limit: 413 before reading", async () => {
-    const res = await smallApp(1000).request("/", {
-      method: "POST",
-      headers: { "content-type": "multipart/form-data; boundary=b", "content-length": "5000" },
-      body: "x".repeat(5000),
-    });
-    expect(res.status).toBe(413);
-    expect(((await res.json()) as ErrorBody).error).toMatch(/too large: the limit is 1000 bytes/);
-  });
-
-  test("a streamed body (no Content-Length) over the limit: 413, temp files removed", async () => {
-    await h.register(); // user 1
-    const fd = form([
-      ["a.mbox", mbox([plainMail({ from: "a@b.example", subject: "s", body: "y".repeat(4000) })])],
-    ]);
-    const bytes = new Uint8Array(await new Response(fd).arrayBuffer());
-    const type = new Response(fd).headers.get("content-type")!;
-    const res = await smallApp(2000).request("/", {
-      method: "POST",
-      headers: { "content-type": type },
-      body: chunked(bytes, 512),
-    });
-    expect(res.status).toBe(413);
-    expect(tmpEntries()).toEqual([]);
-  });
-});
-
-/* ------------------------------------------------------------------------------------------------
- * The streaming multipart parser
- * --------------------------------------------------------------------------------------------- */
-
-function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    pull(ctrl) {
-      if (i >= bytes.length) return ctrl.close();
-      ctrl.enqueue(bytes.slice(i, i + size));
-      i += size;
-    },
-  });
-}
-
-describe("multipart bodies", () => {
-  const B = "----WebKitFormBoundary7MA4YWxkTrZu0gW";
-  const message = vine("777-0000001-0000001", "B0LOOKALIK", "Look-alike", "look@amazon.com");
-  // A file whose text holds boundary look-alikes, another field, a file named in RFC 5987 form.
-  const eml = `${message}\r\n--${B.slice(0, 10)} not a boundary\r\n\r\n-${B}\r\n`;
-  const BODY =
-    `preamble to ignore\r\n--${B}\r\n` +
-    `Content-Disposition: form-data; name="files"; filename="a.eml"\r\nContent-Type: message/rfc822\r\n\r\n` +
-    `${eml}\r\n--${B}\r\n` +
-    `Content-Disposition: form-data; name="note"\r\n\r\nhello\r\n` +
-    `--${B}\r\n` +
-    `Content-Disposition: form-data; name="files"; filename*=UTF-8''K%C3%A4se%20box.mbox\r\n\r\n` +
-    `${mbox([vine("777-0000002-0000001", "B0LOOKALI2", "Second", "look2@amazon.com")])}\r\n--${B}--\r\nepilogue`;
-
-  for (const size of [1, 7, 64, 1 << 16]) {
-    test(`boundary look-alikes inside a file, other fields, sent in chunks of ${size} bytes`, async () => {
-      const u = await h.register();
-      const res = await upload(u.token, chunked(enc.encode(BODY), size), {
-        "content-type": `multipart/form-data; boundary=${B}`,
-      });
-      expect(res.status).toBe(200);
-      expect(res.body.messagesRead).toBe(2);
-      expect(
-        orders(u.userid)
-          .map((o) => o.amazonordernumber)
-          .sort(),
-      ).toEqual(["777-0000001-0000001", "777-0000002-0000001"]);
-      expect(tmpEntries()).toEqual([]);
-    });
-  }
 });

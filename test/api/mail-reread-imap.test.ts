@@ -5,38 +5,16 @@
  * (the mechanism mode-limited mail is read again by). The upgrade is simulated by raising the
  * version the pipeline sees and giving it the newer reader (the services' `mail` override).
  */
-import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
-import type { Order } from "../../src/contract/index.ts";
+import { expect, test } from "bun:test";
 import { readAmazonMail } from "../../src/mail/amazon/reader.ts";
 import type { MailFacts, MailMessage } from "../../src/mail/amazon/types.ts";
-import {
-  createImapHarness,
-  type Dovecot,
-  type ImapHarness,
-  startDovecot,
-} from "../support/dovecot.ts";
+import { dovecotSuite, type ImapHarness, mailUsers, ordersOf } from "../support/imap-suite.ts";
 import { waitFor } from "../support/wait.ts";
 import { call } from "./helpers.ts";
 import { amazonMail } from "./mail-messages.ts";
 
-const USERS = [
-  { user: "rae@example.test", pass: "app-pass-rae" },
-  { user: "sol@example.test", pass: "app-pass-sol" },
-];
+const suite = dovecotSuite({ users: mailUsers(["rae", "sol"]) });
 const DAY = 86_400_000;
-
-let dc: Dovecot;
-let h: ImapHarness | null = null;
-beforeAll(async () => {
-  dc = await startDovecot({ users: USERS });
-}, 15_000);
-afterAll(async () => {
-  await dc?.stop();
-}, 15_000);
-afterEach(async () => {
-  await h?.close();
-  h = null;
-}, 15_000);
 
 const upgrade = { version: 1, reader: (m: MailMessage): MailFacts => readAmazonMail(m) };
 /** The newer reader of this test: it reads as 0.00 (Vine) the total today's reader missed. */
@@ -48,15 +26,10 @@ const readsTheTotal = (m: MailMessage): MailFacts => {
 function harness(): ImapHarness {
   upgrade.version = 1;
   upgrade.reader = (m) => readAmazonMail(m);
-  h = createImapHarness(dc, {
+  return suite.harness({
     mail: { readerVersion: () => upgrade.version, readAmazonMail: (m) => upgrade.reader(m) },
   });
-  return h;
 }
-
-const ordersOf = (hh: ImapHarness, userId: number): Order[] =>
-  hh.services.orders.list(userId, { status: "all", q: "", sort: "oldest", limit: 500, offset: 0 })
-    .orders;
 
 /** A confirmation with no total and no item price: not understood in "Vine orders only". */
 const noTotal = (order: string, name: string) =>
@@ -95,10 +68,10 @@ async function connectAndBackfill(hh: ImapHarness, mailUser: string) {
 
 test("at start after an upgrade, the mail not understood is read again from the folder, once", async () => {
   const hh = harness();
-  await dc.append("rae@example.test", vine("115-0000000-0000001", "Understood Lamp"), {
+  await suite.dc.append("rae@example.test", vine("115-0000000-0000001", "Understood Lamp"), {
     date: new Date(Date.now() - 2 * DAY),
   });
-  await dc.append("rae@example.test", noTotal("115-0000000-0000002", "Puzzling Planter"), {
+  await suite.dc.append("rae@example.test", noTotal("115-0000000-0000002", "Puzzling Planter"), {
     date: new Date(Date.now() - 20 * DAY),
   });
   const u = await connectAndBackfill(hh, "rae@example.test");
@@ -135,7 +108,7 @@ test("at start after an upgrade, the mail not understood is read again from the 
 
 test("connecting the mailbox after an upgrade reads again what was not understood", async () => {
   const hh = harness();
-  await dc.append("sol@example.test", noTotal("115-0000000-0000011", "Odd Ottoman"), {
+  await suite.dc.append("sol@example.test", noTotal("115-0000000-0000011", "Odd Ottoman"), {
     date: new Date(Date.now() - 3 * DAY),
   });
   const u = await connectAndBackfill(hh, "sol@example.test");

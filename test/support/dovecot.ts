@@ -21,18 +21,13 @@
  *   await dc.append("alice@example.test", rawMessage);
  *   ...
  *   await dc.stop();
+ *
+ * Test files use it through test/support/imap-suite.ts (one Dovecot per file, the app wired to it).
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ImapFlow } from "imapflow";
-import type { LiveEvent } from "../../src/contract/index.ts";
-import type { MailIngestService } from "../../src/features/mailbox/ingest.service.ts";
-import type {
-  MailboxIngest,
-  MailboxServiceDeps,
-} from "../../src/features/mailbox/mailbox.service.ts";
-import { createHarness, type Harness, type ServiceOverrides } from "../harness.ts";
 
 export const DOVECOT_BIN = "/usr/sbin/dovecot";
 export const DOVECOT_INSTALL = "apt-get install -y dovecot-imapd";
@@ -432,126 +427,4 @@ export function rawMessage(m: {
     "",
   ];
   return lines.join("\r\n");
-}
-
-// ---------------------------------------------------------------------------------------------
-// The app wired to a test Dovecot: like test/harness.ts, plus Gmail's IMAP endpoint pointed at
-// Dovecot, short supervisor timers, and the real ingestion pipeline
-// (the real reader too) behind a hook that can slow down or fail chosen messages.
-
-export type IngestHook = (info: { userId: number; raw: string }) => Promise<void> | void;
-
-export type ImapHarness = Harness & {
-  dc: Dovecot;
-  /** Messages counted skipped without being read (over the size cap), by reason. */
-  skippedUnread: string[];
-  /** Every message handed to ingest: user, Message-ID, outcome (null when it threw). */
-  ingested: Array<{ userId: number; messageId: string | null; outcome: string | null }>;
-  /** Runs before each ingest; throw to make the ingest fail, await to make it slow. */
-  setIngestHook: (hook: IngestHook | null) => void;
-  /** Events published for a user, from the moment of this call. */
-  watchEvents: (userId: number) => LiveEvent[];
-  /** Connects a registered user's mailbox with an app password through the API. */
-  connect: (token: string, user: string, pass?: string) => Promise<Response>;
-};
-
-export const TEST_TIMINGS = {
-  idleRestartMs: 60_000,
-  pollIntervalMs: 300,
-  backoffBaseMs: 100,
-  backoffMaxMs: 800,
-  stopGraceMs: 3_000,
-};
-
-export function createImapHarness(
-  dc: Dovecot,
-  opts: {
-    mailbox?: Partial<MailboxServiceDeps>;
-    env?: Record<string, string>;
-    /** The mail reader and its version (a reader upgrade). */
-    mail?: NonNullable<ServiceOverrides>["mail"];
-  } = {},
-): ImapHarness {
-  let hook: IngestHook | null = null;
-  const ingested: ImapHarness["ingested"] = [];
-  const skippedUnread: string[] = [];
-  let real: MailIngestService | null = null;
-  const target = () => {
-    if (!real) throw new Error("ingest used before the harness was built");
-    return real;
-  };
-  const ingest: MailboxIngest = {
-    beginScan: (userId, source) => target().beginScan(userId, source),
-    endScan: (scan) => target().endScan(scan),
-    stats: (userId) => target().stats(userId),
-    takeMailboxReread: (userId) => target().takeMailboxReread(userId),
-    countSkipped: (scan, reason) => {
-      skippedUnread.push(reason);
-      target().countSkipped(scan, reason);
-    },
-    // Each message is recorded and given to the hook in turn; one the hook fails ends the batch
-    // there, as if its ingest had thrown (those before it are committed).
-    async ingestMany(userId, raws, o) {
-      const entries: ImapHarness["ingested"] = [];
-      let hookFailed: { index: number; error: unknown } | null = null;
-      for (const raw of raws) {
-        const text = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
-        const messageId = /^Message-ID:\s*<([^>]+)>/im.exec(text)?.[1] ?? null;
-        const entry = { userId, messageId, outcome: null as string | null };
-        ingested.push(entry);
-        try {
-          if (hook) await hook({ userId, raw: text });
-        } catch (error) {
-          hookFailed = { index: entries.length, error };
-          break;
-        }
-        entries.push(entry);
-      }
-      const r = await target().ingestMany(userId, raws.slice(0, entries.length), o);
-      r.results.forEach((res, i) => {
-        entries[i]!.outcome = res.outcome;
-      });
-      return r.failed ? r : { results: r.results, failed: hookFailed };
-    },
-  };
-
-  // The API harness, pointed at this Dovecot, with the recording ingest port and short timings.
-  const h = createHarness(
-    {
-      GMAIL_IMAP_HOST: dc.host,
-      GMAIL_IMAP_PORT: String(dc.port),
-      GMAIL_IMAP_TLS: "false",
-      ...opts.env,
-    },
-    {
-      mailbox: {
-        ingest,
-        timings: TEST_TIMINGS,
-        backfillRetry: { attempts: 2, delayMs: 50 },
-        ...opts.mailbox,
-      },
-      ...(opts.mail ? { mail: opts.mail } : {}),
-    },
-  );
-  real = h.services.mailIngest;
-
-  return {
-    ...h,
-    dc,
-    ingested,
-    skippedUnread,
-    setIngestHook: (fn) => {
-      hook = fn;
-    },
-    watchEvents(userId) {
-      const list: LiveEvent[] = [];
-      h.services.events.subscribe(userId, (e) => list.push(e));
-      return list;
-    },
-    connect: (token, user, pass) =>
-      h.req("POST", "/api/imap/app-password", {
-        token,
-        body: { email: user, appPassword: pass ?? dc.users().find((u) => u.user === user)?.pass },
-      }),
-  };
 }

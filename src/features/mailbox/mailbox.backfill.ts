@@ -19,13 +19,11 @@ import {
   type ImapError,
   searchAmazonUids,
 } from "../../mail/imap/client.ts";
-import {
-  type FetchLimits,
-  type MailIngestPort,
-  processUids,
-  type SupervisorTimings,
-} from "../../mail/imap/supervisor.ts";
-import type { MailIngestService, Scan } from "./ingest.service.ts";
+import { processUids } from "../../mail/imap/fetch-batches.ts";
+import type { FetchLimits, MailIngestPort } from "../../mail/imap/ports.ts";
+import type { SupervisorTimings } from "../../mail/imap/supervisor.ts";
+import type { Scan } from "./ingest.scan.ts";
+import type { MailIngestService } from "./ingest.service.ts";
 import type { MailboxConnections } from "./mailbox.connection.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 

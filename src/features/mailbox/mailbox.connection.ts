@@ -24,7 +24,8 @@ import {
   type ImapEndpoint,
   ImapError,
 } from "../../mail/imap/client.ts";
-import type { MailSettings, SupervisorTimings } from "../../mail/imap/supervisor.ts";
+import type { MailSettings } from "../../mail/imap/ports.ts";
+import type { SupervisorTimings } from "../../mail/imap/supervisor.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 import { EXPIRED, NOT_CONNECTED } from "./mailbox.status.ts";
 

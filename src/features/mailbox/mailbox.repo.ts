@@ -11,7 +11,7 @@ import {
   mailboxAccounts,
   mailFolderState,
 } from "../../db/schema.ts";
-import type { FolderState } from "../../mail/imap/supervisor.ts";
+import type { FolderState } from "../../mail/imap/ports.ts";
 
 const nowSql = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 

@@ -9,15 +9,17 @@
  *
  * This module composes the others and holds the API's rules: `mailbox.connection.ts` (credentials,
  * connections, connection failures as answers), `mailbox.backfill.ts` (the "Process Old Emails"
- * runner), `mailbox.status.ts` (status, rate-limited actions, texts and notifications), and the
- * supervisors of src/mail/imap/ (given what they need: connect, settings, the ingestion port).
+ * runner), `mailbox.status.ts` (status, rate-limited actions, texts and notifications),
+ * `mailbox.folders.ts` (the folder list and choice) and `mailbox.supervisors.ts` (the supervisors
+ * of src/mail/imap/, given what they need: connect, settings, the ingestion port; the outage watch).
  */
+
 import type { ImapFlow } from "imapflow";
 import pTimeout from "p-timeout";
 import type { EmailSettings, MailFolder } from "../../contract/index.ts";
 import type { MailboxAccountRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { AppError, badRequest, conflict } from "../../lib/errors.ts";
+import { badRequest, conflict } from "../../lib/errors.ts";
 import type { Secrets } from "../../lib/secrets.ts";
 import type { Logger } from "../../log.ts";
 import { AMAZON_SENDER_DOMAINS } from "../../mail/amazon/senders.ts";
@@ -32,17 +34,10 @@ import {
 import {
   type AttemptLimits,
   createAttemptLimiter,
-  createMailboxManager,
   DEFAULT_ATTEMPT_LIMITS,
 } from "../../mail/imap/manager.ts";
-import {
-  createMailSync,
-  createSupervisor,
-  DEFAULT_TIMINGS,
-  type FetchLimits,
-  type SupervisorTimings,
-} from "../../mail/imap/supervisor.ts";
-import { ADMIN_USER_ID } from "../auth/auth.service.ts";
+import type { FetchLimits } from "../../mail/imap/ports.ts";
+import { DEFAULT_TIMINGS, type SupervisorTimings } from "../../mail/imap/supervisor.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import {
   INGEST_BATCH_MAX,
@@ -51,19 +46,15 @@ import {
 } from "./ingest.service.ts";
 import { createBackfillRunner, type MailboxIngest } from "./mailbox.backfill.ts";
 import { createMailboxConnections, unavailable } from "./mailbox.connection.ts";
-import {
-  createOutageWatch,
-  SUPERVISOR_FAILING_AFTER_MS,
-  supervisorFailingNotice,
-} from "./mailbox.outage.ts";
+import { createMailboxFolders } from "./mailbox.folders.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 import {
   APP_PASSWORD_REFUSED,
   createMailboxStatus,
-  EXPIRED,
   expiredNotice,
-  NOT_CONNECTED,
+  requireConnected as requireConnectedIn,
 } from "./mailbox.status.ts";
+import { createSupervisors } from "./mailbox.supervisors.ts";
 
 export type { MailboxIngest } from "./mailbox.backfill.ts";
 
@@ -76,7 +67,6 @@ export const FETCH_LIMITS: FetchLimits = {
 
 export { APP_PASSWORD_REFUSED } from "./mailbox.status.ts";
 
-const FOLDER_REFRESH_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type MailboxServiceDeps = {
@@ -139,7 +129,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     oauthTokenRefused: deps.oauthTokenRefused,
     onAuthFailure: (userId, e) => authFailed(userId, e),
   });
-  const { connectFor, settingsOf, withClient } = connections;
+  const { settingsOf, withClient } = connections;
   const mailboxStatus = createMailboxStatus({
     repo,
     limits,
@@ -206,75 +196,34 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     events.publish(userId, "mailbox.disconnected");
   }
 
-  // Supervisors -----------------------------------------------------------------------------
+  // Supervisors, folders -------------------------------------------------------------------
 
-  /** A supervisor failing to connect for a long time: one notice to the admin per outage. */
-  const outages = createOutageWatch({
-    now,
-    failingAfterMs: deps.supervisorFailingAfterMs ?? SUPERVISOR_FAILING_AFTER_MS,
-    alert(userId, snap, failingForMs) {
-      const minutes = Math.floor(failingForMs / 60_000);
-      userLog(userId).error(
-        { minutes, lastError: snap.lastError },
-        "mailbox supervisor failing: the admin is notified",
-      );
-      try {
-        deps.notifications.notify(
-          ADMIN_USER_ID,
-          "critical",
-          supervisorFailingNotice({
-            userId,
-            emailAddress: repo.findAccount(userId)?.emailAddress ?? null,
-            minutes,
-            lastError: snap.lastError,
-          }),
-          { event: "mailbox_supervisor_failing" },
-        );
-      } catch (err) {
-        log.error({ err }, "could not notify the admin about a failing mailbox supervisor");
-      }
-    },
-  });
-
-  const manager = createMailboxManager({
+  const { manager, outages } = createSupervisors({
+    repo,
+    events,
+    notifications: deps.notifications,
+    ingest: deps.ingest,
     log,
-    connectedUsers: () => repo.connectedUserIds(),
-    create: (userId) =>
-      createSupervisor({
-        userId,
-        log: userLog(userId).child({ scope: "mailbox" }),
-        timings,
-        settings: () => settingsOf(userId),
-        connect: () => connectFor(userId, "watch"),
-        sync: createMailSync({
-          userId,
-          store: {
-            get: (u, f) => repo.getFolderState(u, f),
-            set: (u, f, v, l) => repo.setFolderState(u, f, v, l),
-          },
-          ingest: deps.ingest,
-          limits: fetchLimits,
-          domains: () => domains,
-          log: userLog(userId),
-          now,
-        }),
-        onChange: (snap) => {
-          events.publish(userId, "mailbox.status");
-          outages.observe(userId, snap);
-        },
-        onAuthFailure: (err) => authFailed(userId, err),
-        startIdle: deps.startIdle ? (c) => deps.startIdle!(userId, c) : undefined,
-      }),
+    userLog,
+    now,
+    timings,
+    fetchLimits,
+    domains,
+    connections,
+    onAuthFailure: (userId, e) => authFailed(userId, e),
+    startIdle: deps.startIdle,
+    supervisorFailingAfterMs: deps.supervisorFailingAfterMs,
   });
-
-  // Helpers ---------------------------------------------------------------------------------
-
-  function requireConnected(userId: number): MailboxAccountRow {
-    const a = repo.findAccount(userId);
-    if (a?.authState === "expired") throw conflict(EXPIRED);
-    if (!a?.isConnected) throw conflict(NOT_CONNECTED);
-    return a;
-  }
+  const folders = createMailboxFolders({
+    repo,
+    events,
+    userLog,
+    now,
+    withClient,
+    restart: (userId) => manager.get(userId)?.restart(),
+    emailSettings: (userId) => emailSettings(userId),
+  });
+  const requireConnected = (userId: number) => requireConnectedIn(repo, userId);
 
   // The API ---------------------------------------------------------------------------------
 
@@ -300,14 +249,6 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     backfill.cancel(userId);
     await Promise.all([manager.stop(userId), backfill.done(userId)]);
     outages.forget(userId);
-  }
-
-  async function refreshFolders(userId: number): Promise<MailFolder[]> {
-    requireConnected(userId);
-    const list = await withClient(userId, "folders", (c) => listFolders(c));
-    repo.saveFolders(userId, list, now().toISOString());
-    events.publish(userId, "mail-folders.updated");
-    return list;
   }
 
   /**
@@ -437,73 +378,9 @@ export function createMailboxService(deps: MailboxServiceDeps) {
       return { success: true as const, message: "Retrying real-time monitoring" };
     },
 
-    /** The cached list; refreshed when connected, empty and older than 24 h (docs/behaviour.md#constants-and-limits). */
-    async folders(userId: number): Promise<MailFolder[]> {
-      const a = requireConnected(userId);
-      const list = repo.folders(a);
-      const last = a.lastFolderRefresh ? Date.parse(a.lastFolderRefresh) : Number.NaN;
-      const stale = Number.isNaN(last) || now().getTime() - last > FOLDER_REFRESH_MS;
-      if (list.length === 0 && stale) {
-        try {
-          return await refreshFolders(userId);
-        } catch (err) {
-          if (err instanceof AppError && err.status === 409) throw err;
-          userLog(userId).warn({ err: (err as Error).message }, "automatic folder refresh failed");
-        }
-      }
-      return list;
-    },
-
-    refreshFolders,
-
-    async selectFolders(
-      userId: number,
-      body: {
-        selectedFolder: string;
-        processedFolder?: string | null;
-        markProcessedAsRead: boolean;
-      },
-    ) {
-      const a = requireConnected(userId);
-      const selected = body.selectedFolder;
-      const p = body.processedFolder?.trim();
-      const processed = p && p !== "__none__" ? p : null;
-      if (processed && processed === selected) {
-        throw badRequest(
-          "The processed-emails folder must be different from the monitored folder. Choose another one or 'Leave in original folder'.",
-        );
-      }
-      let list = repo.folders(a);
-      const has = (path: string) => list.some((f) => f.path === path);
-      if (!has(selected) || (processed && !has(processed))) list = await refreshFolders(userId);
-      for (const [path, label] of [
-        [selected, "monitor"],
-        [processed, "processed-emails"],
-      ] as const) {
-        if (path && !has(path)) {
-          throw badRequest(
-            `"${path.slice(0, 100)}" is not a folder of this mailbox (${label} folder). Refresh the folder list and choose again.`,
-          );
-        }
-      }
-      const changed =
-        a.selectedFolder !== selected ||
-        a.processedFolder !== processed ||
-        a.markProcessedAsRead !== body.markProcessedAsRead;
-      repo.saveFolderSettings(userId, {
-        selectedFolder: selected,
-        processedFolder: processed,
-        markProcessedAsRead: body.markProcessedAsRead,
-      });
-      // The supervisor reads the settings when it opens the folder: reopen with the new ones.
-      if (changed) manager.get(userId)?.restart();
-      events.publish(userId, "mailbox-settings.updated");
-      return {
-        success: true as const,
-        message: "Your folder preferences have been saved successfully.",
-        emailSettings: emailSettings(userId),
-      };
-    },
+    folders: folders.folders,
+    refreshFolders: folders.refreshFolders,
+    selectFolders: folders.selectFolders,
 
     /** Starts monitoring (idempotent). */
     initialize(userId: number) {

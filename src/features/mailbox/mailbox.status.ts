@@ -5,7 +5,8 @@
  * and notifications the user reads about the mailbox.
  */
 import type { MailboxAction, MailboxStatus } from "../../contract/index.ts";
-import { AppError, notFound } from "../../lib/errors.ts";
+import type { MailboxAccountRow } from "../../db/schema.ts";
+import { AppError, conflict, notFound } from "../../lib/errors.ts";
 import type { AttemptLimiter, AttemptLimits } from "../../mail/imap/manager.ts";
 import { createAttemptLimiter } from "../../mail/imap/manager.ts";
 import type { SupervisorSnapshot } from "../../mail/imap/supervisor.ts";
@@ -18,6 +19,14 @@ export const APP_PASSWORD_REFUSED =
 export const NOT_CONNECTED = "No mailbox is connected. Connect your Gmail account first.";
 export const EXPIRED =
   "Gmail refused the saved credentials. Connect your Gmail account again in Account Settings.";
+
+/** The user's mailbox account, or 409 when it is not connected (or its credentials expired). */
+export function requireConnected(repo: MailboxRepo, userId: number): MailboxAccountRow {
+  const a = repo.findAccount(userId);
+  if (a?.authState === "expired") throw conflict(EXPIRED);
+  if (!a?.isConnected) throw conflict(NOT_CONNECTED);
+  return a;
+}
 
 /** The one critical notification when the stored credentials are refused. */
 export function expiredNotice(emailAddress: string): SafeHtml {

@@ -17,11 +17,12 @@
  *   `temperror`, a signature only from another domain (e.g. amazonses.com alone), or a header that
  *   says `none`. Amazon signs all of its mail, so an unsigned "Amazon" message is not Amazon's.
  * - No `Authentication-Results` header at all → "absent" (the caller decides; see
- *   ingest.service.ts: accepted and counted, because a provider that writes no such header also
- *   cannot stop a sender from writing a fake one, so refusing would protect nothing).
+ *   src/features/mailbox/ingest.decide.ts: accepted and counted, because a provider that writes
+ *   no such header also cannot stop a sender from writing a fake one, so refusing would protect
+ *   nothing).
  */
 
-export type HeaderLine = { name: string; value: string };
+import type { HeaderLine } from "./headers.ts";
 
 export type AuthVerdict = {
   verdict: "pass" | "spoofed" | "absent";

@@ -1,21 +1,10 @@
 /** The streaming mbox splitter and the file sniffer. */
 import { describe, expect, test } from "bun:test";
+import { chunked } from "../../test/support/chunked.ts";
 import { type MboxMessage, sniffMailFile, splitMbox } from "./mbox.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-
-/** The bytes as a stream cut into pieces of `size` bytes (1 exercises every boundary). */
-function chunked(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    pull(ctrl) {
-      if (i >= bytes.length) return ctrl.close();
-      ctrl.enqueue(bytes.slice(i, i + size));
-      i += size;
-    },
-  });
-}
 
 async function split(text: string, size = 1 << 16, max?: number): Promise<MboxMessage[]> {
   const out: MboxMessage[] = [];
