@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import { ConfirmDialog } from "../components/Dialog.tsx";
+import { Check } from "../components/Field.tsx";
 import { adminLogKeys, useLogFile, useLogFiles } from "../hooks/useAdminLogs.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { ApiError, apiRequest, downloadFile, errorMessage } from "../lib/api.ts";
@@ -191,16 +192,13 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
             value={search}
             onChange={(e) => setSearch(e.currentTarget.value)}
           />
-          <label className="inline">
-            <input
-              type="checkbox"
-              role="switch"
-              aria-checked={autoScroll}
-              checked={autoScroll}
-              onChange={(e) => setAutoScroll(e.currentTarget.checked)}
-            />
-            Auto-scroll
-          </label>
+          <Check
+            kind="switch"
+            labelClassName="inline"
+            checked={autoScroll}
+            onChecked={setAutoScroll}
+            label="Auto-scroll"
+          />
           <button
             type="button"
             className="outline small"

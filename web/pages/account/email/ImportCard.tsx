@@ -6,6 +6,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
+import { Field } from "../../../components/Field.tsx";
 import {
   mailboxKeys,
   useDismissInterruptedImports,
@@ -153,26 +154,31 @@ export function ImportCard({
         </div>
       )}
       <form onSubmit={submit}>
-        <label>
-          Email files (.eml, .mbox)
-          <input
-            ref={input}
-            type="file"
-            name="files"
-            multiple
-            accept=".eml,.mbox,message/rfc822,application/mbox"
-            disabled={busy}
-            onChange={(e) => {
-              setFiles(Array.from(e.currentTarget.files ?? []));
-              if (phase.kind !== "uploading") setPhase({ kind: "idle" });
-            }}
-          />
-          {files.length > 0 && (
-            <small>
-              {plural(files.length, "file")} selected, {formatBytes(total)}
-            </small>
+        <Field
+          label="Email files (.eml, .mbox)"
+          hint={
+            files.length > 0 && (
+              <>
+                {plural(files.length, "file")} selected, {formatBytes(total)}
+              </>
+            )
+          }
+          control={(a) => (
+            <input
+              {...a}
+              ref={input}
+              type="file"
+              name="files"
+              multiple
+              accept=".eml,.mbox,message/rfc822,application/mbox"
+              disabled={busy}
+              onChange={(e) => {
+                setFiles(Array.from(e.currentTarget.files ?? []));
+                if (phase.kind !== "uploading") setPhase({ kind: "idle" });
+              }}
+            />
           )}
-        </label>
+        />
         <button type="submit" disabled={files.length === 0 || busy} aria-busy={busy || undefined}>
           Import
         </button>
