@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import { plural } from "../../src/shared/plural.ts";
 import { ConfirmDialog } from "../components/Dialog.tsx";
+import { Check } from "../components/Field.tsx";
 import { useLogFile, useLogFiles } from "../hooks/useAdminLogs.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { ApiError, apiRequest, downloadFile, errorMessage } from "../lib/api.ts";
@@ -193,16 +194,13 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
             value={search}
             onChange={(e) => setSearch(e.currentTarget.value)}
           />
-          <label className="inline">
-            <input
-              type="checkbox"
-              role="switch"
-              aria-checked={autoScroll}
-              checked={autoScroll}
-              onChange={(e) => setAutoScroll(e.currentTarget.checked)}
-            />
-            Auto-scroll
-          </label>
+          <Check
+            kind="switch"
+            labelClassName="inline"
+            checked={autoScroll}
+            onChecked={setAutoScroll}
+            label="Auto-scroll"
+          />
           <button
             type="button"
             className="outline small"

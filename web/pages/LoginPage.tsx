@@ -1,6 +1,7 @@
 /** Sign in and create account on one screen (docs/screens.md, docs/behaviour.md#validation). */
 import { type FormEvent, useState } from "react";
 import { Redirect, useSearch } from "wouter";
+import { InputField } from "../components/Field.tsx";
 import { GrapeIcon } from "../components/GrapeIcon.tsx";
 import { errorMessage } from "../lib/api.ts";
 import { useAuth } from "../lib/auth.tsx";
@@ -57,42 +58,36 @@ export function LoginPage() {
               {error}
             </div>
           )}
-          <label>
-            Email
-            <input
-              type="email"
-              name="email"
-              autoComplete="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-            />
-          </label>
-          <label>
-            Password
-            <input
-              type="password"
-              name="password"
-              autoComplete={registering ? "new-password" : "current-password"}
-              required
-              minLength={6}
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-            />
-          </label>
+          <InputField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            onValue={setEmail}
+          />
+          <InputField
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete={registering ? "new-password" : "current-password"}
+            required
+            minLength={6}
+            value={password}
+            onValue={setPassword}
+          />
           {registering && (
-            <label>
-              Display name
-              <input
-                type="text"
-                name="displayname"
-                autoComplete="name"
-                required
-                minLength={2}
-                value={displayname}
-                onChange={(e) => setDisplayname(e.currentTarget.value)}
-              />
-            </label>
+            <InputField
+              label="Display name"
+              type="text"
+              name="displayname"
+              autoComplete="name"
+              required
+              minLength={2}
+              value={displayname}
+              onValue={setDisplayname}
+            />
           )}
           <button type="submit" disabled={busy} aria-busy={busy || undefined}>
             {busy ? "Please wait..." : registering ? "Create account" : "Sign in"}

@@ -26,6 +26,7 @@ import { dayKey, displayDay } from "../../lib/order-days.ts";
 import { orderKeys } from "../../lib/query-keys.ts";
 import { toast, toastError } from "../../lib/toast.tsx";
 import { Dialog } from "../Dialog.tsx";
+import { Check, Field } from "../Field.tsx";
 
 const usualText = (m: MarketplaceCode) =>
   `${USUAL_DELIVERY_DAYS[m]} days after shipping is usual on amazon.${MARKETPLACE_DOMAIN[m]}`;
@@ -78,13 +79,19 @@ export function MarkDeliveredDialog(props: { order: Order; open: boolean; onClos
         {order.dateshipped && <> shipped {displayDay(order.dateshipped, timeZone)}</>} and has no
         tracking, so nothing will mark it delivered by itself.
       </p>
-      <label htmlFor={inputId}>Delivered on</label>
-      <input
+      <Field
+        layout="stack"
         id={inputId}
-        type="date"
-        value={day}
-        max={today}
-        onChange={(e) => setDay(e.currentTarget.value)}
+        label="Delivered on"
+        control={(a) => (
+          <input
+            {...a}
+            type="date"
+            value={day}
+            max={today}
+            onChange={(e) => setDay(e.currentTarget.value)}
+          />
+        )}
       />
       <small className="muted">
         Suggested: {displayDay(suggested, timeZone)} ({usualText(marketplace)}
@@ -169,24 +176,20 @@ function MarkAllDialog(props: {
       }
     >
       <fieldset>
-        <label>
-          <input
-            type="radio"
-            name={name}
-            checked={mode === "usual"}
-            onChange={() => setMode("usual")}
-          />
-          Each on its usual day: the shipped day plus its marketplace's usual days
-        </label>
-        <label>
-          <input
-            type="radio"
-            name={name}
-            checked={mode === "one"}
-            onChange={() => setMode("one")}
-          />
-          All on one day
-        </label>
+        <Check
+          kind="radio"
+          name={name}
+          checked={mode === "usual"}
+          onChecked={() => setMode("usual")}
+          label="Each on its usual day: the shipped day plus its marketplace's usual days"
+        />
+        <Check
+          kind="radio"
+          name={name}
+          checked={mode === "one"}
+          onChecked={() => setMode("one")}
+          label="All on one day"
+        />
         {mode === "one" && (
           <input
             type="date"

@@ -8,6 +8,7 @@ import {
   type MarketplaceCode,
 } from "../../../src/contract/marketplaces.ts";
 import { Dialog } from "../../components/Dialog.tsx";
+import { InputField, SelectField } from "../../components/Field.tsx";
 import { useUserData } from "../../hooks/useUser.ts";
 import { apiJson, apiRequest, downloadFile, errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.tsx";
@@ -68,29 +69,24 @@ function VineMarketplace() {
       <header>
         <h2>Vine marketplace</h2>
       </header>
-      <label>
-        Marketplace
-        <select
-          name="vineMarketplace"
-          value={value}
-          disabled={!data || save.isPending}
-          aria-describedby="vine-marketplace-hint"
-          onChange={(e) => save.mutate(e.currentTarget.value as MarketplaceCode)}
-        >
-          {MARKETPLACES.map((m) => (
-            <option key={m} value={m}>
-              {MARKETPLACE_LABELS[m]}
-            </option>
-          ))}
-        </select>
-        <small id="vine-marketplace-hint">
-          Orders you add by hand are in {MARKETPLACE_CURRENCY[value]}; orders from Amazon mail are
-          in their marketplace's currency.
-          {data && !data.vineMarketplaceSet
-            ? " Not chosen yet: your first Amazon mail will set it."
-            : ""}
-        </small>
-      </label>
+      <SelectField
+        id="vine-marketplace"
+        label="Marketplace"
+        hint={
+          <>
+            Orders you add by hand are in {MARKETPLACE_CURRENCY[value]}; orders from Amazon mail are
+            in their marketplace's currency.
+            {data && !data.vineMarketplaceSet
+              ? " Not chosen yet: your first Amazon mail will set it."
+              : ""}
+          </>
+        }
+        name="vineMarketplace"
+        value={value}
+        disabled={!data || save.isPending}
+        onValue={(v) => save.mutate(v as MarketplaceCode)}
+        options={MARKETPLACES.map((m) => ({ value: m, label: MARKETPLACE_LABELS[m] }))}
+      />
     </article>
   );
 }
@@ -141,38 +137,32 @@ function ProfileForm() {
       </header>
       <form onSubmit={submit}>
         <div className="grid">
-          <label>
-            Display name
-            <input
-              name="displayname"
-              value={displayname}
-              onChange={(e) => setDisplayname(e.currentTarget.value)}
-              autoComplete="name"
-            />
-          </label>
-          <label>
-            Email
-            <input
-              name="email"
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.currentTarget.value)}
-              autoComplete="email"
-            />
-          </label>
+          <InputField
+            label="Display name"
+            name="displayname"
+            value={displayname}
+            onValue={setDisplayname}
+            autoComplete="name"
+          />
+          <InputField
+            label="Email"
+            name="email"
+            type="email"
+            value={email}
+            onValue={setEmail}
+            autoComplete="email"
+          />
         </div>
         {emailChanged && (
-          <label>
-            Current password (needed to change your email)
-            <input
-              name="currentPassword"
-              type="password"
-              value={currentPassword}
-              onChange={(e) => setCurrentPassword(e.currentTarget.value)}
-              autoComplete="current-password"
-              required
-            />
-          </label>
+          <InputField
+            label="Current password (needed to change your email)"
+            name="currentPassword"
+            type="password"
+            value={currentPassword}
+            onValue={setCurrentPassword}
+            autoComplete="current-password"
+            required
+          />
         )}
         <div className="button-row">
           <button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
@@ -227,33 +217,27 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
             {error}
           </div>
         )}
-        <label>
-          Current password
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          New password
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => setNext(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Confirm new password
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.currentTarget.value)}
-          />
-        </label>
+        <InputField
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onValue={setCurrent}
+        />
+        <InputField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onValue={setNext}
+        />
+        <InputField
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onValue={setConfirm}
+        />
         <footer className="button-row end">
           <button type="button" className="secondary" onClick={close}>
             Cancel
@@ -354,16 +338,14 @@ function YourData() {
             This removes your account and all of its data from this server. This action cannot be
             undone. Enter your password to confirm.
           </p>
-          <label>
-            Password
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              required
-            />
-          </label>
+          <InputField
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onValue={setPassword}
+            required
+          />
           <footer className="button-row end">
             <button type="button" className="secondary" onClick={closeDelete}>
               Cancel

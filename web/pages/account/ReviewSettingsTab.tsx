@@ -16,6 +16,7 @@ import {
   TONES,
   type Tone,
 } from "../../../src/contract/constants.ts";
+import { Check, SelectField } from "../../components/Field.tsx";
 import {
   REVIEW_SETTINGS_FETCH_FAILED,
   useReviewSettings,
@@ -137,25 +138,22 @@ export function ReviewSettingsTab() {
         </div>
 
         <div className="rs-field">
-          <label htmlFor="rs-ai">AI editing assistance</label>
-          <select
+          <SelectField
+            layout="stack"
             id="rs-ai"
+            label="AI editing assistance"
+            hint={
+              <>
+                {AI_OPTION_HINTS[form.aiEditingOption]}
+                {form.aiEditingOption !== "None" &&
+                  " Only the subject, the review text and the product name are sent."}
+              </>
+            }
             name="aiEditingOption"
             value={form.aiEditingOption}
-            aria-describedby="rs-ai-hint"
-            onChange={(e) => change({ aiEditingOption: e.currentTarget.value as AiEditingOption })}
-          >
-            {AI_EDITING_OPTIONS.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-          <small id="rs-ai-hint">
-            {AI_OPTION_HINTS[form.aiEditingOption]}
-            {form.aiEditingOption !== "None" &&
-              " Only the subject, the review text and the product name are sent."}
-          </small>
+            onValue={(v) => change({ aiEditingOption: v as AiEditingOption })}
+            options={AI_EDITING_OPTIONS.map((o) => ({ value: o, label: o }))}
+          />
           {form.aiEditingOption !== "None" && <AiServerNote />}
         </div>
 
@@ -206,16 +204,14 @@ export function ReviewSettingsTab() {
           </fieldset>
         )}
 
-        <label className="rs-check">
-          <input
-            type="checkbox"
-            name="autoGenerateSubject"
-            checked={form.autoGenerateSubject}
-            aria-describedby="rs-subject-hint"
-            onChange={(e) => change({ autoGenerateSubject: e.currentTarget.checked })}
-          />
-          Auto-generate subject
-        </label>
+        <Check
+          labelClassName="rs-check"
+          name="autoGenerateSubject"
+          checked={form.autoGenerateSubject}
+          aria-describedby="rs-subject-hint"
+          onChecked={(on) => change({ autoGenerateSubject: on })}
+          label="Auto-generate subject"
+        />
         <small id="rs-subject-hint" className="rs-check-hint">
           When enhancing, the AI also writes a subject line from your review.
         </small>

@@ -21,6 +21,7 @@ import {
 } from "../../lib/timezone.ts";
 import { preferencesProblem } from "../../lib/tracking-toasts.ts";
 import "../../styles/tracking.css";
+import { SelectField } from "../../components/Field.tsx";
 import { LoadFailed } from "../../components/LoadFailed.tsx";
 import { usePublicConfig } from "../../hooks/usePublicConfig.ts";
 
@@ -91,54 +92,37 @@ export function TrackingTab() {
       </p>
       <form onSubmit={submit} noValidate>
         <div className="grid">
-          <label>
-            Timezone
-            <select
-              name="timezone"
-              value={form.timezone}
-              disabled={busy}
-              aria-invalid={problem === "Please select a timezone" || undefined}
-              onChange={(e) => update({ timezone: e.currentTarget.value })}
-            >
-              {extraZones.map((z) => (
-                <option key={z} value={z}>
-                  {z}
-                </option>
-              ))}
-              {TRACKING_TIMEZONES.map((z) => (
-                <option key={z} value={z}>
-                  {TIMEZONE_LABELS[z]}
-                </option>
-              ))}
-            </select>
-            <small>Dates everywhere in Grapevine are shown in this zone too.</small>
-          </label>
-          <label>
-            Daily update time
-            <select
-              name="updateTime"
-              value={form.updateTime}
-              disabled={busy}
-              aria-invalid={problem === "Please select a valid update time" || undefined}
-              onChange={(e) => update({ updateTime: e.currentTarget.value })}
-            >
-              {extraTimes.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-              {TRACKING_TIME_OPTIONS.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-            <small>
-              Checked every day at {timeLabel(form.updateTime)} in{" "}
-              {isPreferenceTimeZone(form.timezone) ? TIMEZONE_LABELS[form.timezone] : form.timezone}
-              .
-            </small>
-          </label>
+          <SelectField
+            label="Timezone"
+            invalid={problem === "Please select a timezone"}
+            hint="Dates everywhere in Grapevine are shown in this zone too."
+            name="timezone"
+            value={form.timezone}
+            disabled={busy}
+            onValue={(timezone) => update({ timezone })}
+            options={[
+              ...extraZones.map((z) => ({ value: z, label: z })),
+              ...TRACKING_TIMEZONES.map((z) => ({ value: z, label: TIMEZONE_LABELS[z] })),
+            ]}
+          />
+          <SelectField
+            label="Daily update time"
+            invalid={problem === "Please select a valid update time"}
+            hint={
+              <>
+                Checked every day at {timeLabel(form.updateTime)} in{" "}
+                {isPreferenceTimeZone(form.timezone)
+                  ? TIMEZONE_LABELS[form.timezone]
+                  : form.timezone}
+                .
+              </>
+            }
+            name="updateTime"
+            value={form.updateTime}
+            disabled={busy}
+            onValue={(updateTime) => update({ updateTime })}
+            options={[...extraTimes.map((t) => ({ value: t, label: t })), ...TRACKING_TIME_OPTIONS]}
+          />
         </div>
         {problem && (
           <div role="alert" className="alert alert-error">

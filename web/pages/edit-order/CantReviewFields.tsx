@@ -9,8 +9,9 @@ import {
   CANT_REVIEW_REASONS,
   type CantReviewReason,
 } from "../../../src/contract/vine-constants.ts";
+import { Check, Field } from "../../components/Field.tsx";
 import { supportMessage } from "../../lib/vine.ts";
-import { Field, type FormProps } from "./fields.tsx";
+import { type FormProps, ORDER_FIELD } from "./fields.tsx";
 import "../../styles/vine.css";
 
 const isReason = (v: string): v is CantReviewReason =>
@@ -34,6 +35,7 @@ export function CantReviewFields(
     <fieldset className="cant-review">
       <legend>Can't review</legend>
       <Field
+        {...ORDER_FIELD}
         label="Reason"
         error={props.errors.cantreviewreason}
         control={(a) => (
@@ -55,6 +57,7 @@ export function CantReviewFields(
       {reason && (
         <>
           <Field
+            {...ORDER_FIELD}
             label="Note"
             error={props.errors.cantreviewnote}
             control={(a) => (
@@ -70,6 +73,7 @@ export function CantReviewFields(
             )}
           />
           <Field
+            {...ORDER_FIELD}
             label="Message to Vine support"
             hint="Send it through Vine's Contact Us page, then tick the box below once they removed the item."
             control={(a) => (
@@ -88,15 +92,13 @@ export function CantReviewFields(
           />
         </>
       )}
-      <label className="checkbox-line">
-        <input
-          type="checkbox"
-          name="reviewexempt"
-          checked={form.reviewexempt}
-          onChange={(e) => props.set("reviewexempt", e.currentTarget.checked)}
-        />
-        Vine support removed it from my review list (it no longer counts in the review rate)
-      </label>
+      <Check
+        labelClassName="checkbox-line"
+        name="reviewexempt"
+        checked={form.reviewexempt}
+        onChecked={(on) => props.set("reviewexempt", on)}
+        label="Vine support removed it from my review list (it no longer counts in the review rate)"
+      />
     </fieldset>
   );
 }

@@ -1,12 +1,13 @@
 /** Product Information: image, name, ASIN, value, status, date ordered, View Product Page. */
 
 import { currencyDigits } from "../../../src/shared/money.ts";
+import { Field } from "../../components/Field.tsx";
 import { CurrencySelect } from "../../components/orders/CurrencySelect.tsx";
 import { ProductImage } from "../../components/orders/ProductImage.tsx";
 import { StatusSelect } from "../../components/orders/StatusSelect.tsx";
 import { useUserData } from "../../hooks/useUser.ts";
 import { productPageUrl } from "../../lib/amazon-links.ts";
-import { Field, type FormProps, TextInput } from "./fields.tsx";
+import { type FormProps, ORDER_FIELD, TextInput } from "./fields.tsx";
 
 /** "$", "£", "€", "¥", "CA$", "A$": the sign formatMoney writes for a currency. */
 export function currencySymbol(currency: string): string {
@@ -50,6 +51,7 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
           placeholder={currencyDigits(form.currency || "USD") === 0 ? "4990" : "24.99"}
         />
         <Field
+          {...ORDER_FIELD}
           label="Currency"
           error={props.errors.currency}
           control={(a) => (
@@ -61,6 +63,7 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
           )}
         />
         <Field
+          {...ORDER_FIELD}
           label="Status"
           error={props.errors.status}
           control={(a) => (

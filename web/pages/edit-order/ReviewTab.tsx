@@ -5,6 +5,7 @@
  */
 import { REVIEW_SUBJECT_MAX } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
+import { Field } from "../../components/Field.tsx";
 import { StarRating } from "../../components/orders/StarRating.tsx";
 import { useReviewSettings } from "../../hooks/useReviewSettings.ts";
 import { useUserData } from "../../hooks/useUser.ts";
@@ -13,7 +14,7 @@ import { reviewStatusLine, reviewUrl } from "../../lib/review-status.ts";
 import { DEFAULT_TARGET_WORDS, wordBand, wordCount } from "../../lib/review-text.ts";
 import { toast } from "../../lib/toast.tsx";
 import { CantReviewFields } from "./CantReviewFields.tsx";
-import { Field, type FormProps, TextInput } from "./fields.tsx";
+import { type FormProps, ORDER_FIELD, TextInput } from "./fields.tsx";
 import { MediaArea } from "./media/MediaArea.tsx";
 import { useEnhance } from "./useEnhance.tsx";
 
@@ -90,6 +91,7 @@ export function ReviewFields(
       {props.errors.rating && <small className="field-error">{props.errors.rating}</small>}
 
       <Field
+        {...ORDER_FIELD}
         label="Review subject"
         error={props.errors.reviewsubject}
         hint={`${form.reviewsubject.length}/${REVIEW_SUBJECT_MAX}`}
@@ -116,6 +118,7 @@ export function ReviewFields(
       />
 
       <Field
+        {...ORDER_FIELD}
         label="Review text"
         error={props.errors.reviewtext}
         hint={

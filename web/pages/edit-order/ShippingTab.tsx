@@ -4,11 +4,12 @@
  * Tracking (asks the carrier now, edit screen only) and the last-updated line.
  */
 import type { Order } from "../../../src/contract/orders.ts";
+import { Field } from "../../components/Field.tsx";
 import { CarrierSelect } from "../../components/orders/CarrierSelect.tsx";
 import { TrackingLookupNote, useCanLookUp } from "../../components/orders/TrackingButtons.tsx";
 import { formatDate } from "../../lib/format.ts";
 import { trackingUrl } from "../../lib/tracking-links.ts";
-import { Field, type FormProps, TextInput } from "./fields.tsx";
+import { type FormProps, ORDER_FIELD, TextInput } from "./fields.tsx";
 
 export function ShippingFields(
   props: FormProps & {
@@ -45,6 +46,7 @@ export function ShippingFields(
     <div className="edit-shipping">
       <div className="form-grid">
         <Field
+          {...ORDER_FIELD}
           label={
             <>
               Expected delivery{" "}
@@ -80,6 +82,7 @@ export function ShippingFields(
           placeholder="e.g. Arriving Tuesday"
         />
         <Field
+          {...ORDER_FIELD}
           label="Tracking number"
           error={props.errors.trackingnumber}
           control={(a) => (
@@ -94,6 +97,7 @@ export function ShippingFields(
           )}
         />
         <Field
+          {...ORDER_FIELD}
           label="Carrier"
           error={props.errors.carrier}
           hint={

@@ -1,8 +1,9 @@
 /**
- * Form plumbing shared by the Edit Order tabs and Add Order: the form state type, and a labelled
- * field that shows its rule's message under it (aria-invalid + aria-describedby).
+ * Form plumbing shared by the Edit Order tabs and Add Order: the form state type, how their
+ * fields are drawn, and a text input bound to one form field.
  */
-import { type ChangeEvent, type ReactNode, useId } from "react";
+import type { ChangeEvent, ReactNode } from "react";
+import { Field, type FieldControlProps } from "../../components/Field.tsx";
 import type { FormField, OrderForm } from "../../lib/order-form.ts";
 import type { FormErrors } from "../../lib/order-validation.ts";
 
@@ -12,54 +13,8 @@ export type FormProps = {
   set: <K extends FormField>(field: K, value: OrderForm[K]) => void;
 };
 
-/** Label, control and its error/hint. `control` gets the ids and invalid flag to spread. */
-export function Field(props: {
-  label: ReactNode;
-  error?: string | undefined;
-  hint?: ReactNode;
-  required?: boolean;
-  className?: string;
-  control: (a: {
-    id: string;
-    "aria-invalid": true | undefined;
-    "aria-describedby": string | undefined;
-  }) => ReactNode;
-}) {
-  const id = useId();
-  const messageId = `${id}-message`;
-  const hintId = `${id}-hint`;
-  const described = [props.error ? messageId : null, props.hint ? hintId : null]
-    .filter(Boolean)
-    .join(" ");
-  return (
-    <div className={props.className ? `field ${props.className}` : "field"}>
-      <label htmlFor={id}>
-        {props.label}
-        {props.required && (
-          <span className="required" aria-hidden="true">
-            {" "}
-            *
-          </span>
-        )}
-      </label>
-      {props.control({
-        id,
-        "aria-invalid": props.error ? true : undefined,
-        "aria-describedby": described || undefined,
-      })}
-      {props.error && (
-        <small id={messageId} className="field-error">
-          {props.error}
-        </small>
-      )}
-      {props.hint && (
-        <small id={hintId} className="field-hint">
-          {props.hint}
-        </small>
-      )}
-    </div>
-  );
-}
+/** How the order forms draw a `Field`: the label above its control, compact (`.field`). */
+export const ORDER_FIELD = { layout: "stack", className: "field" } as const;
 
 /** A text input bound to one form field. */
 export function TextInput(
@@ -79,6 +34,7 @@ export function TextInput(
   const value = props.form[props.field];
   return (
     <Field
+      {...ORDER_FIELD}
       label={props.label}
       required={props.required}
       error={props.errors[props.field]}
@@ -116,19 +72,18 @@ export function TextInput(
  * One `<input>` of a text, link or date field. A date input gets no placeholder, length or
  * input mode (they mean nothing there).
  */
-function FieldInput(props: {
-  id: string;
-  "aria-invalid": true | undefined;
-  "aria-describedby": string | undefined;
-  name: string;
-  type: "text" | "date" | "url";
-  value: string;
-  placeholder: string | undefined;
-  maxLength: number | undefined;
-  inputMode: "decimal" | "url" | "text" | undefined;
-  autoComplete: string;
-  onValue: (value: string) => void;
-}) {
+function FieldInput(
+  props: FieldControlProps & {
+    name: string;
+    type: "text" | "date" | "url";
+    value: string;
+    placeholder: string | undefined;
+    maxLength: number | undefined;
+    inputMode: "decimal" | "url" | "text" | undefined;
+    autoComplete: string;
+    onValue: (value: string) => void;
+  },
+) {
   const { type, placeholder, maxLength, inputMode, onValue, ...common } = props;
   const onChange = (e: ChangeEvent<HTMLInputElement>) => onValue(e.currentTarget.value);
   if (type === "date") return <input {...common} type="date" onChange={onChange} />;

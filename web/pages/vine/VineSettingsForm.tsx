@@ -9,6 +9,7 @@ import {
   type VineSettings,
   type VineTier,
 } from "../../../src/contract/vine-constants.ts";
+import { Field, InputField, SelectField } from "../../components/Field.tsx";
 import { useSaveVineSettings, useVineSettings } from "../../hooks/useVine.ts";
 
 type NumberField = Exclude<
@@ -61,87 +62,75 @@ export function VineSettingsForm() {
   return (
     <form className="vine-settings" onSubmit={submit}>
       <div className="vine-settings-grid">
-        <label>
-          Tier
-          <select
-            name="tier"
-            value={form.tier}
-            onChange={(e) => setForm({ ...form, tier: e.currentTarget.value as VineTier })}
-          >
-            {VINE_TIERS.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Review rate rule
-          <select
-            name="rateRule"
-            value={form.rateRule}
-            onChange={(e) => setForm({ ...form, rateRule: e.currentTarget.value as RateRule })}
-          >
-            {RATE_RULES.map((r) => (
-              <option key={r} value={r}>
-                {RATE_RULE_LABELS[r]}
-              </option>
-            ))}
-          </select>
-          <small className="muted">{RATE_RULE_HINTS[form.rateRule]}</small>
-        </label>
-        <label>
-          Evaluation period start day
-          <input
-            type="date"
-            name="evaluationStart"
-            value={form.evaluationStart ?? ""}
-            onChange={(e) => setForm({ ...form, evaluationStart: e.currentTarget.value || null })}
-          />
-        </label>
-        <label>
-          Evaluation period start time
-          <input
-            type="time"
-            name="evaluationStartTime"
-            value={form.evaluationStartTime}
-            onChange={(e) =>
-              setForm({ ...form, evaluationStartTime: e.currentTarget.value || "00:00" })
-            }
-          />
-        </label>
-        <label>
-          Evaluation period end day <small className="muted">(empty: six months)</small>
-          <input
-            type="date"
-            name="evaluationEnd"
-            value={form.evaluationEnd ?? ""}
-            onChange={(e) => setForm({ ...form, evaluationEnd: e.currentTarget.value || null })}
-          />
-        </label>
-        <label>
-          Evaluation period end time
-          <input
-            type="time"
-            name="evaluationEndTime"
-            value={form.evaluationEndTime}
-            onChange={(e) =>
-              setForm({ ...form, evaluationEndTime: e.currentTarget.value || "23:59" })
-            }
-          />
-        </label>
+        <SelectField
+          label="Tier"
+          name="tier"
+          value={form.tier}
+          onValue={(tier) => setForm({ ...form, tier: tier as VineTier })}
+          options={VINE_TIERS.map((t) => ({ value: t, label: t }))}
+        />
+        <SelectField
+          label="Review rate rule"
+          hint={RATE_RULE_HINTS[form.rateRule]}
+          name="rateRule"
+          value={form.rateRule}
+          onValue={(rateRule) => setForm({ ...form, rateRule: rateRule as RateRule })}
+          options={RATE_RULES.map((r) => ({ value: r, label: RATE_RULE_LABELS[r] }))}
+        />
+        <InputField
+          label="Evaluation period start day"
+          type="date"
+          name="evaluationStart"
+          value={form.evaluationStart ?? ""}
+          onValue={(v) => setForm({ ...form, evaluationStart: v || null })}
+        />
+        <InputField
+          label="Evaluation period start time"
+          type="time"
+          name="evaluationStartTime"
+          value={form.evaluationStartTime}
+          onValue={(v) => setForm({ ...form, evaluationStartTime: v || "00:00" })}
+        />
+        <InputField
+          label={
+            <>
+              Evaluation period end day <small className="muted">(empty: six months)</small>
+            </>
+          }
+          type="date"
+          name="evaluationEnd"
+          value={form.evaluationEnd ?? ""}
+          onValue={(v) => setForm({ ...form, evaluationEnd: v || null })}
+        />
+        <InputField
+          label="Evaluation period end time"
+          type="time"
+          name="evaluationEndTime"
+          value={form.evaluationEndTime}
+          onValue={(v) => setForm({ ...form, evaluationEndTime: v || "23:59" })}
+        />
         {NUMBERS.map(({ field, label, suffix }) => (
-          <label key={field}>
-            {label}
-            {suffix && <small className="muted"> ({suffix})</small>}
-            <input
-              type="number"
-              name={field}
-              inputMode="numeric"
-              min={1}
-              step={1}
-              value={Number.isNaN(form[field]) ? "" : form[field]}
-              onChange={(e) => setForm({ ...form, [field]: e.currentTarget.valueAsNumber })}
-            />
-          </label>
+          <Field
+            key={field}
+            label={
+              <>
+                {label}
+                {suffix && <small className="muted"> ({suffix})</small>}
+              </>
+            }
+            control={(a) => (
+              <input
+                {...a}
+                type="number"
+                name={field}
+                inputMode="numeric"
+                min={1}
+                step={1}
+                value={Number.isNaN(form[field]) ? "" : form[field]}
+                onChange={(e) => setForm({ ...form, [field]: e.currentTarget.valueAsNumber })}
+              />
+            )}
+          />
         ))}
       </div>
       <p className="muted">

@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { EmailSettings } from "../../../../src/contract/user.ts";
+import { Check, SelectField } from "../../../components/Field.tsx";
 import { useMailFolders, useRefreshFolders, useSaveFolders } from "../../../hooks/useMailbox.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
 import {
@@ -104,47 +105,31 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
         }}
       >
         <div className="grid">
-          <label>
-            Monitor folder
-            <select
-              name="selectedFolder"
-              value={form.selectedFolder}
-              aria-busy={folders.isLoading || undefined}
-              onChange={(e) => update(withMonitoredFolder(form, e.currentTarget.value))}
-            >
-              {monitorOptions.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-            <small>Only Amazon's emails in this folder are read.</small>
-          </label>
-          <label>
-            Move processed emails to
-            <select
-              name="processedFolder"
-              value={form.processedFolder}
-              onChange={(e) => update({ ...form, processedFolder: e.currentTarget.value })}
-            >
-              {processedOptions.map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-            <small>Optional: a folder to move each email to after its order is saved.</small>
-          </label>
-        </div>
-        <label className="checkbox-line">
-          <input
-            type="checkbox"
-            name="markProcessedAsRead"
-            checked={form.markProcessedAsRead}
-            onChange={(e) => update({ ...form, markProcessedAsRead: e.currentTarget.checked })}
+          <SelectField
+            label="Monitor folder"
+            hint="Only Amazon's emails in this folder are read."
+            name="selectedFolder"
+            value={form.selectedFolder}
+            aria-busy={folders.isLoading || undefined}
+            onValue={(folder) => update(withMonitoredFolder(form, folder))}
+            options={monitorOptions}
           />
-          Mark processed emails as read
-        </label>
+          <SelectField
+            label="Move processed emails to"
+            hint="Optional: a folder to move each email to after its order is saved."
+            name="processedFolder"
+            value={form.processedFolder}
+            onValue={(processedFolder) => update({ ...form, processedFolder })}
+            options={processedOptions}
+          />
+        </div>
+        <Check
+          labelClassName="checkbox-line"
+          name="markProcessedAsRead"
+          checked={form.markProcessedAsRead}
+          onChecked={(on) => update({ ...form, markProcessedAsRead: on })}
+          label="Mark processed emails as read"
+        />
         {folders.isError && (
           <p className="mailbox-error">
             The folder list could not be loaded. Use 'Refresh folder list' to try again.

@@ -8,6 +8,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { Dialog } from "../../../components/Dialog.tsx";
+import { InputField } from "../../../components/Field.tsx";
 import {
   afterConnect,
   fetchGoogleAuthUrl,
@@ -272,30 +273,26 @@ function AppPasswordForm({
           {error}
         </div>
       )}
-      <label>
-        Gmail address
-        <input
-          type="email"
-          name="gmail-address"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-          placeholder="you@gmail.com"
-          required
-        />
-      </label>
-      <label>
-        App password
-        <input
-          type="password"
-          name="app-password"
-          autoComplete="off"
-          value={appPassword}
-          onChange={(e) => setAppPassword(e.currentTarget.value)}
-          placeholder="xxxx xxxx xxxx xxxx"
-          required
-        />
-      </label>
+      <InputField
+        label="Gmail address"
+        type="email"
+        name="gmail-address"
+        autoComplete="email"
+        value={email}
+        onValue={setEmail}
+        placeholder="you@gmail.com"
+        required
+      />
+      <InputField
+        label="App password"
+        type="password"
+        name="app-password"
+        autoComplete="off"
+        value={appPassword}
+        onValue={setAppPassword}
+        placeholder="xxxx xxxx xxxx xxxx"
+        required
+      />
       <footer className="button-row end">
         <button type="button" className="secondary" onClick={onBack} disabled={connect.isPending}>
           {backLabel}

@@ -7,6 +7,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
 import { plural } from "../../../../src/shared/plural.ts";
+import { Field } from "../../../components/Field.tsx";
 import { useDismissInterruptedImports, useInterruptedImports } from "../../../hooks/useMailbox.ts";
 import { authHeaders, errorMessage, SignedOutError, throwIfNotOk } from "../../../lib/api.ts";
 import { formatBytes } from "../../../lib/format.ts";
@@ -149,26 +150,32 @@ export function ImportCard({
         </div>
       )}
       <form onSubmit={submit}>
-        <label>
-          Email files (.eml, .mbox)
-          <input
-            ref={input}
-            type="file"
-            name="files"
-            multiple
-            accept=".eml,.mbox,message/rfc822,application/mbox"
-            disabled={busy}
-            onChange={(e) => {
-              setFiles(Array.from(e.currentTarget.files ?? []));
-              if (phase.kind !== "uploading") setPhase({ kind: "idle" });
-            }}
-          />
-          {files.length > 0 && (
-            <small>
-              {plural(files.length, { one: "file", other: "files" })} selected, {formatBytes(total)}
-            </small>
+        <Field
+          label="Email files (.eml, .mbox)"
+          hint={
+            files.length > 0 && (
+              <>
+                {plural(files.length, { one: "file", other: "files" })} selected,{" "}
+                {formatBytes(total)}
+              </>
+            )
+          }
+          control={(a) => (
+            <input
+              {...a}
+              ref={input}
+              type="file"
+              name="files"
+              multiple
+              accept=".eml,.mbox,message/rfc822,application/mbox"
+              disabled={busy}
+              onChange={(e) => {
+                setFiles(Array.from(e.currentTarget.files ?? []));
+                if (phase.kind !== "uploading") setPhase({ kind: "idle" });
+              }}
+            />
           )}
-        </label>
+        />
         <button type="submit" disabled={files.length === 0 || busy} aria-busy={busy || undefined}>
           Import
         </button>

@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { UserData } from "../../../../src/contract/index.ts";
+import { Check } from "../../../components/Field.tsx";
 import { useProcessOldEmails } from "../../../hooks/useMailbox.ts";
 import { apiJson, errorMessage } from "../../../lib/api.ts";
 import { userKeys } from "../../../lib/query-keys.ts";
@@ -75,23 +76,24 @@ export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boo
       <fieldset aria-busy={save.isPending || undefined}>
         <legend className="visually-hidden">Which orders to import</legend>
         {OPTIONS.map((o) => (
-          <label key={o.value}>
-            <input
-              type="radio"
-              name="import-mode"
-              value={o.value}
-              checked={choice === o.value}
-              disabled={save.isPending}
-              onChange={() => {
-                setChoice(o.value);
-                save.mutate(o.value);
-              }}
-            />
-            <span className="import-mode-text">
-              {o.label}
-              <small>{o.hint}</small>
-            </span>
-          </label>
+          <Check
+            key={o.value}
+            kind="radio"
+            name="import-mode"
+            value={o.value}
+            checked={choice === o.value}
+            disabled={save.isPending}
+            onChecked={() => {
+              setChoice(o.value);
+              save.mutate(o.value);
+            }}
+            label={
+              <span className="import-mode-text">
+                {o.label}
+                <small>{o.hint}</small>
+              </span>
+            }
+          />
         ))}
       </fieldset>
       <p>

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import type { EmailSettings } from "../../../../src/contract/user.ts";
 import { Dialog } from "../../../components/Dialog.tsx";
+import { SelectField } from "../../../components/Field.tsx";
 import { useProcessOldEmails } from "../../../hooks/useMailbox.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
 import { DEFAULT_PERIOD, PERIOD_OPTIONS, processConfirmText } from "./settings.ts";
@@ -89,20 +90,13 @@ export function ProcessOldEmails(props: { settings: EmailSettings; emailsScanned
           <strong>{settings.selectedFolder ?? "INBOX"}</strong>). Emails already read are skipped.
         </p>
         <div className="process-row">
-          <label>
-            Period
-            <select
-              name="period"
-              value={String(days)}
-              onChange={(e) => setDays(Number(e.currentTarget.value))}
-            >
-              {PERIOD_OPTIONS.map((o) => (
-                <option key={o.value} value={String(o.value)}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label="Period"
+            name="period"
+            value={String(days)}
+            onValue={(v) => setDays(Number(v))}
+            options={PERIOD_OPTIONS}
+          />
           <button
             type="button"
             disabled={process.isPending}
