@@ -1,6 +1,6 @@
 /**
  * First screen on a phone (not a test): a cold load of the orders list in Chromium with the phone
- * profile of issue 14 — 390x844, CPU slowed 4x (Emulation.setCPUThrottlingRate), 150 ms latency
+ * profile — 390x844, CPU slowed 4x (Emulation.setCPUThrottlingRate), 150 ms latency
  * and 1.6 Mbit/s down / 750 kbit/s up (Network.emulateNetworkConditions), cache disabled — against
  * the real server (`bun run src/main.ts` on the built dist/, fresh DATA_DIR, 40 orders).
  *

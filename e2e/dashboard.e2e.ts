@@ -205,7 +205,7 @@ test("stat cards and the shipped delivery date on a card", async ({
   await expect(dashboard.trackingButton("Reviewed")).toHaveCount(0);
 });
 
-test("late parcels, reviews due and ordered today count what they say (issue 23)", async ({
+test("late parcels, reviews due and ordered today count what they say", async ({
   request,
   user,
   page,

@@ -101,7 +101,7 @@ test("a signed-out cold load fetches the sign-in page's chunk before the app has
   await expect(page).toHaveURL(/\/login\?next=/);
 });
 
-test("the page runs on React DOM (issue 24: the stack the project asks for, not a look-alike)", async ({
+test("the page runs on React DOM (the stack the project asks for, not a look-alike)", async ({
   page,
 }) => {
   await page.goto("/login");

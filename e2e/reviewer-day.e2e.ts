@@ -1,5 +1,5 @@
 /**
- * Issue 23 in the browser (a reviewer's real day): Mark delivered for report orders nobody
+ * A reviewer's real day in the browser: Mark delivered for report orders nobody
  * tracks (item 5), Write review on Amazon on the order's own site (10), the delivery date (12),
  * unsaved review text kept (13), ASIN search and decimal commas (14), Update Tracking only where a
  * look-up exists and Vine settings errors in the form's words (15), the user menu with a long

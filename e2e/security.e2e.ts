@@ -1,5 +1,5 @@
 /**
- * Issue 13 in the browser: every screen works under the pages' Content-Security-Policy with no
+ * In the browser: every screen works under the pages' Content-Security-Policy with no
  * violation (a `securitypolicyviolation` listener on every page, and console errors), the policy
  * really blocks inline script, and changing the email address asks for the current password.
  */

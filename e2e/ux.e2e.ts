@@ -1,5 +1,5 @@
 /**
- * The UX pass of issue 14, checked as a user meets it: layout at phone width (nothing cut or
+ * The UX pass, checked as a user meets it: layout at phone width (nothing cut or
  * overlapping), 44 px touch targets, a visible focus ring, the ARIA tabs with arrow keys, the
  * inline tracking editor's Save and Cancel, broken images, visible empty stars, and the small
  * wordings of the review tab.

@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import fs from "node:fs";
 import path from "node:path";
 import { ConfigError, loadConfig } from "../src/config.ts";
-import { isDiskFull } from "../src/lib/errors.ts";
+import { isDiskFull } from "../src/util/errors.ts";
 
 let config: ReturnType<typeof loadConfig>;
 try {

@@ -15,10 +15,10 @@ import { createApp } from "./http/app.ts";
 import { createDrain } from "./http/middleware/drain.ts";
 import { IMPORT_BODY_LIMIT } from "./http/routes/mail-import.routes.ts";
 import { createAppJobs } from "./jobs/registry.ts";
-import { privateDataDir } from "./lib/file-modes.ts";
-import { startIdleCollections } from "./lib/idle-gc.ts";
 import { createLogger } from "./log.ts";
 import { createServices } from "./services.ts";
+import { privateDataDir } from "./util/file-modes.ts";
+import { startIdleCollections } from "./util/idle-gc.ts";
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -100,7 +100,7 @@ services.health.start();
 // Alert channels: what waited in the outbox (across a restart too) goes out in the background.
 services.alerts.start();
 // A full garbage collection every 10 minutes: a mostly idle server otherwise keeps the garbage of
-// the mail it read resident for hours (src/lib/idle-gc.ts).
+// the mail it read resident for hours (src/util/idle-gc.ts).
 const stopIdleCollections = startIdleCollections();
 
 /** Upload and import temp files (DATA_DIR/tmp): nothing can use them once the process ends. */

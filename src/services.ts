@@ -48,8 +48,6 @@ import { createUsersRepo } from "./features/users/users.repo.ts";
 import { createUsersService } from "./features/users/users.service.ts";
 import { createVineRepo } from "./features/vine/vine.repo.ts";
 import { createVineService } from "./features/vine/vine.service.ts";
-import { lazyModule } from "./lib/lazy-module.ts";
-import { createSecrets, loadOrCreateKeyFile } from "./lib/secrets.ts";
 import type { AppLogger, Logger } from "./log.ts";
 import { isAmazonSender } from "./mail/amazon/senders.ts";
 import { CALLBACK_PATH, createAccessTokens, createGoogleClient } from "./mail/oauth/google.ts";
@@ -58,6 +56,8 @@ import { createMediaTokens } from "./media/media-token.ts";
 import { createMediaStorage } from "./media/storage.ts";
 import { createCarrierLookup } from "./tracking/lookup.ts";
 import type { CarrierLookup } from "./tracking/types.ts";
+import { lazyModule } from "./util/lazy-module.ts";
+import { createSecrets, loadOrCreateKeyFile } from "./util/secrets.ts";
 
 /**
  * Tests replace parts of the mailbox (a slow or failing ingest, short timers, an IDLE hook) and of
@@ -68,8 +68,8 @@ export type ServiceOverrides = {
   alerts?: Partial<Pick<AlertsDeps, "now" | "retryDelaysMs" | "timeoutMs" | "resolve">>;
   mailbox?: Partial<MailboxServiceDeps>;
   /**
-   * The mail pipeline's reader and its version: tests simulate a reader upgrade (issue 21 item
-   * 6) by raising the version and giving the reader that reads more.
+   * The mail pipeline's reader and its version: tests simulate a reader upgrade by
+   * raising the version and giving the reader that reads more.
    */
   mail?: Partial<Pick<IngestDeps, "readAmazonMail" | "readerVersion">>;
   tracking?: {

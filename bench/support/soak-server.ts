@@ -6,7 +6,7 @@
  * schedule's timers wait SOAK_SPEED times less. IMAP's command timeout keeps a floor of 2 s: it
  * is a deadline for Dovecot's answer, not a schedule.
  *
- * Its full collections every 10 minutes (src/lib/idle-gc.ts) run on the sped clock too;
+ * Its full collections every 10 minutes (src/util/idle-gc.ts) run on the sped clock too;
  * SOAK_IDLE_GC=off leaves them out (to see what they change).
  *
  * On SIGUSR2 it collects garbage in full and writes one JSON line to stdout, {rssKb, anonKb}: what
@@ -19,10 +19,10 @@ import { loadConfig } from "../../src/config.ts";
 import { closeDatabase, openDatabase } from "../../src/db/client.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createAppJobs } from "../../src/jobs/registry.ts";
-import { IDLE_GC_EVERY_MS, startIdleCollections } from "../../src/lib/idle-gc.ts";
 import { createLogger } from "../../src/log.ts";
 import { DEFAULT_TIMINGS } from "../../src/mail/imap/supervisor.ts";
 import { createServices } from "../../src/services.ts";
+import { IDLE_GC_EVERY_MS, startIdleCollections } from "../../src/util/idle-gc.ts";
 
 const SPEED = Number(process.env.SOAK_SPEED ?? 1);
 const t0 = Date.now();

@@ -45,7 +45,6 @@ export class EditOrderPage {
   readonly markRejected: Locator;
   readonly reference: Locator;
   readonly viewOnAmazon: Locator;
-  // Issue 23
   readonly dateDelivered: Locator;
   readonly writeReview: Locator;
   readonly updateTracking: Locator;

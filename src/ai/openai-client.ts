@@ -6,7 +6,7 @@
  */
 import type OpenAI from "openai";
 import type { Config } from "../config.ts";
-import { retryAfterMs } from "../shared/retry-after.ts";
+import { retryAfterMs } from "../util/retry-after.ts";
 
 export type ChatMessage = { role: "system" | "user"; content: string };
 
@@ -47,7 +47,7 @@ export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 export const PLACEHOLDER_API_KEY = "not-needed";
 
 /**
- * Seconds to wait from a 429's headers (src/shared/retry-after.ts reads them). Rounded up, at
+ * Seconds to wait from a 429's headers (src/util/retry-after.ts reads them). Rounded up, at
  * least 1, at most a day; `fallback` when absent or unreadable.
  */
 export function retryAfterSeconds(

@@ -198,8 +198,8 @@ export type TrackingUpdateResponse = {
 };
 
 /**
- * POST /api/orders/{id}/delivered and POST /api/orders/untracked/delivered ("Mark delivered",
- * issue 23 item 5): the day it arrived; absent, each order's usual day (shipped date plus its
+ * POST /api/orders/{id}/delivered and POST /api/orders/untracked/delivered ("Mark delivered"):
+ * the day it arrived; absent, each order's usual day (shipped date plus its
  * marketplace's usual days, never after today).
  */
 export const markDeliveredBody = z.object({

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { isDatabaseBusy } from "../lib/errors.ts";
+import { isDatabaseBusy } from "../util/errors.ts";
 import * as schema from "./schema.ts";
 
 /**

@@ -442,7 +442,7 @@ export const serverKeys = sqliteTable("server_keys", {
 });
 
 /**
- * What the tracking checks know about trouble with an order's parcel (issue 18's "Tracking
+ * What the tracking checks know about trouble with an order's parcel (the "Tracking
  * problem" alert): how many checks in a row the carrier did not know the number, and which
  * problem the user was last told about (so each is told once). A row belongs to one tracking
  * number; a new number starts afresh.

@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { cleanStrings } from "../contract/fields.ts";
-import { AppError, badRequest } from "../lib/errors.ts";
+import { AppError, badRequest } from "../util/errors.ts";
 
 /** Objects and lists inside one another a request body may have (ours need 4 at most). */
 export const MAX_JSON_DEPTH = 16;

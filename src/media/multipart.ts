@@ -5,15 +5,15 @@
  * a file, a malformed body, too many files) stops reading the request at once and is thrown.
  */
 import type { Busboy } from "@fastify/busboy";
-import { type AppError, badRequest } from "../lib/errors.ts";
-import { createGcPacer } from "../lib/gc-pacer.ts";
-import { lazyModule } from "../lib/lazy-module.ts";
+import { type AppError, badRequest } from "../util/errors.ts";
+import { createGcPacer } from "../util/gc-pacer.ts";
+import { lazyModule } from "../util/lazy-module.ts";
 
 /** The multipart reader (and Node's streams under it) loads with the first upload, not at start. */
 const busboy = lazyModule(() => require("@fastify/busboy") as typeof import("@fastify/busboy"));
 
 /**
- * A full collection after every 16 MB of request body (src/lib/gc-pacer.ts): an upload's chunks
+ * A full collection after every 16 MB of request body (src/util/gc-pacer.ts): an upload's chunks
  * are garbage at once but pile up faster than the collector reclaims them, so a large video would
  * grow the server by far more than it holds. It costs some throughput, still well above any LAN;
  * bench/media-upload.bench.ts measures both (figures in bench/README.md, "Collections while

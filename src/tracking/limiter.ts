@@ -4,7 +4,7 @@
  * carrier asked for (429 Retry-After). A call that would break the quota or the pause is not made:
  * the gate answers "rate-limited" with retryAfterMs instead.
  */
-import { createRateWindow } from "../lib/rate-window.ts";
+import { createRateWindow } from "../util/rate-window.ts";
 import { type Failure, fail } from "./http.ts";
 
 const HOUR = 3_600_000;

@@ -11,7 +11,7 @@
  * Tokens and secrets never appear in outcomes or logs.
  */
 
-import { createTokenCache as createSharedTokenCache } from "../lib/token-cache.ts";
+import { createTokenCache as createSharedTokenCache } from "../util/token-cache.ts";
 import {
   type AdapterDeps,
   commonFailure,

@@ -282,7 +282,7 @@ describe("the migration", () => {
   });
 });
 
-describe("POST /api/imap/import, default 'Vine orders only': the Vine rule in every currency form (issue 21 item 4)", () => {
+describe("POST /api/imap/import, default 'Vine orders only': the Vine rule in every currency form", () => {
   /**
    * The marketplace's 2025 confirmation (test/fixtures/mail/locale-cases.ts) with its total written
    * in `total` and no item price shown (no aria amount either): only the total can tell a Vine

@@ -7,14 +7,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import type { DashboardCounts, DashboardStats, Order } from "../../src/contract/index.ts";
 import { createDashboardRepo } from "../../src/features/dashboard/dashboard.repo.ts";
 import { createDashboardService } from "../../src/features/dashboard/dashboard.service.ts";
-import {
-  addDays,
-  dayInZone,
-  formatDay,
-  startOfDayInZone,
-} from "../../src/features/orders/expected-delivery.ts";
 import { createOrdersRepo } from "../../src/features/orders/orders.repo.ts";
 import { createUsersRepo } from "../../src/features/users/users.repo.ts";
+import { addDays, dayInZone, formatDay, startOfDayInZone } from "../../src/util/calendar-day.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { type SeedRow, seedOrders } from "../support/seed-orders.ts";
 import { call } from "./helpers.ts";
@@ -212,7 +207,7 @@ describe("counts", () => {
   });
 });
 
-describe("late parcels and reviews due (issue 23)", () => {
+describe("late parcels and reviews due", () => {
   test("ShippedLate: Shipped orders whose expected day is before today in the user's zone", async () => {
     const u = await userIn("Asia/Tokyo");
     seed(u.userid, [

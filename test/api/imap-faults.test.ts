@@ -300,7 +300,7 @@ describe("one huge message cannot balloon memory (item 4)", () => {
   }, 30_000);
 });
 
-describe("the admin hears of a mailbox supervisor failing for a long time (issue 18)", () => {
+describe("the admin hears of a mailbox supervisor failing for a long time", () => {
   let fake: FakeAlerts;
   beforeAll(() => {
     fake = startFakeAlerts();

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { Hono } from "hono";
 import { mailImportRoutes } from "../../src/http/routes/mail-import.routes.ts";
 import type { AppEnv } from "../../src/http/types.ts";
-import { AppError } from "../../src/lib/errors.ts";
+import { AppError } from "../../src/util/errors.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { chunked } from "../support/chunked.ts";
 import type { ErrorBody } from "./helpers.ts";

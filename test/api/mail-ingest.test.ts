@@ -11,10 +11,10 @@ import {
   type IngestDeps,
   type MailIngestService,
 } from "../../src/features/mailbox/ingest.service.ts";
-import { AppError } from "../../src/lib/errors.ts";
 import { readAmazonMail } from "../../src/mail/amazon/reader.ts";
 import { isAmazonSender } from "../../src/mail/amazon/senders.ts";
 import { parseMail } from "../../src/mail/parse.ts";
+import { AppError } from "../../src/util/errors.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { call } from "./helpers.ts";
 import { amazonMail, type MailSpec, plainMail } from "./mail-messages.ts";

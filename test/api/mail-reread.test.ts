@@ -1,6 +1,5 @@
 /**
- * Mail the reader did not understand and summaries that add up (issue 23
- * item 4), through POST /api/imap/import:
+ * Mail the reader did not understand and summaries that add up, through POST /api/imap/import:
  * - an order confirmation whose total cannot be read is "not understood" in "Vine orders only":
  *   never taken for paid, never made an order; "All Amazon orders" creates it;
  * - every message is in exactly one bucket of the summary;

@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import { STATE_COOKIE } from "../../src/features/mailbox/gmail-oauth.service.ts";
-import { createSecrets } from "../../src/lib/secrets.ts";
 import { codeChallengeOf } from "../../src/mail/oauth/google.ts";
+import { createSecrets } from "../../src/util/secrets.ts";
 import { startDovecot } from "../support/dovecot.ts";
 import { FAKE_CLIENT_SECRET } from "../support/fake-google.ts";
 import {

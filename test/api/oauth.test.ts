@@ -8,7 +8,6 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { redirectAcceptedByGoogle } from "../../src/features/mailbox/gmail-oauth.service.ts";
-import { createSecrets } from "../../src/lib/secrets.ts";
 import { redactUrl } from "../../src/log.ts";
 import { ImapError } from "../../src/mail/imap/client.ts";
 import {
@@ -18,6 +17,7 @@ import {
   GMAIL_SCOPE,
   NOT_CONFIGURED,
 } from "../../src/mail/oauth/google.ts";
+import { createSecrets } from "../../src/util/secrets.ts";
 import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET } from "../support/fake-google.ts";
 import {
   APPENDER,

@@ -1,5 +1,5 @@
 /**
- * Issue 23 (a reviewer's real day), the orders API: "Mark delivered" for orders the Itemized
+ * A reviewer's real day, the orders API: "Mark delivered" for orders the Itemized
  * Report says shipped and nobody tracks (item 5), the delivery date set and corrected (item 12),
  * ASIN search and yen amounts (item 14). Real SQLite through the real app; the orders and Vine
  * services' clocks are fixed.

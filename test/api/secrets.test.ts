@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ConfigError, loadConfig } from "../../src/config.ts";
-import { createSecrets, SecretError } from "../../src/lib/secrets.ts";
+import { createSecrets, SecretError } from "../../src/util/secrets.ts";
 
 describe("secrets at rest and configuration", () => {
   test("AES-256-GCM: round trip, a fresh IV each time, tampering and a wrong key are refused", () => {

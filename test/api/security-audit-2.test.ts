@@ -1,5 +1,5 @@
 /**
- * Issue 22 (second security audit), items 3–7 and 9–12 (sign-ups): alert channels that could read
+ * The second security audit (sign-ups included): alert channels that could read
  * the LAN and the server itself, guesses per account across addresses, deeply nested JSON, the
  * VAPID contact, metadata addresses hidden in IPv6 forms, credentials in an ntfy address, line
  * breaks in header values, media links that outlived their session, sign-ups per address.

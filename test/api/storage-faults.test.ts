@@ -13,7 +13,7 @@ import {
   isDatabaseBusy,
   isDiskFull,
   storageFault,
-} from "../../src/lib/errors.ts";
+} from "../../src/util/errors.ts";
 import { createHarness, type Harness } from "../harness.ts";
 
 let h: Harness;

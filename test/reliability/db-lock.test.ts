@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 8 against the real server: another process (a bun:sqlite connection in a child
+ * A locked database against the real server: another process (a bun:sqlite connection in a child
  * process, as the sqlite3 shell or a backup tool would) takes the database's write lock with
  * BEGIN IMMEDIATE and holds it for LOCK_HOLD_SECONDS (default 30). Meanwhile reads and
  * /api/health keep answering, a write answers 503 "The database is busy; try again" with
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DB_BUSY_MESSAGE } from "../../src/lib/errors.ts";
+import { DB_BUSY_MESSAGE } from "../../src/util/errors.ts";
 import { type AppProcess, startApp } from "../support/app-process.ts";
 import { waitFor } from "../support/wait.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 6, against a real full disk: the real server runs on a small tmpfs as its data
+ * A real full disk: the real server runs on a small tmpfs as its data
  * folder; the test fills it, checks what a user and an operator see, frees it and checks that
  * everything heals by itself. (Where tmpfs cannot be mounted, the test says so; the same answers
  * are checked through the health service's free-space seam in test/api/storage-faults.test.ts.)
@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
-import { DISK_FULL_MESSAGE } from "../../src/lib/errors.ts";
+import { DISK_FULL_MESSAGE } from "../../src/util/errors.ts";
 import { type AppProcess, startApp } from "../support/app-process.ts";
 import { jpegWithGps } from "../support/media-files.ts";
 import { mountSmallDisk, type SmallDisk } from "../support/small-disk.ts";

@@ -1,5 +1,5 @@
 /**
- * Issue 22, items 1–2: a hostile .xlsx must not take the server's memory. Each file is made here
+ * A hostile .xlsx must not take the server's memory. Each file is made here
  * (zips written by the test), uploaded to the REAL server process (test/support/app-process.ts),
  * and must get a 400 with a sentence while the process's peak RSS (VmHWM, reset before each upload
  * through /proc/<pid>/clear_refs) stays within 100 MB of what it was before.

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7 against the real server process: SIGTERM during a slow upload (a mail import
+ * A slow stop against the real server process: SIGTERM during a slow upload (a mail import
  * whose body arrives in two halves). New requests get 503 at once; the upload in flight finishes
  * within SHUTDOWN_GRACE_SECONDS and the process exits 0 — or, when the grace period runs out, the
  * upload is cut and the process exits 1. Either way no temp (.part) file is left behind.

@@ -18,7 +18,7 @@
  *   `stop()` ends it. Only the master process we spawned is signalled, by its recorded PID.
  *
  *   const dc = await startDovecot({ users: [{ user: "alice@example.test", pass: "pw" }] });
- *   await dc.append("alice@example.test", rawMessage);
+ *   await dc.append("alice@example.test", source);
  *   ...
  *   await dc.stop();
  *
@@ -401,30 +401,4 @@ function chownTree(p: string, uid: number, gid: number) {
   if (fs.statSync(p).isDirectory()) {
     for (const e of fs.readdirSync(p)) chownTree(path.join(p, e), uid, gid);
   }
-}
-
-/** A small RFC 5322 message (CRLF line ends). */
-export function rawMessage(m: {
-  from: string;
-  to?: string;
-  subject: string;
-  messageId?: string;
-  date?: Date;
-  body?: string;
-  headers?: Record<string, string>;
-}): string {
-  const lines = [
-    `From: ${m.from}`,
-    `To: ${m.to ?? "alice@example.test"}`,
-    `Subject: ${m.subject}`,
-    `Date: ${(m.date ?? new Date()).toUTCString()}`,
-    `Message-ID: <${m.messageId ?? `${crypto.randomUUID()}@test.local`}>`,
-    "MIME-Version: 1.0",
-    "Content-Type: text/plain; charset=utf-8",
-    ...Object.entries(m.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
-    "",
-    m.body ?? "Hello.",
-    "",
-  ];
-  return lines.join("\r\n");
 }

@@ -91,6 +91,3 @@ export function useLastLiveUpdate(): Date | null {
 export function useLiveConnectionState(): LiveState {
   return useSyncExternalStore(subscribeSnapshot, () => getSnapshot().state);
 }
-
-/** Closes the stream and opens it again after 1 s with fresh attempts. */
-export const reconnectLiveEvents = () => loaded?.client.reconnect();

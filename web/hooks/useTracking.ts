@@ -116,13 +116,6 @@ export function useUpdateAllTracking() {
   return useMutation({ mutationFn: () => updateAllTracking(queryClient) });
 }
 
-export function useUpdateOrderTracking() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (orderid: number) => updateOrderTracking(queryClient, orderid),
-  });
-}
-
 /**
  * POST /api/orders/{id}/tracking/update (Update Tracking in Edit Order): 'Tracking updated' and
  * the order is refetched, or 'Update failed'.

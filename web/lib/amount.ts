@@ -4,7 +4,7 @@
  * apart from reading the browser's language as a default.
  */
 import { NumberParser } from "@internationalized/number";
-import { amountText, currencyDigits } from "../../src/shared/money.ts";
+import { amountText, currencyDigits } from "../../src/util/money.ts";
 
 /** Home language of each marketplace currency: its decimal mark decides whether "129,99" is. */
 const CURRENCY_LOCALE: Record<string, string> = {

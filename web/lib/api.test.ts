@@ -79,7 +79,7 @@ describe("throwIfNotOk", () => {
   });
 });
 
-describe("server faults in the server's words (issue 12)", () => {
+describe("server faults in the server's words", () => {
   const full = "The server's disk is full; nothing was saved. Free some space and try again.";
   const caught = async (res: Response) => {
     try {

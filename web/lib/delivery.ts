@@ -3,7 +3,7 @@
  * docs/behaviour.md#constants-and-limits). Pure.
  */
 import type { Order } from "../../src/contract/orders.ts";
-import { plural } from "../../src/shared/plural.ts";
+import { plural } from "../../src/util/plural.ts";
 import { type DateInput, daysSince, toDate, type UrgencyLevel, urgencyLevel } from "./format.ts";
 import { dayDiff, dayKey, displayDay } from "./order-days.ts";
 

@@ -3,7 +3,7 @@
  * All functions are pure apart from the console.warn issued for an invalid time zone.
  */
 
-import { plural } from "../../src/shared/plural.ts";
+import { plural } from "../../src/util/plural.ts";
 import { safeTimeZone } from "./timezone.ts";
 
 export type DateInput = string | number | Date | null | undefined;

@@ -9,7 +9,7 @@
  * timestamp; web/lib/live-events-keys.ts decides what each type refetches.
  */
 import type { LiveEvent } from "../../src/contract/events.ts";
-import { backoffDelay as sharedBackoff } from "../../src/lib/backoff.ts";
+import { backoffDelay as sharedBackoff } from "../../src/util/backoff.ts";
 
 export const STREAM_PATH = "/api/events/stream";
 export const RECONNECT_BASE_MS = 1000;

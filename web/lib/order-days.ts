@@ -4,7 +4,7 @@
  */
 import type { OrderStatus } from "../../src/contract/constants.ts";
 import type { Order } from "../../src/contract/orders.ts";
-import { dayDiff, isoDayInZone } from "../../src/shared/calendar-day.ts";
+import { dayDiff, isoDayInZone } from "../../src/util/calendar-day.ts";
 import { type DateInput, formatDateOnly, toDate } from "./format.ts";
 import { detectBrowserTimeZone, safeTimeZone } from "./timezone.ts";
 

@@ -1,7 +1,7 @@
 /**
- * Issue 23's pure helpers on the web side: typed amounts (item 14), the order's Amazon links
- * (item 10), the delivery date a status fills (item 12), which failed uploads can be retried
- * (item 15) and the kept review drafts (item 13).
+ * A reviewer's day, the pure helpers on the web side: typed amounts, the order's Amazon links,
+ * the delivery date a status fills, which failed uploads can be retried and the kept review
+ * drafts.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { orderMarketplace, usualDeliveredDay } from "../../src/contract/marketplaces.ts";

@@ -8,7 +8,7 @@
  * - An invalid zone never throws: callers fall back to the browser default with a warning.
  */
 import { TRACKING_FALLBACK_TIMEZONE, TRACKING_TIMEZONES } from "../../src/contract/constants.ts";
-import { isValidTimeZone } from "../../src/shared/time-zone.ts";
+import { isValidTimeZone } from "../../src/util/time-zone.ts";
 
 /** The zones the preference picker offers (docs/behaviour.md#constants-and-limits); decided in the contract. */
 export const TIMEZONES = TRACKING_TIMEZONES;
@@ -51,7 +51,7 @@ export function detectBrowserTimeZone(): string {
   }
 }
 
-/** True for any time zone name Intl knows (src/shared/time-zone.ts decides, for the server too). */
+/** True for any time zone name Intl knows (src/util/time-zone.ts decides, for the server too). */
 export { isValidTimeZone };
 
 /** The zone a new preference starts with. */

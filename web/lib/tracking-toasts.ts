@@ -11,7 +11,7 @@ import type {
   UpdateAllTrackingResponse,
   UpdateOrderTrackingResponse,
 } from "../../src/contract/tracking.ts";
-import { plural } from "../../src/shared/plural.ts";
+import { plural } from "../../src/util/plural.ts";
 
 export type ToastSpec = {
   title: string;

@@ -6,7 +6,7 @@
 import type { VineRate, VineStanding } from "../../src/contract/vine.ts";
 import type { RateRule } from "../../src/contract/vine-constants.ts";
 import { CANT_REVIEW_LABELS, type CantReviewReason } from "../../src/contract/vine-constants.ts";
-import { pluralForm } from "../../src/shared/plural.ts";
+import { pluralForm } from "../../src/util/plural.ts";
 
 /** "Dec 31, 2026" for a "YYYY-MM-DD" day, without any time-zone shift. */
 export function formatDay(day: string): string {

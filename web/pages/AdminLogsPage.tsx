@@ -2,7 +2,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
-import { plural } from "../../src/shared/plural.ts";
+import { plural } from "../../src/util/plural.ts";
 import { ConfirmDialog } from "../components/Dialog.tsx";
 import { Check } from "../components/Field.tsx";
 import { useLogFile, useLogFiles } from "../hooks/useAdminLogs.ts";

@@ -1,7 +1,9 @@
 /** Sign in and create account on one screen (docs/screens.md, docs/behaviour.md#validation). */
+
 import { type FormEvent, useState } from "react";
 import { Redirect, useSearch } from "wouter";
 import { InputField } from "../components/Field.tsx";
+import { FormError } from "../components/FormError.tsx";
 import { GrapeIcon } from "../components/GrapeIcon.tsx";
 import { errorMessage } from "../lib/api.ts";
 import { useAuth } from "../lib/auth.tsx";
@@ -53,11 +55,7 @@ export function LoginPage() {
           </p>
         </header>
         <form onSubmit={submit}>
-          {error && (
-            <div role="alert" className="alert alert-error">
-              {error}
-            </div>
-          )}
+          <FormError>{error}</FormError>
           <InputField
             label="Email"
             type="email"

@@ -25,7 +25,7 @@ import { isOrderSort, isOrderStatus } from "../lib/order-status.ts";
 import { totalPages } from "../lib/pagination.ts";
 import type { Prime } from "../routes.ts";
 import "../styles/orders.css";
-import { plural } from "../../src/shared/plural.ts";
+import { plural } from "../../src/util/plural.ts";
 
 // "Shipped, not tracked" orders and Mark all delivered: loaded after the list.
 const UntrackedShipments = lazy(() =>

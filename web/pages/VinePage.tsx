@@ -31,7 +31,7 @@ import { VineSettingsForm } from "./vine/VineSettingsForm.tsx";
 import "../styles/dashboard.css";
 import "../styles/order-card.css";
 import "../styles/vine.css";
-import { plural } from "../../src/shared/plural.ts";
+import { plural } from "../../src/util/plural.ts";
 import { LoadFailed } from "../components/LoadFailed.tsx";
 
 const AWAITING_SHOWN = 10;

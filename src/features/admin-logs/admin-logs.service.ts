@@ -5,8 +5,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { LogFileContent, LogFileInfo } from "../../contract/index.ts";
-import { notFound } from "../../lib/errors.ts";
 import { LOG_FILE_PATTERN } from "../../log.ts";
+import { notFound } from "../../util/errors.ts";
 
 /** The viewer shows at most this many bytes from the end of a file. */
 export const LOG_VIEW_MAX_BYTES = 512 * 1024;

@@ -16,8 +16,8 @@ import {
   type UpdateAlertChannelBody,
 } from "../../contract/index.ts";
 import type { AlertChannelRow, AlertOutboxRow } from "../../db/schema.ts";
-import { badRequest, notFound } from "../../lib/errors.ts";
-import type { Secrets } from "../../lib/secrets.ts";
+import { badRequest, notFound } from "../../util/errors.ts";
+import type { Secrets } from "../../util/secrets.ts";
 import {
   checkPushKeys,
   encodeNtfy,

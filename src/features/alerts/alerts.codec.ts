@@ -12,8 +12,8 @@ import {
   type WebhookFormat,
 } from "../../contract/index.ts";
 import type { AlertChannelRow } from "../../db/schema.ts";
-import { badRequest } from "../../lib/errors.ts";
-import type { Secrets } from "../../lib/secrets.ts";
+import { badRequest } from "../../util/errors.ts";
+import type { Secrets } from "../../util/secrets.ts";
 import type { AlertTarget } from "./senders.ts";
 
 export type NtfySettings = {

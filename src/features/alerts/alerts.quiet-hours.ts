@@ -3,7 +3,7 @@
  * out as one summary when they end. The zone's wall clock comes from shared/calendar-day (UTC for
  * an unknown or unset zone).
  */
-import { wallClock } from "../../shared/calendar-day.ts";
+import { wallClock } from "../../util/calendar-day.ts";
 
 export type QuietHours = { start: string; end: string };
 

@@ -17,7 +17,7 @@ import {
 } from "../../contract/index.ts";
 import type { AlertChannelRow, AlertOutboxRow, OrderRow } from "../../db/schema.ts";
 import type { Logger } from "../../log.ts";
-import { orderPath } from "../../shared/app-links.ts";
+import { orderPath } from "../../util/app-links.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import { eventsOf } from "./alerts.codec.ts";

@@ -3,7 +3,7 @@
  * (the private key encrypted), and the `sub` contact sent with every push.
  */
 
-import type { Secrets } from "../../lib/secrets.ts";
+import type { Secrets } from "../../util/secrets.ts";
 import type { AlertsRepo } from "./alerts.repo.ts";
 import type { Vapid } from "./senders.ts";
 import { webpush } from "./web-push.ts";

@@ -11,7 +11,7 @@
  * read what a LAN service answers).
  */
 import type { AlertEvent, AlertWebhookJson, WebhookFormat } from "../../contract/alerts.ts";
-import { retryAfterMs } from "../../shared/retry-after.ts";
+import { retryAfterMs } from "../../util/retry-after.ts";
 import {
   OutgoingError,
   type OutgoingRequest,

@@ -3,7 +3,7 @@
  * Web Push key or message: the library and the crypto and HTTPS modules it brings cost several
  * megabytes resident, and most users never add a device.
  */
-import { lazyModule } from "../../lib/lazy-module.ts";
+import { lazyModule } from "../../util/lazy-module.ts";
 
 const library = lazyModule(() => require("web-push") as typeof import("web-push"));
 

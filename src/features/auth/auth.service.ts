@@ -1,9 +1,9 @@
 /** Accounts and sessions: registration, sign-in with throttling, bearer tokens, sign-out. */
 import type { LoginBody, PublicUser, RegisterBody } from "../../contract/index.ts";
 import type { UserRow } from "../../db/schema.ts";
-import { AppError, conflict, forbidden, storageFault } from "../../lib/errors.ts";
-import { createRateWindow } from "../../lib/rate-window.ts";
-import { plural } from "../../shared/plural.ts";
+import { AppError, conflict, forbidden, storageFault } from "../../util/errors.ts";
+import { plural } from "../../util/plural.ts";
+import { createRateWindow } from "../../util/rate-window.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import { ACCOUNT_MAX_FAILURES, type LoginThrottle, THROTTLE_KEYS } from "./login-throttle.ts";
 import type { Passwords } from "./passwords.ts";

@@ -11,9 +11,9 @@
  * stolen session token cannot guess the password; refused registrations (email taken,
  * registration closed) per client address.
  */
-import { AppError } from "../../lib/errors.ts";
-import { createRateWindow } from "../../lib/rate-window.ts";
-import { plural } from "../../shared/plural.ts";
+import { AppError } from "../../util/errors.ts";
+import { plural } from "../../util/plural.ts";
+import { createRateWindow } from "../../util/rate-window.ts";
 
 export const THROTTLE_KEYS = {
   signIn: (email: string, ip: string | null) => `login|${email}|${ip ?? "?"}`,

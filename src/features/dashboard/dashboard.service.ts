@@ -17,7 +17,7 @@ import {
   dayInZone,
   formatDay,
   startOfDayInZone,
-} from "../orders/expected-delivery.ts";
+} from "../../util/calendar-day.ts";
 import { currencyOfUser, toOrder } from "../orders/order-model.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
 import { REMINDER_RULES } from "../reminders/reminders.service.ts";

@@ -21,9 +21,9 @@
  * - A value the orders service refuses rolls the message back and records it as "unreadable".
  */
 import type { CreateOrderBody } from "../../contract/index.ts";
-import { AppError } from "../../lib/errors.ts";
 import type { Logger } from "../../log.ts";
 import type { MailKind, Marketplace, UnreadField } from "../../mail/amazon/types.ts";
+import { AppError } from "../../util/errors.ts";
 import { toOrder } from "../orders/order-model.ts";
 import type { OrdersService } from "../orders/orders.service.ts";
 import { type Change, type LedgerReason, planFacts } from "./apply-facts.ts";

@@ -9,7 +9,7 @@ import type { AlertEvent } from "../../contract/alerts.ts";
 import type { IngestSummary, NotificationLevel, SkipReason } from "../../contract/index.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { Logger } from "../../log.ts";
-import { plural } from "../../shared/plural.ts";
+import { plural } from "../../util/plural.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import type { Change, ImportMode } from "./apply-facts.ts";

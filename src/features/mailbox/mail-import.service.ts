@@ -21,10 +21,10 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import type { IngestSummary, InterruptedImport } from "../../contract/index.ts";
-import { AppError, badRequest } from "../../lib/errors.ts";
 import { sniffMailFile, splitMbox } from "../../mail/mbox.ts";
 import { type FileSink, streamMultipartFiles } from "../../media/multipart.ts";
-import { pluralForm } from "../../shared/plural.ts";
+import { AppError, badRequest } from "../../util/errors.ts";
+import { pluralForm } from "../../util/plural.ts";
 import { MAIL_MESSAGE_MAX_BYTES, type MailIngestService } from "./ingest.service.ts";
 import type { MailImportRepo } from "./mail-import.repo.ts";
 

@@ -4,13 +4,12 @@
  * is, so a restart resumes it). Messages go through `processUids` like the supervisor's (one
  * FETCH and one transaction per batch, the size cap, mark and move only after commit); a message
  * whose ingest keeps failing is skipped after `backfillRetry.attempts`. A lost connection is
- * retried with the backoff of src/lib/backoff.ts (a temporary refusal waits as long as the server
+ * retried with the backoff of src/util/backoff.ts (a temporary refusal waits as long as the server
  * asked, and is never given up); refused credentials expire the mailbox. Cancelling (Disconnect,
  * expiry, shutdown) ends a run and its waits at once.
  */
 
 import type { EventBus } from "../../events/bus.ts";
-import { atLeast, backoffDelay } from "../../lib/backoff.ts";
 import type { Logger } from "../../log.ts";
 import {
   classifyImapError,
@@ -22,6 +21,7 @@ import {
 import { processUids } from "../../mail/imap/fetch-batches.ts";
 import type { FetchLimits, MailIngestPort } from "../../mail/imap/ports.ts";
 import type { SupervisorTimings } from "../../mail/imap/supervisor.ts";
+import { atLeast, backoffDelay } from "../../util/backoff.ts";
 import type { Scan } from "./ingest.scan.ts";
 import type { MailIngestService } from "./ingest.service.ts";
 import type { MailboxConnections } from "./mailbox.connection.ts";

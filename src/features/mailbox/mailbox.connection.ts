@@ -13,8 +13,6 @@
  */
 import type { ImapFlow } from "imapflow";
 import type { MailboxAccountRow } from "../../db/schema.ts";
-import { AppError, conflict } from "../../lib/errors.ts";
-import { SecretError, type Secrets } from "../../lib/secrets.ts";
 import type { Logger } from "../../log.ts";
 import {
   classifyImapError,
@@ -26,6 +24,8 @@ import {
 } from "../../mail/imap/client.ts";
 import type { MailSettings } from "../../mail/imap/ports.ts";
 import type { SupervisorTimings } from "../../mail/imap/supervisor.ts";
+import { AppError, conflict } from "../../util/errors.ts";
+import { SecretError, type Secrets } from "../../util/secrets.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 import { EXPIRED, NOT_CONNECTED } from "./mailbox.status.ts";
 

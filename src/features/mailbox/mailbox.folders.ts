@@ -5,9 +5,9 @@
  */
 import type { EmailSettings, MailFolder } from "../../contract/index.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { AppError, badRequest } from "../../lib/errors.ts";
 import type { Logger } from "../../log.ts";
 import { listFolders } from "../../mail/imap/client.ts";
+import { AppError, badRequest } from "../../util/errors.ts";
 import type { MailboxConnections } from "./mailbox.connection.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 import { requireConnected } from "./mailbox.status.ts";

@@ -19,8 +19,6 @@ import pTimeout from "p-timeout";
 import type { EmailSettings, MailFolder } from "../../contract/index.ts";
 import type { MailboxAccountRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { badRequest, conflict } from "../../lib/errors.ts";
-import type { Secrets } from "../../lib/secrets.ts";
 import type { Logger } from "../../log.ts";
 import { AMAZON_SENDER_DOMAINS } from "../../mail/amazon/senders.ts";
 import {
@@ -38,6 +36,8 @@ import {
 } from "../../mail/imap/manager.ts";
 import type { FetchLimits } from "../../mail/imap/ports.ts";
 import { DEFAULT_TIMINGS, type SupervisorTimings } from "../../mail/imap/supervisor.ts";
+import { badRequest, conflict } from "../../util/errors.ts";
+import type { Secrets } from "../../util/secrets.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import {
   INGEST_BATCH_MAX,

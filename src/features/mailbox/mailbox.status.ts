@@ -6,11 +6,11 @@
  */
 import type { MailboxAction, MailboxStatus } from "../../contract/index.ts";
 import type { MailboxAccountRow } from "../../db/schema.ts";
-import { AppError, conflict, notFound } from "../../lib/errors.ts";
 import type { AttemptLimiter, AttemptLimits } from "../../mail/imap/manager.ts";
 import { createAttemptLimiter } from "../../mail/imap/manager.ts";
 import type { SupervisorSnapshot } from "../../mail/imap/supervisor.ts";
-import { plural } from "../../shared/plural.ts";
+import { AppError, conflict, notFound } from "../../util/errors.ts";
+import { plural } from "../../util/plural.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 

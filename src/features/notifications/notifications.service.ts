@@ -11,8 +11,8 @@ import {
 } from "../../contract/index.ts";
 import type { NotificationRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { notFound } from "../../lib/errors.ts";
-import { plural } from "../../shared/plural.ts";
+import { notFound } from "../../util/errors.ts";
+import { plural } from "../../util/plural.ts";
 import { SafeHtml, toPlainText } from "./html.ts";
 import type { NotificationsRepo } from "./notifications.repo.ts";
 

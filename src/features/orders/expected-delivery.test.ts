@@ -4,9 +4,9 @@ import {
   addMonths,
   dayInZone,
   isoDayInZone,
-  parseExpectedDelivery,
   startOfDayInZone,
-} from "./expected-delivery.ts";
+} from "../../util/calendar-day.ts";
+import { parseExpectedDelivery } from "./expected-delivery.ts";
 
 // Thursday 19 November 2026, 15:00 UTC (10:00 in New York, 00:00 next day in Tokyo)
 const THU = new Date("2026-11-19T15:00:00Z");

@@ -20,7 +20,7 @@
  * Anything else, and any result outside [1 January of last year, 31 December of next year], gives
  * null. Explicit dates win over relative words, which win over weekday names.
  */
-import { addDays, type DayParts, dayInZone, formatDay } from "../../shared/calendar-day.ts";
+import { addDays, type DayParts, dayInZone, formatDay } from "../../util/calendar-day.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -206,21 +206,6 @@ export function localToEnglish(text: string): string {
     .replace(/\b(\d{1,2})\.(?=\s+[a-z])/gi, "$1")
     .replace(/\b(\d{1,2})\s+de\s+(?=[a-z])/gi, "$1 ");
 }
-
-/* ------------------------------------------------------------------------------------------------
- * Calendar days in a time zone
- * --------------------------------------------------------------------------------------------- */
-
-// The calendar-day helpers live in src/shared/calendar-day.ts (the web app uses them too).
-export {
-  addDays,
-  addMonths,
-  type DayParts,
-  dayInZone,
-  formatDay,
-  isoDayInZone,
-  startOfDayInZone,
-} from "../../shared/calendar-day.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * The parser

@@ -9,10 +9,10 @@ import type { MarkDeliveredAllResponse, Order, UntrackedShipment } from "../../c
 import { orderMarketplace, USUAL_DELIVERY_DAYS, usualDeliveredDay } from "../../contract/index.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { badRequest, notFound } from "../../lib/errors.ts";
-import { plural } from "../../shared/plural.ts";
+import { isoDayInZone } from "../../util/calendar-day.ts";
+import { badRequest, notFound } from "../../util/errors.ts";
+import { plural } from "../../util/plural.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
-import { isoDayInZone } from "./expected-delivery.ts";
 import { checkDeliveredDay } from "./order-fields.ts";
 import { ORDER_NOT_FOUND, toOrder } from "./order-model.ts";
 import type { OrdersRepo } from "./orders.repo.ts";

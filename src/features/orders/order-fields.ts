@@ -5,10 +5,10 @@
  */
 import type { Carrier, OrderStatus } from "../../contract/index.ts";
 import type { OrderRow } from "../../db/schema.ts";
-import { badRequest } from "../../lib/errors.ts";
-import { amountText, currencyDigits } from "../../shared/money.ts";
 import { detectCarrier } from "../../tracking/carrier-detect.ts";
-import { isoDayInZone } from "./expected-delivery.ts";
+import { isoDayInZone } from "../../util/calendar-day.ts";
+import { badRequest } from "../../util/errors.ts";
+import { amountText, currencyDigits } from "../../util/money.ts";
 
 /** Largest accepted value: a billion dollars, well inside exact integer cents. */
 const MAX_VALUE_DOLLARS = 1_000_000_000;

@@ -13,7 +13,7 @@ import {
 } from "../../contract/marketplaces.ts";
 import type { CantReviewReason } from "../../contract/vine.ts";
 import { type OrderRow, orders } from "../../db/schema.ts";
-import { amountText, currencyDigits } from "../../shared/money.ts";
+import { amountText, currencyDigits } from "../../util/money.ts";
 
 export const ORDER_NOT_FOUND = "Order not found";
 

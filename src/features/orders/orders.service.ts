@@ -30,7 +30,7 @@ import type {
 } from "../../contract/index.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { notFound } from "../../lib/errors.ts";
+import { notFound } from "../../util/errors.ts";
 import type { TrackingService } from "../tracking/tracking.service.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";

@@ -10,8 +10,8 @@
  * another status is no longer a candidate.
  */
 import type { NotificationLevel } from "../../contract/index.ts";
-import { reviewLink } from "../../shared/app-links.ts";
-import { dayInZone } from "../../shared/calendar-day.ts";
+import { reviewLink } from "../../util/app-links.ts";
+import { dayInZone } from "../../util/calendar-day.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import type { ReminderCandidate, RemindersRepo } from "./reminders.repo.ts";

@@ -22,15 +22,15 @@ import {
   type ReviewSettings,
 } from "../../contract/constants.ts";
 import type { EnhanceBody, EnhanceResponse } from "../../contract/reviews.ts";
-import { AppError, badRequest } from "../../lib/errors.ts";
-import { createRateWindow } from "../../lib/rate-window.ts";
 import type { Logger } from "../../log.ts";
+import { AppError, badRequest } from "../../util/errors.ts";
+import { createRateWindow } from "../../util/rate-window.ts";
 
 /** About 3,000 words: six times the longest target length (500 words), and well within a model. */
 export const ENHANCE_TEXT_MAX = 20_000;
 const HOUR_MS = 3_600_000;
 
-/** A sliding one-hour window of calls per user (src/lib/rate-window.ts; in memory). */
+/** A sliding one-hour window of calls per user (src/util/rate-window.ts; in memory). */
 export function createHourlyLimiter(limit: number, now: () => number = Date.now) {
   const window = createRateWindow({ limit, windowMs: HOUR_MS, now });
   return {

@@ -25,7 +25,6 @@ import {
 import type { UploadMediaResponse } from "../../contract/reviews.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { AppError, badRequest, notFound } from "../../lib/errors.ts";
 import type { MediaTokens } from "../../media/media-token.ts";
 import { type FilePartInfo, type FileSink, streamMultipartFiles } from "../../media/multipart.ts";
 import { type MediaType, SNIFF_BYTES, sniffMedia } from "../../media/sniff.ts";
@@ -40,6 +39,7 @@ import {
   parseMediaUrl,
 } from "../../media/storage.ts";
 import { stripLocation } from "../../media/strip-location.ts";
+import { AppError, badRequest, notFound } from "../../util/errors.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
 

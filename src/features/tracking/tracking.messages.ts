@@ -4,14 +4,14 @@
  */
 import type { Carrier } from "../../contract/index.ts";
 import { CARRIER_LABELS } from "../../contract/index.ts";
-import { AppError } from "../../lib/errors.ts";
-import { orderPath, reviewLink } from "../../shared/app-links.ts";
-import { plural } from "../../shared/plural.ts";
 import type {
   TrackingFailureReason,
   TrackingProblem,
   TrackingResult,
 } from "../../tracking/types.ts";
+import { orderPath, reviewLink } from "../../util/app-links.ts";
+import { AppError } from "../../util/errors.ts";
+import { plural } from "../../util/plural.ts";
 import { html, type SafeHtml } from "../notifications/html.ts";
 
 export const CARRIER_UNKNOWN_WARNING =

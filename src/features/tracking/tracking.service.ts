@@ -41,10 +41,10 @@ import type {
 import { DEFAULT_TRACKING_UPDATE_TIME } from "../../contract/index.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { badRequest, notFound } from "../../lib/errors.ts";
-import { canonicalTimeZone } from "../../lib/time.ts";
 import type { Logger } from "../../log.ts";
 import type { CarrierLookup, TrackingOutcome, TrackingResult } from "../../tracking/types.ts";
+import { badRequest, notFound } from "../../util/errors.ts";
+import { canonicalTimeZone } from "../../util/time-zone.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import { DELIVERED_STATUSES, ORDER_NOT_FOUND, toOrder } from "../orders/order-model.ts";
 import type { OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";

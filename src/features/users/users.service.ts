@@ -11,9 +11,9 @@ import {
   type UserData,
 } from "../../contract/index.ts";
 import type { UserRow } from "../../db/schema.ts";
-import { badRequest, conflict, notFound } from "../../lib/errors.ts";
-import { canonicalTimeZone } from "../../lib/time.ts";
 import { type TarEntry, tarStream } from "../../media/tar.ts";
+import { badRequest, conflict, notFound } from "../../util/errors.ts";
+import { canonicalTimeZone } from "../../util/time-zone.ts";
 import { type LoginThrottle, THROTTLE_KEYS } from "../auth/login-throttle.ts";
 import type { Passwords } from "../auth/passwords.ts";
 import type { SessionsRepo } from "../auth/sessions.repo.ts";

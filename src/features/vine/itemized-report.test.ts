@@ -1,6 +1,6 @@
 /**
  * The report reader's pure parts: dates and amounts in the marketplaces' forms, order numbers,
- * the header row, and the zip and sheet limits (issue 22 items 1, 2, 8).
+ * the header row, and the zip and sheet limits.
  */
 import { expect, test } from "bun:test";
 import { zipSync } from "fflate";

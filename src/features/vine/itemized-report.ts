@@ -26,8 +26,8 @@
  */
 import { cleanText } from "../../contract/fields.ts";
 import type { MarketplaceCode } from "../../contract/marketplaces.ts";
-import { badRequest } from "../../lib/errors.ts";
-import { lazyModule } from "../../lib/lazy-module.ts";
+import { badRequest } from "../../util/errors.ts";
+import { lazyModule } from "../../util/lazy-module.ts";
 import { readFirstSheet, type SheetCell, type SheetRow } from "./xlsx-sheet.ts";
 
 /** The CSV reader loads with the first CSV report uploaded, not at start. */

@@ -37,7 +37,7 @@ import {
   type VineSettings,
   type VineStanding,
 } from "../../contract/index.ts";
-import { isoDayInZone, offsetMs } from "../../shared/calendar-day.ts";
+import { isoDayInZone, offsetMs } from "../../util/calendar-day.ts";
 import type { StandingRow } from "./vine.repo.ts";
 
 const DAY_MS = 86_400_000;

@@ -29,11 +29,11 @@ import {
 } from "../../contract/marketplaces.ts";
 import type { VineSettingsRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
-import { AppError, badRequest } from "../../lib/errors.ts";
-import { createRateWindow } from "../../lib/rate-window.ts";
-import { isoDayInZone, offsetMs } from "../../shared/calendar-day.ts";
-import { amountText } from "../../shared/money.ts";
-import { plural } from "../../shared/plural.ts";
+import { isoDayInZone, offsetMs } from "../../util/calendar-day.ts";
+import { AppError, badRequest } from "../../util/errors.ts";
+import { amountText } from "../../util/money.ts";
+import { plural } from "../../util/plural.ts";
+import { createRateWindow } from "../../util/rate-window.ts";
 import type { NewOrderRow, OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { isoDayInZone } from "../../shared/calendar-day.ts";
+import { isoDayInZone } from "../../util/calendar-day.ts";
 import { createDayOf, orderDay } from "./vine.service.ts";
 
 test("an order's day: a bare date as it is, an instant in the zone, else the day it was added", () => {

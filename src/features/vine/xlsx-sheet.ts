@@ -21,8 +21,8 @@
  * entry sizes but still needs our own part selection and XML reading. fflate and htmlparser2 are
  * already the project's dependencies, small and maintained.
  */
-import { AppError, badRequest } from "../../lib/errors.ts";
-import { lazyModule } from "../../lib/lazy-module.ts";
+import { AppError, badRequest } from "../../util/errors.ts";
+import { lazyModule } from "../../util/lazy-module.ts";
 
 /** The unzip and XML libraries load with the first spreadsheet uploaded, not at start. */
 const fflate = lazyModule(() => require("fflate") as typeof import("fflate"));

@@ -14,7 +14,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { type Db, waitForWriteLock } from "../../db/client.ts";
-import { databaseBusy } from "../../lib/errors.ts";
+import { databaseBusy } from "../../util/errors.ts";
 
 const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

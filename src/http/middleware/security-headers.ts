@@ -10,7 +10,7 @@
  *
  * Styles: `style-src 'self'` without 'unsafe-inline'. React applies `style={…}` through the CSSOM
  * (element.style), which CSP does not restrict; the app has no `<style>` elements and no `style="…"`
- * markup (e2e/csp.e2e.ts walks every screen and fails on any violation).
+ * markup (e2e/security.e2e.ts walks every screen and fails on any violation).
  *
  * Every other response (JSON, files) gets `default-src 'none'` unless it set its own policy (media
  * files answer with `sandbox`). HSTS only when the request came over https: the URL's scheme, or

@@ -1,5 +1,6 @@
 /**
- * Serves the built web app from dist/: hashed assets (dist/assets/) are cached forever, index.html never, and
+ * Serves the built web app from dist/: files with a content hash in their name (listed by the
+ * build in dist/immutable.json) are cached forever, index.html never, and
  * every other non-/api GET falls back to index.html so the client router can show the page (or
  * its 404 card).
  */

@@ -11,7 +11,7 @@ import {
   importTooLarge,
   type MailImportService,
 } from "../../features/mailbox/mail-import.service.ts";
-import { badRequest } from "../../lib/errors.ts";
+import { badRequest } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";
 import { readBody } from "../validate.ts";
 

@@ -5,8 +5,8 @@ import {
   STATE_COOKIE,
   STATE_TTL_MS,
 } from "../../features/mailbox/gmail-oauth.service.ts";
-import { AppError } from "../../lib/errors.ts";
 import { CALLBACK_PATH, NOT_CONFIGURED } from "../../mail/oauth/google.ts";
+import { AppError } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";
 
 /**

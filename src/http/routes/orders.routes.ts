@@ -9,7 +9,7 @@ import {
 } from "../../contract/index.ts";
 import type { OrdersService } from "../../features/orders/orders.service.ts";
 import type { TrackingService } from "../../features/tracking/tracking.service.ts";
-import { badRequest } from "../../lib/errors.ts";
+import { badRequest } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";
 import { intParam, readBody } from "../validate.ts";
 

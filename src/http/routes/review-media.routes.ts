@@ -18,7 +18,7 @@ import { reorderMediaBody } from "../../contract/reviews.ts";
 import type { AuthService } from "../../features/auth/auth.service.ts";
 import { MEDIA_NOT_FOUND, type MediaService } from "../../features/reviews/media.service.ts";
 import type { UsersService } from "../../features/users/users.service.ts";
-import { AppError } from "../../lib/errors.ts";
+import { AppError } from "../../util/errors.ts";
 import { bearerToken, TOKEN_REQUIRED } from "../middleware/auth.ts";
 import type { AppEnv } from "../types.ts";
 import { intParam, readBody } from "../validate.ts";

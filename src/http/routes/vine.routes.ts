@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { etvCsvQuery, vineSettingsBody } from "../../contract/index.ts";
 import type { VineService } from "../../features/vine/vine.service.ts";
-import { badRequest } from "../../lib/errors.ts";
+import { badRequest } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";
 import { readBody } from "../validate.ts";
 

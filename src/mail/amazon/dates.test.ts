@@ -5,7 +5,7 @@ import type { Marketplace } from "./types.ts";
 /** A Wednesday. */
 const REF = new Date("2025-05-07T09:00:00Z");
 
-describe("readDeliveryDay: chrono-node in each marketplace's language (issue 21 item 3)", () => {
+describe("readDeliveryDay: chrono-node in each marketplace's language", () => {
   test.each<[Marketplace, string, string]>([
     ["DE", "morgen", "2025-05-08"],
     ["DE", "Ankunft morgen", "2025-05-08"],

@@ -273,7 +273,7 @@ describe("subjectItem", () => {
   });
 });
 
-describe("findEstimate and findTotal on real layouts' lines (issue 21 items 3 and 4)", () => {
+describe("findEstimate and findTotal on real layouts' lines", () => {
   const all = (lines: string[]): Range[] => [[0, lines.length]];
   const REF = new Date("2025-05-05T08:00:00Z");
 

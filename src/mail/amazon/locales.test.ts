@@ -218,7 +218,7 @@ describe("mail that must not become an order, in every language", () => {
   });
 });
 
-describe("mail in a language the reader has no phrase for (issue 21 item 2: structure decides)", () => {
+describe("mail in a language the reader has no phrase for (structure decides)", () => {
   const base = LOCALE_CASES.find((c) => c.id === "de-ordered");
   if (!base) throw new Error("case");
   const polish = {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { findMoney, isMoneyOnly, readNumber } from "./money.ts";
 import type { Marketplace } from "./types.ts";
 
-describe("findMoney: every form real mail writes an amount in (issue 21 item 3)", () => {
+describe("findMoney: every form real mail writes an amount in", () => {
   test.each<[string, Marketplace, string, string]>([
     ["79.99 CAD", "CA", "79.99", "CAD"],
     ["Total 90.39 CAD", "CA", "90.39", "CAD"],

@@ -119,7 +119,7 @@ describe("hostile and broken input", () => {
   });
 });
 
-describe("what a mail shows but the reader could not read (MailFacts.unread, issue 21 items 4 and 6)", () => {
+describe("what a mail shows but the reader could not read (MailFacts.unread)", () => {
   test("a confirmation with no readable total and no item price: total unread", async () => {
     const f = await read("real/es/ordered-pedido-2025.eml");
     expect(f.kind).toBe("ordered");
@@ -155,7 +155,7 @@ describe("what a mail shows but the reader could not read (MailFacts.unread, iss
   });
 });
 
-describe("the text part fills what a short HTML part lacks (issue 21 item 5)", () => {
+describe("the text part fills what a short HTML part lacks", () => {
   test("amazon.ca 2026: the HTML shows no item lines; the text part's item, quantity, price and total are read", async () => {
     const msg = await load("real/ca/shipped-cad-2026-vine.eml");
     expect(msg.html).toBeTruthy();

@@ -108,8 +108,8 @@ export function marketplaceOfDomain(domain: AmazonDomain | null): Marketplace {
 
 /**
  * Amazon's order senders, by the part of the address before "@" (any Amazon domain), and the
- * kind of mail each sends when the subject and body say nothing the reader understands (issue 21
- * item 2): order confirmations, shipping confirmations, or "update" (delivered, delayed,
+ * kind of mail each sends when the subject and body say nothing the reader understands:
+ * order confirmations, shipping confirmations, or "update" (delivered, delayed,
  * canceled: the sender alone does not tell which). Sources: the senders of the real samples in
  * test/fixtures/mail/real/ and ../shared/corpus/emails/locales.md.
  */

@@ -8,7 +8,7 @@ const read = (lines: string[], market: Parameters<typeof textItems>[3], textMail
     i.price,
   ]);
 
-describe("items written as lines (issue 21 item 5; layouts of test/fixtures/mail/real/)", () => {
+describe("items written as lines (layouts of test/fixtures/mail/real/)", () => {
   test("amazon.co.jp 2025: '* name' / '数量: N' / 'N JPY'", () => {
     const lines = [
       "* シリコンスプーン 24本セット",

@@ -9,7 +9,7 @@
  * - Search helpers only ever ask for Amazon's mail (server-side), with X-GM-RAW only when the
  *   server advertises X-GM-EXT-1.
  * - Never issue a command inside a `for await` fetch loop: callers collect UIDs first, then fetch
- *   a bounded batch of sources into memory with `fetchSources` (or one with `fetchSource`), and
+ *   a bounded batch of sources into memory with `fetchSources`, and
  *   only once that loop has ended issue any other command.
  */
 import net from "node:net";
@@ -391,12 +391,6 @@ export async function searchAmazonUids(
   if (!found) return [];
   // "N:*" always matches the highest UID, even below N: filter.
   return [...new Set(found)].filter((u) => u > after).sort((a, b) => a - b);
-}
-
-/** The raw message by UID (BODY.PEEK[]: fetching does not mark it read), or null when gone. */
-export async function fetchSource(client: ImapFlow, uid: number): Promise<Buffer | null> {
-  const msg = await client.fetchOne(String(uid), { uid: true, source: true }, { uid: true });
-  return msg ? (msg.source ?? null) : null;
 }
 
 /** RFC822.SIZE of each UID still in the folder (one FETCH); missing UIDs are gone. */

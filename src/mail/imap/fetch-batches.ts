@@ -5,13 +5,13 @@
  * never fetched. Used by the supervisor's folder sync and by "Process Old Emails".
  */
 import type { ImapFlow } from "imapflow";
-import { createGcPacer, edenCollect } from "../../lib/gc-pacer.ts";
 import type { Logger } from "../../log.ts";
+import { createGcPacer, edenCollect } from "../../util/gc-pacer.ts";
 import { fetchSizes, fetchSources } from "./client.ts";
 import type { FetchLimits, IngestResult, MailIngestPort, MailSettings } from "./ports.ts";
 
 /**
- * A full collection after every this many bytes of fetched mail (src/lib/gc-pacer.ts), and an
+ * A full collection after every this many bytes of fetched mail (src/util/gc-pacer.ts), and an
  * eden (young-generation) collection after every batch that has no full one. A backfill's parsed
  * messages are short-lived and pile up faster than the collector reclaims them: nearly everything
  * a batch allocates (the sources, mailparser's buffers and strings, the reader's documents) is

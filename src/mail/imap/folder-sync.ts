@@ -2,8 +2,9 @@
  * A pass over new mail in the open folder: the UIDs of Amazon's messages above the last UID seen
  * (tracked with UIDVALIDITY in mail_folder_state), processed by `processUids`.
  */
-import { storageFault } from "../../lib/errors.ts";
+
 import type { Logger } from "../../log.ts";
+import { storageFault } from "../../util/errors.ts";
 import { searchAmazonUids } from "./client.ts";
 import { processUids } from "./fetch-batches.ts";
 import type { FetchLimits, FolderStateStore, MailIngestPort, SyncFn } from "./ports.ts";

@@ -8,8 +8,9 @@
  * - A supervisor that throws is contained by the supervisor itself; the manager also guards every
  *   call so that one user's trouble never reaches another user or the process.
  */
-import { createRateWindow } from "../../lib/rate-window.ts";
+
 import type { Logger } from "../../log.ts";
+import { createRateWindow } from "../../util/rate-window.ts";
 import type { Supervisor } from "./supervisor.ts";
 
 export function createMailboxManager(deps: {

@@ -9,7 +9,7 @@
  *                 the connection is given up and a new one made (a stall noticed within 60 s)
  *   polling     → IDLE failed: the folder is checked every `pollIntervalMs` (5 min) until the
  *                 user retries real-time monitoring (retryIdle) or the next reconnect
- *   disconnected→ waiting for the next automatic attempt (src/lib/backoff.ts: at most 60 s for a
+ *   disconnected→ waiting for the next automatic attempt (src/util/backoff.ts: at most 60 s for a
  *                 network fault, longer only when the server asked, e.g. THROTTLED or Gmail's
  *                 daily bandwidth limit; `nextAttemptTime`, `reconnecting`), or stopped after the
  *                 server refused the credentials (then only a new connect helps)
@@ -25,8 +25,8 @@
 import type { ImapFlow } from "imapflow";
 import pTimeout from "p-timeout";
 import type { MailboxState } from "../../contract/index.ts";
-import { atLeast, backoffDelay } from "../../lib/backoff.ts";
 import type { Logger } from "../../log.ts";
+import { atLeast, backoffDelay } from "../../util/backoff.ts";
 import { classifyImapError, closeImap, ImapError } from "./client.ts";
 import type { MailSettings, SyncFn } from "./ports.ts";
 
@@ -44,7 +44,7 @@ export type SupervisorTimings = {
   /** The polling fallback's interval (docs/behaviour.md#constants-and-limits: 5 minutes). */
   pollIntervalMs: number;
   /**
-   * Automatic reconnect (src/lib/backoff.ts): base delay, doubled per failed attempt, capped
+   * Automatic reconnect (src/util/backoff.ts): base delay, doubled per failed attempt, capped
    * (network faults: 60 s), drawn down by up to 20 % (jitter); longer only when the server asks.
    */
   backoffBaseMs: number;

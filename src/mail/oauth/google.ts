@@ -19,9 +19,9 @@
  * Never logged: codes, states, verifiers, access, refresh or ID tokens, the client secret.
  */
 import crypto from "node:crypto";
-import { SecretError, type Secrets } from "../../lib/secrets.ts";
-import { createTokenCache } from "../../lib/token-cache.ts";
 import type { Logger } from "../../log.ts";
+import { SecretError, type Secrets } from "../../util/secrets.ts";
+import { createTokenCache } from "../../util/token-cache.ts";
 import { ImapError } from "../imap/client.ts";
 
 export const GMAIL_SCOPE = "https://mail.google.com/";

@@ -19,7 +19,7 @@ import {
 import { createPortal } from "react-dom";
 import { useLocation } from "wouter";
 import type { Notification } from "../../../src/contract/notifications.ts";
-import { plural } from "../../../src/shared/plural.ts";
+import { plural } from "../../../src/util/plural.ts";
 import {
   useDeleteAllNotifications,
   useDeleteNotification,

@@ -4,7 +4,7 @@
  * `ShippedLate`). Its own file so the card needs one line for it.
  */
 import type { Order } from "../../../src/contract/orders.ts";
-import { plural } from "../../../src/shared/plural.ts";
+import { plural } from "../../../src/util/plural.ts";
 import { dayDiff, dayKey } from "../../lib/order-days.ts";
 
 /** Whole days a Shipped order is past its expected day; 0 when it is not late. */

@@ -1,6 +1,6 @@
 /**
- * "Mark delivered" for orders the Itemized Report says shipped and nobody tracks (issue 23 item 5;
- * docs/screens.md): one order's dialog (a day, by default the shipped day plus the marketplace's
+ * "Mark delivered" for orders the Itemized Report says shipped and nobody tracks
+ * (docs/screens.md): one order's dialog (a day, by default the shipped day plus the marketplace's
  * usual days, said beside it) and the Orders page's "Mark all delivered" (each on its usual day,
  * or all on one day). Loaded on demand from the cards and the Orders page.
  */

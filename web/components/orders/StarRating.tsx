@@ -1,6 +1,6 @@
 /** Star rating 1 to 5 as a radio group (arrow keys work), clearable (docs/behaviour.md#data, docs/behaviour.md#constants-and-limits). */
 import { useId } from "react";
-import { plural } from "../../../src/shared/plural.ts";
+import { plural } from "../../../src/util/plural.ts";
 import "../../styles/edit-order.css";
 
 export function StarRating(props: {

@@ -9,6 +9,7 @@ import {
 } from "../../../src/contract/marketplaces.ts";
 import { Dialog } from "../../components/Dialog.tsx";
 import { InputField, SelectField } from "../../components/Field.tsx";
+import { FormError } from "../../components/FormError.tsx";
 import { useUserData } from "../../hooks/useUser.ts";
 import { apiJson, apiRequest, downloadFile, errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.tsx";
@@ -212,11 +213,7 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
   return (
     <Dialog open={open} title="Change Password" onClose={close}>
       <form onSubmit={submit} id="change-password-form">
-        {error && (
-          <div role="alert" className="alert alert-error">
-            {error}
-          </div>
-        )}
+        <FormError>{error}</FormError>
         <InputField
           label="Current password"
           type="password"

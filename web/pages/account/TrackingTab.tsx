@@ -4,6 +4,7 @@
  * it is one of the listed zones, else America/Chicago; the time starts at 9:00 AM. A saved zone
  * that is not in the list (one saved from the browser) is shown as it is rather than replaced.
  */
+
 import { type FormEvent, useState } from "react";
 import {
   CARRIER_LABELS,
@@ -11,6 +12,7 @@ import {
   type Carrier,
   TRACKING_TIMEZONES,
 } from "../../../src/contract/constants.ts";
+import { FormError } from "../../components/FormError.tsx";
 import { useSaveTrackingPreferences, useTrackingPreferences } from "../../hooks/useTracking.ts";
 import {
   defaultPreferenceTimeZone,
@@ -124,11 +126,7 @@ export function TrackingTab() {
             options={[...extraTimes.map((t) => ({ value: t, label: t })), ...TRACKING_TIME_OPTIONS]}
           />
         </div>
-        {problem && (
-          <div role="alert" className="alert alert-error">
-            {problem}
-          </div>
-        )}
+        <FormError>{problem}</FormError>
         <CarrierNote />
         <div className="button-row">
           <button type="submit" disabled={busy} aria-busy={busy || undefined}>

@@ -1,6 +1,6 @@
 /** Product Information: image, name, ASIN, value, status, date ordered, View Product Page. */
 
-import { currencyDigits } from "../../../src/shared/money.ts";
+import { currencyDigits } from "../../../src/util/money.ts";
 import { Field } from "../../components/Field.tsx";
 import { CurrencySelect } from "../../components/orders/CurrencySelect.tsx";
 import { ProductImage } from "../../components/orders/ProductImage.tsx";

@@ -3,8 +3,10 @@
  * counter, copy buttons, the lifecycle buttons (Mark Review Submitted / Mark Approved / Mark
  * Rejected) and the review reference with its 'View on Amazon' link (docs/screens.md, docs/behaviour.md#states-and-transitions, docs/behaviour.md#validation).
  */
+
 import { REVIEW_SUBJECT_MAX } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
+import { plural } from "../../../src/util/plural.ts";
 import { Field } from "../../components/Field.tsx";
 import { StarRating } from "../../components/orders/StarRating.tsx";
 import { useReviewSettings } from "../../hooks/useReviewSettings.ts";
@@ -47,6 +49,19 @@ function legacyCopy(text: string) {
   const ok = document.execCommand("copy");
   area.remove();
   if (!ok) throw new Error("copy command refused");
+}
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  return (
+    <button
+      type="button"
+      className="outline secondary small"
+      onClick={() => void copy(text)}
+      aria-label={label}
+    >
+      Copy
+    </button>
+  );
 }
 
 export function ReviewFields(
@@ -104,14 +119,7 @@ export function ReviewFields(
               maxLength={REVIEW_SUBJECT_MAX}
               onChange={(e) => props.set("reviewsubject", e.currentTarget.value)}
             />
-            <button
-              type="button"
-              className="outline secondary small"
-              onClick={() => void copy(form.reviewsubject)}
-              aria-label="Copy subject"
-            >
-              Copy
-            </button>
+            <CopyButton text={form.reviewsubject} label="Copy subject" />
             {enhance.button("subject")}
           </div>
         )}
@@ -123,7 +131,7 @@ export function ReviewFields(
         error={props.errors.reviewtext}
         hint={
           <span className={`word-count word-${band}`}>
-            {words} {words === 1 ? "word" : "words"}
+            {plural(words, { one: "word", other: "words" })}
             {band !== "done" && ` (target ${target})`}
           </span>
         }
@@ -136,14 +144,7 @@ export function ReviewFields(
               value={form.reviewtext}
               onChange={(e) => props.set("reviewtext", e.currentTarget.value)}
             />
-            <button
-              type="button"
-              className="outline secondary small"
-              onClick={() => void copy(form.reviewtext)}
-              aria-label="Copy review text"
-            >
-              Copy
-            </button>
+            <CopyButton text={form.reviewtext} label="Copy review text" />
             {enhance.button("text")}
           </div>
         )}

@@ -5,7 +5,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { ItemizedReportSummary } from "../../../src/contract/vine.ts";
-import { plural } from "../../../src/shared/plural.ts";
+import { plural } from "../../../src/util/plural.ts";
 import { invalidateAfterOrderChange } from "../../hooks/useOrders.ts";
 import { uploadItemizedReport } from "../../hooks/useVine.ts";
 import { errorMessage, SignedOutError } from "../../lib/api.ts";

@@ -5,10 +5,12 @@
  * (`gmailOAuth: false` in GET /api/config), only the app-password way is offered, and the
  * administrator gets one line on how to enable the other.
  */
+
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { Dialog } from "../../../components/Dialog.tsx";
 import { InputField } from "../../../components/Field.tsx";
+import { FormError } from "../../../components/FormError.tsx";
 import {
   afterConnect,
   fetchGoogleAuthUrl,
@@ -268,11 +270,7 @@ function AppPasswordForm({
         </li>
         <li>Paste the 16-letter password below. Spaces do not matter.</li>
       </ol>
-      {error && (
-        <div role="alert" className="alert alert-error">
-          {error}
-        </div>
-      )}
+      <FormError>{error}</FormError>
       <InputField
         label="Gmail address"
         type="email"

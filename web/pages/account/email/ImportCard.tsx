@@ -3,11 +3,13 @@
  * POST /api/imap/import as multipart with repeated `files` fields. Works with or without a
  * connected mailbox. Shows the upload progress, then the summary the server answers.
  */
+
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
-import { plural } from "../../../../src/shared/plural.ts";
+import { plural } from "../../../../src/util/plural.ts";
 import { Field } from "../../../components/Field.tsx";
+import { FormError } from "../../../components/FormError.tsx";
 import { useDismissInterruptedImports, useInterruptedImports } from "../../../hooks/useMailbox.ts";
 import { authHeaders, errorMessage, SignedOutError, throwIfNotOk } from "../../../lib/api.ts";
 import { formatBytes } from "../../../lib/format.ts";
@@ -190,11 +192,7 @@ export function ImportCard({
           </small>
         </div>
       )}
-      {phase.kind === "error" && (
-        <div role="alert" className="alert alert-error">
-          {phase.message}
-        </div>
-      )}
+      <FormError>{phase.kind === "error" && phase.message}</FormError>
       {phase.kind === "done" && (
         <ImportSummary summary={phase.summary} connected={connected} importMode={importMode} />
       )}

@@ -1,7 +1,9 @@
 /** Which order confirmations become orders: Vine orders only ($0.00, the default) or all. */
+
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { UserData } from "../../../../src/contract/index.ts";
+import { plural } from "../../../../src/util/plural.ts";
 import { Check } from "../../../components/Field.tsx";
 import { useProcessOldEmails } from "../../../hooks/useMailbox.ts";
 import { apiJson, errorMessage } from "../../../lib/api.ts";
@@ -111,7 +113,7 @@ export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boo
 export function RereadOffer({ reread, connected }: { reread: Reread; connected: boolean }) {
   const rescan = useProcessOldEmails();
   const n = reread.messages;
-  const emails = n === 1 ? "1 email" : `${n} emails`;
+  const emails = plural(n, { one: "email", other: "emails" });
   return (
     <section className="reread-offer" aria-label="Skipped mail">
       <p>

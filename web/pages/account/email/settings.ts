@@ -6,7 +6,7 @@
 import { DEFAULT_OLD_EMAIL_PERIOD, OLD_EMAIL_PERIODS } from "../../../../src/contract/constants.ts";
 import type { IngestSummary, MailFolder, SkipReason } from "../../../../src/contract/mailbox.ts";
 import type { EmailSettings } from "../../../../src/contract/user.ts";
-import { plural, pluralForm } from "../../../../src/shared/plural.ts";
+import { plural, pluralForm } from "../../../../src/util/plural.ts";
 
 /** The processed-folder choice 'Leave in original folder'; sent to the server as absent. */
 export const NONE_FOLDER = "__none__";

@@ -305,7 +305,7 @@ export function MediaArea({ order }: { order: Order }) {
                 }}
               >
                 <div className="media-thumb">
-                  {/* Asked for only once the media token is here: never a 401 first (issue 23 item 16). */}
+                  {/* Asked for only once the media token is here: never a 401 first. */}
                   {!token ? (
                     <span
                       className="media-waiting"
