@@ -40,7 +40,7 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
-# ---- web bundle: dist/ ------------------------------------------------------------------------
+# ---- web and server bundles: dist/, dist-server/ ------------------------------------------------------------------------
 FROM oven/bun:${BUN_VERSION}-slim AS build
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
@@ -50,7 +50,8 @@ COPY . .
 # the image's binary. The test fails the build early if the bundle has no index.html.
 RUN rm -f node_modules/.bin/bun node_modules/.bin/bunx \
     && bun run build \
-    && test -f dist/index.html
+    && test -f dist/index.html \
+    && test -f dist-server/main.js
 
 # ---- runtime ------------------------------------------------------------------------------------
 FROM oven/bun:${BUN_VERSION}-slim AS runtime
@@ -66,6 +67,7 @@ COPY package.json tsconfig.json ./
 COPY migrations ./migrations
 COPY src ./src
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/dist-server ./dist-server
 
 # Create the volume's mount point owned by `bun` before declaring the VOLUME, so a new named
 # volume starts out writable by the app.
@@ -84,4 +86,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # The same start the tests exercise (npm start minus the build: dist/ is prebuilt above). The
 # image's entrypoint execs it, so bun is PID 1 and receives SIGTERM directly; main.ts handles it
 # (stop accepting, finish in-flight requests, close the database, exit 0).
-CMD ["bun", "run", "src/main.ts"]
+CMD ["bun", "dist-server/main.js"]

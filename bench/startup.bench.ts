@@ -1,7 +1,8 @@
 /**
  * Startup benchmark (not a test): starts the real server the way `npm start` does after its build
- * step (`bun run src/main.ts`, spawning the bun binary directly so npm is not measured), with a fresh
- * temp DATA_DIR and a free port each run.
+ * step (`bun dist-server/main.js`, built here first; spawning the bun binary directly so npm is not
+ * measured), with a fresh temp DATA_DIR and a free port each run. `--source` measures
+ * `bun run src/main.ts` instead, to compare.
  *
  * 1. What each module costs: imported alone into a fresh bun, resident memory over a bare bun
  *    (bench/support/module-costs.ts), and when the server loads it.
@@ -17,11 +18,12 @@
  * not start, its health is not ok, or it does not exit with code 0 after SIGTERM. Without Dovecot
  * the mailbox figure is reported as not measured.
  *
- *   bun run bench/startup.bench.ts [--no-modules]   (or: npm run bench, which runs every benchmark)
+ *   bun run bench/startup.bench.ts [--no-modules] [--source]   (or: npm run bench, which runs every benchmark)
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { buildServer, SERVER_ENTRY } from "../scripts/build-server.ts";
 import { freePort } from "./support/bench-utils.ts";
 import {
   connectMailbox,
@@ -47,7 +49,8 @@ const TARGET_SHUTDOWN_MS = 5_000;
 /** The npm-installed bun, as `npm start` uses it; the running bun when that is missing. */
 const localBun = path.join(ROOT, "node_modules", ".bin", "bun");
 const BUN = fs.existsSync(localBun) ? localBun : process.execPath;
-const SERVER_ARGS = ["run", "src/main.ts"];
+const FROM_SOURCE = process.argv.includes("--source");
+const SERVER_ARGS = ["run", FROM_SOURCE ? "src/main.ts" : path.relative(ROOT, SERVER_ENTRY)];
 
 type Mem = { rssKb: number; hwmKb: number; anonKb: number; fileKb: number };
 
@@ -276,6 +279,7 @@ async function main() {
       .loadavg()
       .map((n) => n.toFixed(2))
       .join(", ");
+  if (!FROM_SOURCE) await buildServer();
   console.log("== startup benchmark ==");
   console.log(`command:  bun run bench/startup.bench.ts`);
   console.log(

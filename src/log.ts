@@ -1,11 +1,17 @@
 /**
  * One logger for the process: pino writing JSON lines to stdout and to a daily file in
- * DATA_DIR/logs (grapevine-YYYY-MM-DD.log, kept LOG_RETENTION_DAYS days by rotating-file-stream).
- * Scopes get child loggers: `log.child({ scope: "http" })`.
+ * DATA_DIR/logs (grapevine-YYYY-MM-DD.log, kept LOG_RETENTION_DAYS days). Scopes get child
+ * loggers: `log.child({ scope: "http" })`.
+ *
+ * The daily file is ours (`dailyLogFile`), not a rotation library's: the one we used brought
+ * node:zlib and streams, 7.5 MB resident in an idle server for a feature we never used
+ * (compression; bench/startup.bench.ts prints module costs), and ended for good on its first
+ * write error, so we wrapped it anyway. Lines are appended with one write each; a new day's first
+ * line opens that day's file and sweeps old ones.
  */
 import fs from "node:fs";
+import path from "node:path";
 import pino, { type Logger } from "pino";
-import { createStream, type RotatingFileStream } from "rotating-file-stream";
 
 export type { Logger };
 
@@ -15,7 +21,7 @@ function pad(n: number) {
   return String(n).padStart(2, "0");
 }
 
-/** The log file name for a day (local server time, the day the file was opened). */
+/** The log file name for a day (local server time, the day the line was written). */
 export function logFileName(time: Date): string {
   return `grapevine-${time.getFullYear()}-${pad(time.getMonth() + 1)}-${pad(time.getDate())}.log`;
 }
@@ -32,29 +38,22 @@ export function createLogger(opts: {
   logDir: string | null;
   retentionDays: number;
   stdout?: boolean;
-  /** After a write to the log file failed, the next line tries a new file after this long (ms). */
+  /** After a write to the log file failed, the next line tries again after this long (ms). */
   reopenAfterMs?: number;
+  /** The clock that decides the day of a line (tests). */
+  now?: () => Date;
 }): AppLogger {
   const streams: pino.StreamEntry[] = [];
   if (opts.stdout !== false)
     streams.push({ level: opts.level as pino.Level, stream: process.stdout });
-  let file: ReturnType<typeof resilientFile> | null = null;
+  let file: ReturnType<typeof dailyLogFile> | null = null;
   if (opts.logDir) {
-    const logDir = opts.logDir;
-    fs.mkdirSync(logDir, { recursive: true, mode: 0o700 });
-    file = resilientFile(() => {
-      const stream = createStream((time) => logFileName(time instanceof Date ? time : new Date()), {
-        path: logDir,
-        interval: "1d",
-        intervalBoundary: true,
-        immutable: true,
-        mode: 0o600,
-      });
-      // Retention is ours, not the library's: its maxFiles only knows files it rotated itself in
-      // this run, so files from before a restart would stay forever. Each new day's file sweeps.
-      stream.on("open", () => pruneOldLogs(logDir, opts.retentionDays));
-      return stream;
-    }, opts.reopenAfterMs ?? LOG_REOPEN_AFTER_MS);
+    file = dailyLogFile({
+      dir: opts.logDir,
+      retentionDays: opts.retentionDays,
+      reopenAfterMs: opts.reopenAfterMs ?? LOG_REOPEN_AFTER_MS,
+      now: opts.now ?? (() => new Date()),
+    });
     streams.push({ level: opts.level as pino.Level, stream: file });
   }
   const log = pino(
@@ -69,60 +68,80 @@ export function createLogger(opts: {
   return {
     log,
     activeFile: () => file?.activeFile() ?? null,
-    close: () => file?.close() ?? Promise.resolve(),
+    close: async () => file?.close(),
   };
 }
 
 export const LOG_REOPEN_AFTER_MS = 2000;
 
 /**
- * The log file as a pino destination that survives write errors. rotating-file-stream ends for
- * good on its first error (ENOSPC on a full disk), so on an error the stream is dropped; lines go
- * to stdout only meanwhile, and the first line `reopenAfterMs` later opens a new stream (on the
- * same day's file, appending). A failing reopen waits as long again.
+ * The day's log file as a pino destination (0600, appended), opened at once. A line of a new day
+ * opens that day's file; each day's file sweeps files older than the retention. A write that fails (ENOSPC on a full
+ * disk) closes the file: lines go to stdout only meanwhile, and the first line `reopenAfterMs`
+ * later opens the file again (appending). A failing reopen waits as long again.
  */
-function resilientFile(open: () => RotatingFileStream, reopenAfterMs: number) {
-  let stream: RotatingFileStream | null = null;
-  let active: string | null = null;
-  let failedAt = 0;
+export function dailyLogFile(opts: {
+  dir: string;
+  retentionDays: number;
+  reopenAfterMs: number;
+  now: () => Date;
+}) {
+  fs.mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
+  let fd: number | null = null;
+  let name: string | null = null;
+  let failedAt = Number.NEGATIVE_INFINITY;
   let closed = false;
-  const start = () => {
-    const s = open();
-    s.on("open", (filename: string) => {
-      active = filename;
-    });
-    s.on("error", (err) => {
-      process.stderr.write(`log file error: ${String(err)}; lines go to stdout only for now\n`);
-      if (stream === s) {
-        stream = null;
-        failedAt = Date.now();
-      }
-      s.destroy();
-    });
-    stream = s;
+
+  const closeFd = () => {
+    if (fd === null) return;
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // already unusable
+    }
+    fd = null;
   };
-  start();
+  const fail = (err: unknown) => {
+    process.stderr.write(`log file error: ${String(err)}; lines go to stdout only for now\n`);
+    closeFd();
+    failedAt = Date.now();
+  };
+  const open = (day: string) => {
+    closeFd();
+    const newDay = day !== name;
+    fd = fs.openSync(path.join(opts.dir, day), "a", 0o600);
+    name = day;
+    if (newDay) pruneOldLogs(opts.dir, opts.retentionDays, opts.now());
+  };
+
+  try {
+    open(logFileName(opts.now()));
+  } catch (err) {
+    fail(err);
+  }
+
   return {
     write(line: string) {
       if (closed) return;
-      if (!stream && Date.now() - failedAt >= reopenAfterMs) {
+      const day = logFileName(opts.now());
+      if (fd === null || day !== name) {
+        if (fd === null && Date.now() - failedAt < opts.reopenAfterMs) return;
         try {
-          start();
-        } catch {
-          failedAt = Date.now();
+          open(day);
+        } catch (err) {
+          return fail(err);
         }
       }
-      stream?.write(line);
+      try {
+        fs.writeSync(fd as number, line);
+      } catch (err) {
+        fail(err);
+      }
     },
-    activeFile: () => active,
-    close(): Promise<void> {
+    activeFile: () => (name ? path.join(opts.dir, name) : null),
+    close() {
       closed = true;
-      const s = stream;
-      stream = null;
-      return new Promise<void>((resolve) => {
-        if (!s) return resolve();
-        s.end(() => resolve());
-      });
+      closeFd();
     },
   };
 }

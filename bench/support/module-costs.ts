@@ -16,7 +16,6 @@ export const MODULES: Array<{ spec: string; when: string }> = [
   { spec: "zod", when: "start" },
   { spec: "./src/contract/index.ts", when: "start (zod + the API schemas)" },
   { spec: "pino", when: "start" },
-  { spec: "rotating-file-stream", when: "start" },
   { spec: "croner", when: "start" },
   { spec: "ipaddr.js", when: "start" },
   { spec: "imapflow", when: "a connected mailbox" },

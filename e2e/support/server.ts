@@ -42,7 +42,8 @@ const alerts = startFakeAlerts();
 fs.writeFileSync(path.join(dataDir, "e2e-alerts.json"), JSON.stringify({ baseUrl: alerts.url }));
 
 const root = path.resolve(import.meta.dir, "..", "..");
-const app = Bun.spawn([process.execPath, "run", "src/main.ts"], {
+// dist-server/ is built by `npm run test:e2e` (its build step) before Playwright starts this.
+const app = Bun.spawn([process.execPath, "run", "dist-server/main.js"], {
   cwd: root,
   env: {
     ...process.env,

@@ -1,12 +1,20 @@
 /**
- * The real server as a child process (bun run src/main.ts, as `npm start` and Docker run it) on a
- * free port, with its stdout collected, for tests that need signals, a real file system or a
+ * The real server as a child process (the bundle in dist-server/, as `npm start` and Docker run
+ * it; built once per test run from the current source) on a free port, with its stdout collected, for tests that need signals, a real file system or a
  * second process next to it.
  */
 import path from "node:path";
+import { buildServer, SERVER_ENTRY } from "../../scripts/build-server.ts";
 import { StopWaiting, waitFor } from "./wait.ts";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
+
+let built: Promise<string> | null = null;
+/** The server bundle of this checkout, built once per process so it is never older than src/. */
+function builtServer(): Promise<string> {
+  built ??= buildServer().then(() => SERVER_ENTRY);
+  return built;
+}
 
 export function freePort(): number {
   const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
@@ -45,7 +53,9 @@ function collect(stream: ReadableStream<Uint8Array>, into: { text: string }) {
  */
 export async function startApp(env: Record<string, string>, root = ROOT): Promise<AppProcess> {
   const port = env.PORT ? Number(env.PORT) : freePort();
-  const proc = Bun.spawn([process.execPath, "run", "src/main.ts"], {
+  // Another checkout (a benchmark comparing versions) runs from its source.
+  const entry = root === ROOT ? await builtServer() : "src/main.ts";
+  const proc = Bun.spawn([process.execPath, "run", entry], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? "",
