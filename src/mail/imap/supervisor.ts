@@ -91,7 +91,17 @@ export type SupervisorDeps = {
   onAuthFailure?: (err: ImapError) => void;
   /** Test hook: replaces client.idle(); resolve false to make IDLE fail. */
   startIdle?: (client: ImapFlow) => Promise<boolean | undefined>;
+  /** Test hook: schedules the supervisor's timed waits (setTimeout by default). */
+  setTimer?: SetTimer;
   random?: () => number;
+};
+
+/** Calls `fn` after `ms` unless cancelled. */
+export type SetTimer = (fn: () => void, ms: number) => { cancel: () => void };
+
+const realTimer: SetTimer = (fn, ms) => {
+  const t = setTimeout(fn, ms);
+  return { cancel: () => clearTimeout(t) };
 };
 
 type WakeReason = "stop" | "restart" | "closed" | "retry-idle" | "exists" | "timer";
@@ -107,6 +117,7 @@ const PRIORITY: Record<WakeReason, number> = {
 export function createSupervisor(deps: SupervisorDeps) {
   const { log, timings } = deps;
   const random = deps.random ?? Math.random;
+  const setTimer = deps.setTimer ?? realTimer;
   let status: MailboxState = "disconnected";
   let lastError: string | null = null;
   let folder: string | null = null;
@@ -165,16 +176,16 @@ export function createSupervisor(deps: SupervisorDeps) {
       pending = null;
       return { promise: Promise.resolve(r), cancel: () => {} };
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: { cancel: () => void } | undefined;
     let fn: ((r: WakeReason) => void) | null = null;
     const promise = new Promise<WakeReason>((resolve) => {
       fn = (r) => {
-        clearTimeout(timer);
+        timer?.cancel();
         resolve(r);
       };
       waiter = fn;
       if (ms !== null) {
-        timer = setTimeout(() => {
+        timer = setTimer(() => {
           if (waiter === fn) waiter = null;
           resolve("timer");
         }, ms);
@@ -183,7 +194,7 @@ export function createSupervisor(deps: SupervisorDeps) {
     return {
       promise,
       cancel: () => {
-        clearTimeout(timer);
+        timer?.cancel();
         if (waiter === fn) waiter = null;
       },
     };
