@@ -11,9 +11,11 @@ import { plainMail } from "./api/mail-messages.ts";
 import {
   connectedUser as connected,
   dovecotSuite,
+  holdingTimers,
   mailUsers,
   ordersOf,
   mailboxStatus as status,
+  TEST_TIMINGS,
   vineOrder,
 } from "./support/imap-suite.ts";
 import { waitFor } from "./support/wait.ts";
@@ -229,7 +231,9 @@ describe("isolation", () => {
   }, 20_000);
 
   test("stopping a supervisor waits for the message in hand, then logs out", async () => {
-    const hh = suite.harness();
+    // stop()'s grace wait (3 s here) is held: while it is, stop() can only end with the message.
+    const hold = holdingTimers(TEST_TIMINGS.stopGraceMs);
+    const hh = suite.harness({ mailbox: { timings: TEST_TIMINGS, timers: hold.timers } });
     const u = await connected(hh, "hal@example.test");
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => {
@@ -238,8 +242,15 @@ describe("isolation", () => {
     hh.setIngestHook(() => gate);
     await suite.dc.append("hal@example.test", vineOrder("Slow Committer").raw);
     await waitFor(() => hh.ingested.length === 1, "the ingest to start");
-    const stopping = hh.services.mailbox.manager.stop(u.userid);
-    await Bun.sleep(100);
+    let stopped = false;
+    const stopping = hh.services.mailbox.manager.stop(u.userid).then(() => {
+      stopped = true;
+    });
+    await waitFor(
+      () => hold.held().includes(TEST_TIMINGS.stopGraceMs),
+      "stop() waiting for the message in hand",
+    );
+    expect(stopped).toBe(false);
     release();
     await stopping;
     expect(hh.ingested[0]!.outcome).toBe("created");

@@ -16,6 +16,7 @@ import { type FaultProxy, startFaultProxy } from "../support/imap-fault-proxy.ts
 import {
   connectedUser as connected,
   dovecotSuite,
+  holdingTimers,
   mailUsers,
   ordersOf,
   mailboxStatus as status,
@@ -99,23 +100,12 @@ describe("a temporary refusal is not a wrong password", () => {
   }, 20_000);
 
   test("a connected mailbox refused for hours keeps its credentials, says why and when it tries next, and comes back", async () => {
-    // Waits of a minute or more are held here, never fired: the supervisor parked on one cannot
-    // log in again until it is woken, so the login count below is final, not a count at a moment.
-    const held: { ms: number; live: boolean }[] = [];
+    // Waits of a minute or more are held, never run: the supervisor parked on one cannot log in
+    // again until it is woken, so the login count below is final.
+    const hold = holdingTimers(60_000);
     const hh = suite.harness({
       env: { GMAIL_IMAP_HOST: "127.0.0.1", GMAIL_IMAP_PORT: String(proxy.port) },
-      mailbox: {
-        timings: TIMINGS,
-        setTimer: (fn, ms) => {
-          if (ms < 60_000) {
-            const t = setTimeout(fn, ms);
-            return { cancel: () => clearTimeout(t) };
-          }
-          const h = { ms, live: true };
-          held.push(h);
-          return { cancel: () => (h.live = false) };
-        },
-      },
+      mailbox: { timings: TIMINGS, timers: hold.timers },
     });
     const u = await connected(hh, "bea@example.test");
 
@@ -138,7 +128,7 @@ describe("a temporary refusal is not a wrong password", () => {
     );
     const logins = proxy.logins();
     await waitFor(
-      () => held.some((h) => h.live && h.ms > REFUSAL_WAIT_MS.bandwidth - 60_000),
+      () => hold.held().some((ms) => ms > REFUSAL_WAIT_MS.bandwidth - 60_000),
       "the supervisor waiting hours for its next try",
     );
     expect(proxy.logins()).toBe(logins);

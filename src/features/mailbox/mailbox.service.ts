@@ -37,7 +37,7 @@ import {
 import type { FetchLimits } from "../../mail/imap/ports.ts";
 import {
   DEFAULT_TIMINGS,
-  type SetTimer,
+  type SupervisorTimers,
   type SupervisorTimings,
 } from "../../mail/imap/supervisor.ts";
 import { badRequest, conflict } from "../../util/errors.ts";
@@ -97,8 +97,8 @@ export type MailboxServiceDeps = {
   oauthTokenRefused?: (userId: number, accessToken: string) => void;
   /** Test hook: replaces IDLE (resolve false to make it fail). */
   startIdle?: (userId: number, client: ImapFlow) => Promise<boolean | undefined>;
-  /** Test hook: schedules the supervisors' timed waits (reconnect backoff, IDLE checks, polls). */
-  setTimer?: SetTimer;
+  /** Test hook: the supervisors' timers (reconnect, IDLE checks, polls, stop's grace). */
+  timers?: SupervisorTimers;
   /** The largest message read (RFC822.SIZE); default MAIL_MESSAGE_MAX_BYTES. */
   messageMaxBytes?: number;
   /** Failed connection attempts this long tell the admin (default SUPERVISOR_FAILING_AFTER_MS). */
@@ -218,7 +218,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     connections,
     onAuthFailure: (userId, e) => authFailed(userId, e),
     startIdle: deps.startIdle,
-    setTimer: deps.setTimer,
+    timers: deps.timers,
     supervisorFailingAfterMs: deps.supervisorFailingAfterMs,
   });
   const folders = createMailboxFolders({

@@ -13,7 +13,7 @@ import { createMailboxManager } from "../../mail/imap/manager.ts";
 import type { FetchLimits } from "../../mail/imap/ports.ts";
 import {
   createSupervisor,
-  type SetTimer,
+  type SupervisorTimers,
   type SupervisorTimings,
 } from "../../mail/imap/supervisor.ts";
 import { ADMIN_USER_ID } from "../auth/auth.service.ts";
@@ -42,8 +42,8 @@ export function createSupervisors(deps: {
   onAuthFailure: (userId: number, err: ImapError) => void;
   /** Test hook: replaces IDLE (resolve false to make it fail). */
   startIdle?: (userId: number, client: ImapFlow) => Promise<boolean | undefined>;
-  /** Test hook: schedules the supervisors' timed waits. */
-  setTimer?: SetTimer;
+  /** Test hook: the supervisors' timers. */
+  timers?: SupervisorTimers;
   supervisorFailingAfterMs?: number;
 }) {
   const { repo, events, log, userLog, now, timings, fetchLimits, domains } = deps;
@@ -105,7 +105,7 @@ export function createSupervisors(deps: {
         },
         onAuthFailure: (err) => deps.onAuthFailure(userId, err),
         startIdle: deps.startIdle ? (c) => deps.startIdle!(userId, c) : undefined,
-        setTimer: deps.setTimer,
+        timers: deps.timers,
       }),
   });
 
