@@ -11,9 +11,11 @@ import { plainMail } from "./api/mail-messages.ts";
 import {
   connectedUser as connected,
   dovecotSuite,
+  holdingTimers,
   mailUsers,
   ordersOf,
   mailboxStatus as status,
+  TEST_TIMINGS,
   vineOrder,
 } from "./support/imap-suite.ts";
 import { waitFor } from "./support/wait.ts";
@@ -125,6 +127,8 @@ describe("the server goes away", () => {
   test("Dovecot stopped mid-IDLE and started again: reconnects; mail that came meanwhile is processed once", async () => {
     const hh = suite.harness();
     const u = await connected(hh, "dan@example.test");
+    const events = hh.watchEvents(u.userid);
+    const scans = () => events.filter((e) => e.type === "mailbox.scanned").length;
     await suite.dc.append("dan@example.test", vineOrder("Before The Outage").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 1, "the first order");
 
@@ -138,14 +142,21 @@ describe("the server goes away", () => {
 
     const during = vineOrder("During The Outage");
     suite.dc.deliver("dan@example.test", during.raw);
-    await Bun.sleep(300); // a few reconnect attempts fail meanwhile
+    // Another reconnect attempt fails meanwhile (it plans a new next attempt).
+    await waitFor(async () => {
+      const s = await status(hh, u.token);
+      return s.nextAttemptTime !== null && s.nextAttemptTime !== down.nextAttemptTime;
+    }, "a failed reconnect attempt");
     await suite.dc.up();
 
     await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE again", 8000);
     await waitFor(() => ordersOf(hh, u.userid).length === 2, "the order delivered while down");
+    const scansBefore = scans();
     await suite.dc.append("dan@example.test", vineOrder("After The Outage").raw);
     await waitFor(() => ordersOf(hh, u.userid).length === 3, "the order after the outage");
-    await Bun.sleep(200);
+    // The pass that read it has ended (its scan summary is out): a read of the earlier message
+    // again in that pass, however late in it, is counted below.
+    await waitFor(() => scans() > scansBefore, "the end of that pass");
     const seen = hh.ingested.filter((i) => i.messageId === during.messageId);
     expect(seen.length).toBe(1);
     expect(ordersOf(hh, u.userid).map((o) => o.productname)).toEqual([
@@ -220,7 +231,9 @@ describe("isolation", () => {
   }, 20_000);
 
   test("stopping a supervisor waits for the message in hand, then logs out", async () => {
-    const hh = suite.harness();
+    // stop()'s grace wait (3 s here) is held: while it is, stop() can only end with the message.
+    const hold = holdingTimers(TEST_TIMINGS.stopGraceMs);
+    const hh = suite.harness({ mailbox: { timings: TEST_TIMINGS, timers: hold.timers } });
     const u = await connected(hh, "hal@example.test");
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => {
@@ -229,8 +242,15 @@ describe("isolation", () => {
     hh.setIngestHook(() => gate);
     await suite.dc.append("hal@example.test", vineOrder("Slow Committer").raw);
     await waitFor(() => hh.ingested.length === 1, "the ingest to start");
-    const stopping = hh.services.mailbox.manager.stop(u.userid);
-    await Bun.sleep(100);
+    let stopped = false;
+    const stopping = hh.services.mailbox.manager.stop(u.userid).then(() => {
+      stopped = true;
+    });
+    await waitFor(
+      () => hold.held().includes(TEST_TIMINGS.stopGraceMs),
+      "stop() waiting for the message in hand",
+    );
+    expect(stopped).toBe(false);
     release();
     await stopping;
     expect(hh.ingested[0]!.outcome).toBe("created");

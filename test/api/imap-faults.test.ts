@@ -16,6 +16,7 @@ import { type FaultProxy, startFaultProxy } from "../support/imap-fault-proxy.ts
 import {
   connectedUser as connected,
   dovecotSuite,
+  holdingTimers,
   mailUsers,
   ordersOf,
   mailboxStatus as status,
@@ -47,7 +48,7 @@ function harness(timings: Record<string, number> = {}, env: Record<string, strin
   });
 }
 
-describe("a temporary refusal is not a wrong password (item 1)", () => {
+describe("a temporary refusal is not a wrong password", () => {
   const cases = [
     {
       reply: "NO [ALERT] Too many simultaneous connections. (Failure)",
@@ -99,7 +100,13 @@ describe("a temporary refusal is not a wrong password (item 1)", () => {
   }, 20_000);
 
   test("a connected mailbox refused for hours keeps its credentials, says why and when it tries next, and comes back", async () => {
-    const hh = harness();
+    // Waits of a minute or more are held, never run: the supervisor parked on one cannot log in
+    // again until it is woken, so the login count below is final.
+    const hold = holdingTimers(60_000);
+    const hh = suite.harness({
+      env: { GMAIL_IMAP_HOST: "127.0.0.1", GMAIL_IMAP_PORT: String(proxy.port) },
+      mailbox: { timings: TIMINGS, timers: hold.timers },
+    });
     const u = await connected(hh, "bea@example.test");
 
     proxy.script("NO [ALERT] Account exceeded command or bandwidth limits. (Failure)");
@@ -120,7 +127,10 @@ describe("a temporary refusal is not a wrong password (item 1)", () => {
       false,
     );
     const logins = proxy.logins();
-    await Bun.sleep(300);
+    await waitFor(
+      () => hold.held().some((ms) => ms > REFUSAL_WAIT_MS.bandwidth - 60_000),
+      "the supervisor waiting hours for its next try",
+    );
     expect(proxy.logins()).toBe(logins);
 
     // Gmail lets us in again; the user reconnects (or the next try comes): mail is read once.
@@ -155,7 +165,7 @@ describe("a temporary refusal is not a wrong password (item 1)", () => {
   }, 20_000);
 });
 
-describe("a stalled connection is noticed (item 2)", () => {
+describe("a stalled connection is noticed", () => {
   test("the defaults notice a stall and reconnect within 2 minutes, and renew IDLE before Gmail's 29", () => {
     // A stall is noticed after at most two command timeouts (the liveness NOOP, then its answer).
     const worst = 2 * DEFAULT_TIMINGS.commandTimeoutMs + DEFAULT_TIMINGS.backoffBaseMs;
@@ -200,11 +210,23 @@ describe("a stalled connection is noticed (item 2)", () => {
   }, 60_000);
 
   test("a healthy idle connection is kept: the liveness check does not reconnect", async () => {
-    const hh = harness({ commandTimeoutMs: 300 });
+    let idles = 0;
+    const hh = suite.harness({
+      env: { GMAIL_IMAP_HOST: "127.0.0.1", GMAIL_IMAP_PORT: String(proxy.port) },
+      mailbox: {
+        timings: { ...TIMINGS, commandTimeoutMs: 300 },
+        startIdle: (_u, c) => {
+          idles++;
+          return c.idle();
+        },
+      },
+    });
     const u = await connected(hh, "ed@example.test");
     const before = proxy.connections();
-    // Several liveness rounds pass (IDLE silent → NOOP → IDLE again).
-    await Bun.sleep(1500);
+    const idlesBefore = idles;
+    // Several liveness rounds pass (IDLE silent → NOOP → IDLE again); a reconnect in any of them
+    // would open its connection before the next round's IDLE.
+    await waitFor(() => idles >= idlesBefore + 4, "four liveness rounds");
     expect(proxy.connections()).toBe(before);
     const st = await status(hh, u.token);
     expect(st).toMatchObject({ status: "idle", reconnecting: false });
@@ -213,7 +235,7 @@ describe("a stalled connection is noticed (item 2)", () => {
   }, 15_000);
 });
 
-describe("connection errors in words, as server-side faults (item 5)", () => {
+describe("connection errors in words, as server-side faults", () => {
   test("unknown host name: 502 'Could not find …'", async () => {
     const hh = harness({}, { GMAIL_IMAP_HOST: "no-such-host.invalid" });
     const u = await hh.register();
@@ -274,7 +296,7 @@ describe("connection errors in words, as server-side faults (item 5)", () => {
   }, 20_000);
 });
 
-describe("one huge message cannot balloon memory (item 4)", () => {
+describe("one huge message cannot balloon memory", () => {
   test("a message over the cap is skipped by its RFC822.SIZE, never fetched; the mail around it is read", async () => {
     const hh = harness({}, {});
     const u = await connected(hh, "guy@example.test");

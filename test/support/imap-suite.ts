@@ -21,6 +21,7 @@ import type {
   MailboxIngest,
   MailboxServiceDeps,
 } from "../../src/features/mailbox/mailbox.service.ts";
+import type { SupervisorTimers } from "../../src/mail/imap/supervisor.ts";
 import { amazonMail } from "../api/mail-messages.ts";
 import { createHarness, type Harness, type ServiceOverrides } from "../harness.ts";
 import { type Dovecot, type DovecotUser, startDovecot } from "./dovecot.ts";
@@ -148,6 +149,30 @@ export type ImapHarness = Harness & {
   /** Connects a registered user's mailbox with an app password through the API. */
   connect: (token: string, user: string, pass?: string) => Promise<Response>;
 };
+
+/**
+ * Supervisor timers that hold every wait of `minMs` or more instead of running it (shorter ones
+ * run as usual). A supervisor parked on a held wait does nothing more until it is woken (a manual
+ * reconnect, stop), so what a test counts at that point is final, not a count at some moment.
+ */
+export function holdingTimers(minMs: number) {
+  type Held = { ms: number; live: boolean };
+  const held: Held[] = [];
+  const timers: SupervisorTimers = {
+    setTimeout(fn, ms) {
+      if (ms < minMs) return setTimeout(fn, ms);
+      const h: Held = { ms, live: true };
+      held.push(h);
+      return h;
+    },
+    clearTimeout(handle) {
+      if (held.includes(handle as Held)) (handle as Held).live = false;
+      else clearTimeout(handle as ReturnType<typeof setTimeout>);
+    },
+  };
+  /** The held waits not cleared, in ms. */
+  return { timers, held: () => held.filter((h) => h.live).map((h) => h.ms) };
+}
 
 export const TEST_TIMINGS = {
   idleRestartMs: 60_000,

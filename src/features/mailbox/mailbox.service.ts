@@ -35,7 +35,11 @@ import {
   DEFAULT_ATTEMPT_LIMITS,
 } from "../../mail/imap/manager.ts";
 import type { FetchLimits } from "../../mail/imap/ports.ts";
-import { DEFAULT_TIMINGS, type SupervisorTimings } from "../../mail/imap/supervisor.ts";
+import {
+  DEFAULT_TIMINGS,
+  type SupervisorTimers,
+  type SupervisorTimings,
+} from "../../mail/imap/supervisor.ts";
 import { badRequest, conflict } from "../../util/errors.ts";
 import type { Secrets } from "../../util/secrets.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
@@ -93,6 +97,8 @@ export type MailboxServiceDeps = {
   oauthTokenRefused?: (userId: number, accessToken: string) => void;
   /** Test hook: replaces IDLE (resolve false to make it fail). */
   startIdle?: (userId: number, client: ImapFlow) => Promise<boolean | undefined>;
+  /** Test hook: the supervisors' timers (reconnect, IDLE checks, polls, stop's grace). */
+  timers?: SupervisorTimers;
   /** The largest message read (RFC822.SIZE); default MAIL_MESSAGE_MAX_BYTES. */
   messageMaxBytes?: number;
   /** Failed connection attempts this long tell the admin (default SUPERVISOR_FAILING_AFTER_MS). */
@@ -212,6 +218,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     connections,
     onAuthFailure: (userId, e) => authFailed(userId, e),
     startIdle: deps.startIdle,
+    timers: deps.timers,
     supervisorFailingAfterMs: deps.supervisorFailingAfterMs,
   });
   const folders = createMailboxFolders({

@@ -11,7 +11,11 @@ import type { ImapError } from "../../mail/imap/client.ts";
 import { createMailSync } from "../../mail/imap/folder-sync.ts";
 import { createMailboxManager } from "../../mail/imap/manager.ts";
 import type { FetchLimits } from "../../mail/imap/ports.ts";
-import { createSupervisor, type SupervisorTimings } from "../../mail/imap/supervisor.ts";
+import {
+  createSupervisor,
+  type SupervisorTimers,
+  type SupervisorTimings,
+} from "../../mail/imap/supervisor.ts";
 import { ADMIN_USER_ID } from "../auth/auth.service.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import type { MailboxIngest } from "./mailbox.backfill.ts";
@@ -38,6 +42,8 @@ export function createSupervisors(deps: {
   onAuthFailure: (userId: number, err: ImapError) => void;
   /** Test hook: replaces IDLE (resolve false to make it fail). */
   startIdle?: (userId: number, client: ImapFlow) => Promise<boolean | undefined>;
+  /** Test hook: the supervisors' timers. */
+  timers?: SupervisorTimers;
   supervisorFailingAfterMs?: number;
 }) {
   const { repo, events, log, userLog, now, timings, fetchLimits, domains } = deps;
@@ -99,6 +105,7 @@ export function createSupervisors(deps: {
         },
         onAuthFailure: (err) => deps.onAuthFailure(userId, err),
         startIdle: deps.startIdle ? (c) => deps.startIdle!(userId, c) : undefined,
+        timers: deps.timers,
       }),
   });
 

@@ -91,7 +91,19 @@ export type SupervisorDeps = {
   onAuthFailure?: (err: ImapError) => void;
   /** Test hook: replaces client.idle(); resolve false to make IDLE fail. */
   startIdle?: (client: ImapFlow) => Promise<boolean | undefined>;
+  /** Test hook: the timers of every timed wait (reconnect, IDLE checks, polls, stop's grace). */
+  timers?: SupervisorTimers;
   random?: () => number;
+};
+
+export type SupervisorTimers = {
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+};
+
+const realTimers: SupervisorTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
 };
 
 type WakeReason = "stop" | "restart" | "closed" | "retry-idle" | "exists" | "timer";
@@ -107,6 +119,12 @@ const PRIORITY: Record<WakeReason, number> = {
 export function createSupervisor(deps: SupervisorDeps) {
   const { log, timings } = deps;
   const random = deps.random ?? Math.random;
+  const timers = deps.timers ?? realTimers;
+  // p-timeout calls only setTimeout(fn, ms) and clearTimeout(handle) of its customTimers.
+  const graceTimers = timers as unknown as {
+    setTimeout: typeof setTimeout;
+    clearTimeout: typeof clearTimeout;
+  };
   let status: MailboxState = "disconnected";
   let lastError: string | null = null;
   let folder: string | null = null;
@@ -165,16 +183,16 @@ export function createSupervisor(deps: SupervisorDeps) {
       pending = null;
       return { promise: Promise.resolve(r), cancel: () => {} };
     }
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: unknown;
     let fn: ((r: WakeReason) => void) | null = null;
     const promise = new Promise<WakeReason>((resolve) => {
       fn = (r) => {
-        clearTimeout(timer);
+        timers.clearTimeout(timer);
         resolve(r);
       };
       waiter = fn;
       if (ms !== null) {
-        timer = setTimeout(() => {
+        timer = timers.setTimeout(() => {
           if (waiter === fn) waiter = null;
           resolve("timer");
         }, ms);
@@ -183,7 +201,7 @@ export function createSupervisor(deps: SupervisorDeps) {
     return {
       promise,
       cancel: () => {
-        clearTimeout(timer);
+        timers.clearTimeout(timer);
         if (waiter === fn) waiter = null;
       },
     };
@@ -412,7 +430,7 @@ export function createSupervisor(deps: SupervisorDeps) {
       const done = loopDone;
       const finished = await pTimeout(
         done.then(() => true),
-        { milliseconds: timings.stopGraceMs, fallback: () => false },
+        { milliseconds: timings.stopGraceMs, fallback: () => false, customTimers: graceTimers },
       );
       if (!finished) {
         client?.close();
