@@ -52,3 +52,39 @@ if (token) {
   // Signed out: every signed-in screen sends the visitor to the sign-in page, a lazy chunk.
   modulePreload(__GV_PAGE_CHUNKS__.LoginPage);
 }
+
+// The first date on a card loads ICU's locale and zone data (a few hundred ms on a slow phone),
+// whichever formatter asks first. Asked here, it loads while the bundle is still downloading
+// and the main thread has nothing else to do. The formatters are those of the first screen:
+// web/lib/format.ts (dates, money), src/util/calendar-day.ts (days in a zone),
+// src/util/plural.ts and the browser's zone (web/lib/timezone.ts).
+if (token) {
+  setTimeout(() => {
+    try {
+      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      const at = Date.now();
+      new Intl.DateTimeFormat("en-US", {
+        month: "short",
+        day: "numeric",
+        year: "numeric",
+        timeZone,
+      }).format(at);
+      new Intl.DateTimeFormat("en-US", {
+        month: "short",
+        day: "numeric",
+        year: "numeric",
+        timeZone: "UTC",
+      }).format(at);
+      new Intl.DateTimeFormat("en-CA", {
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        timeZone,
+      }).formatToParts(at);
+      new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(1);
+      new Intl.PluralRules("en-US").select(1);
+    } catch {
+      // Only a head start: the app formats without it.
+    }
+  }, 0);
+}

@@ -176,6 +176,7 @@ function StatusCards() {
 
 function RecentOrders({ timeZone, now }: { timeZone: string; now: Date }) {
   const { data, isLoading, isError, refetch } = useDashboardRecent();
+  const marketplace = useUserData().data?.vineMarketplace;
   const [editing, setEditing] = useState<number | null>(null);
   return (
     <section aria-labelledby="recent-orders" className="recent-orders">
@@ -205,6 +206,7 @@ function RecentOrders({ timeZone, now }: { timeZone: string; now: Date }) {
               order={order}
               timeZone={timeZone}
               now={now}
+              marketplace={marketplace}
               from="/"
               mode="tracking"
               editing={editing === order.orderid}

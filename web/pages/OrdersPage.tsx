@@ -13,6 +13,7 @@ import { useDashboardCounts } from "../hooks/useDashboard.ts";
 import { orderListQuery, useOrderList } from "../hooks/useOrders.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUpdateAllTracking } from "../hooks/useTracking.ts";
+import { useUserData } from "../hooks/useUser.ts";
 import {
   FILTER_ORDER_LABELS,
   hasOwnOrdering,
@@ -45,6 +46,7 @@ export function OrdersPage() {
   const here = listViewPath(view);
   const timeZone = useTimeZone();
   const now = useNow();
+  const marketplace = useUserData().data?.vineMarketplace;
   const { data, isLoading, isError, isPlaceholderData, refetch } = useOrderList(view);
   const [editing, setEditing] = useState<number | null>(null);
 
@@ -182,6 +184,7 @@ export function OrdersPage() {
                 order={order}
                 timeZone={timeZone}
                 now={now}
+                marketplace={marketplace}
                 from={here}
                 filter={view.status}
                 mode="status"

@@ -6,9 +6,9 @@
 import { lazy, type MouseEvent, Suspense, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { CARRIER_LABELS, type OrderStatus } from "../../../src/contract/constants.ts";
+import type { MarketplaceCode } from "../../../src/contract/marketplaces.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { useSetOrderStatus } from "../../hooks/useOrders.ts";
-import { useUserData } from "../../hooks/useUser.ts";
 import { writeReviewUrl } from "../../lib/amazon-links.ts";
 import { deliveryAge, isJustDelivered } from "../../lib/delivery.ts";
 import { formatMoney } from "../../lib/format.ts";
@@ -45,6 +45,8 @@ export function OrderCard(props: {
   now: Date;
   /** Where the edit screen returns to (the current path and query). */
   from: string;
+  /** The user's Vine marketplace (`GET /api/user/data`), read once by the list, not per card. */
+  marketplace: MarketplaceCode | undefined;
   /** The list's status filter, for the per-filter extra info; undefined on the dashboard. */
   filter?: StatusFilter;
   mode: CardEditMode;
@@ -53,7 +55,7 @@ export function OrderCard(props: {
   onEdit: () => void;
   onEditDone: () => void;
 }) {
-  const { order, timeZone, now, filter } = props;
+  const { order, timeZone, now, filter, marketplace } = props;
   const [, navigate] = useLocation();
   const href = editOrderPath(order.orderid, props.from);
   const justDelivered = isJustDelivered(order, now);
@@ -77,7 +79,6 @@ export function OrderCard(props: {
   const untracked =
     order.status === "Shipped" && !order.trackingnumber && Boolean(order.dateshipped);
   // Amazon's review form on the order's own site, where a review is due.
-  const marketplace = useUserData().data?.vineMarketplace;
   const writeLink = canEditReview ? writeReviewUrl(order, marketplace) : null;
   // A Shipped order with a number can be asked about now (docs/screens.md 'Update Tracking').
   const canUpdateTracking = order.status === "Shipped" && Boolean(order.trackingnumber);
@@ -275,64 +276,67 @@ function TrackingLine(props: {
   );
 }
 
-function StatusLine(props: {
+type StatusLineProps = {
   order: Order;
   editing: boolean;
   disabled: boolean;
   onEdit: () => void;
   onDone: () => void;
-}) {
-  const { order } = props;
-  const setStatus = useSetOrderStatus();
-  if (props.editing) {
-    const change = (status: OrderStatus) => {
-      if (status === order.status) return props.onDone();
-      setStatus.mutate({ id: order.orderid, status }, { onSettled: props.onDone });
-    };
-    return (
-      <>
-        <Suspense fallback={EDITOR_LOADING}>
-          <StatusSelect
-            autoFocus
-            aria-label={`Status of ${order.productname}`}
-            // While the save is in flight the select shows the chosen status, not the old one.
-            value={
-              setStatus.isPending ? (setStatus.variables?.status ?? order.status) : order.status
-            }
-            disabled={setStatus.isPending}
-            aria-busy={setStatus.isPending || undefined}
-            onChange={change}
-            onBlur={() => {
-              if (!setStatus.isPending) props.onDone();
-            }}
-            onKeyDown={(e) => {
-              if (e.key === "Escape") {
-                e.preventDefault();
-                props.onDone();
-              }
-            }}
-          />
-        </Suspense>
-        <button
-          type="button"
-          className="outline secondary small"
-          onMouseDown={(e) => e.preventDefault()}
-          onClick={props.onDone}
-        >
-          Cancel
-        </button>
-      </>
-    );
-  }
+};
+
+function StatusLine(props: StatusLineProps) {
+  // The save's mutation exists only while the select is open: a list renders ten of these.
+  if (props.editing) return <StatusEditor {...props} />;
   return (
     <button
       type="button"
       className="outline secondary small"
       disabled={props.disabled}
       onClick={props.onEdit}
-      aria-label={`Change status: ${order.productname}`}
+      aria-label={`Change status: ${props.order.productname}`}
     >
       Change status
     </button>
+  );
+}
+
+function StatusEditor(props: StatusLineProps) {
+  const { order } = props;
+  const setStatus = useSetOrderStatus();
+  const change = (status: OrderStatus) => {
+    if (status === order.status) return props.onDone();
+    setStatus.mutate({ id: order.orderid, status }, { onSettled: props.onDone });
+  };
+  return (
+    <>
+      <Suspense fallback={EDITOR_LOADING}>
+        <StatusSelect
+          autoFocus
+          aria-label={`Status of ${order.productname}`}
+          // While the save is in flight the select shows the chosen status, not the old one.
+          value={setStatus.isPending ? (setStatus.variables?.status ?? order.status) : order.status}
+          disabled={setStatus.isPending}
+          aria-busy={setStatus.isPending || undefined}
+          onChange={change}
+          onBlur={() => {
+            if (!setStatus.isPending) props.onDone();
+          }}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") {
+              e.preventDefault();
+              props.onDone();
+            }
+          }}
+        />
+      </Suspense>
+      <button
+        type="button"
+        className="outline secondary small"
+        onMouseDown={(e) => e.preventDefault()}
+        onClick={props.onDone}
+      >
+        Cancel
+      </button>
+    </>
   );
 }
