@@ -107,7 +107,7 @@ test("stored photos load with the token, never a 401 first; a refused file offer
   expect(statuses.length).toBeGreaterThan(0);
   expect(statuses.filter((s) => s === 401)).toEqual([]);
 
-  // A file the server refuses (not a picture inside) can never succeed: no Retry (item 15).
+  // A file the server refuses (not a picture inside) can never succeed: no Retry.
   await media.upload([
     { name: "fake.png", mimeType: "image/png", buffer: Buffer.from("not a picture at all") },
   ]);

@@ -1,9 +1,9 @@
 /**
  * A reviewer's real day in the browser: Mark delivered for report orders nobody
- * tracks (item 5), Write review on Amazon on the order's own site (10), the delivery date (12),
- * unsaved review text kept (13), ASIN search and decimal commas (14), Update Tracking only where a
- * look-up exists and Vine settings errors in the form's words (15), the user menu with a long
- * name on a phone (16), the privacy page on alert channels (17). Screens are shot for people when
+ * tracks, Write review on Amazon on the order's own site, the delivery date,
+ * unsaved review text kept, ASIN search and decimal commas, Update Tracking only where a
+ * look-up exists and Vine settings errors in the form's words, the user menu with a long
+ * name on a phone, the privacy page on alert channels. Screens are shot for people when
  * E2E_SHOTS_DIR is set.
  */
 import path from "node:path";

@@ -49,7 +49,7 @@ function vine(name: string, padTo = 0) {
   return `${raw}\n${line.repeat(Math.ceil((padTo - raw.length) / line.length))}`;
 }
 
-describe("the per-message cap applies to imports (item 4)", () => {
+describe("the per-message cap applies to imports", () => {
   let h: Harness;
   beforeEach(() => {
     h = createHarness();
@@ -106,7 +106,7 @@ async function startServer(dataDir: string, port: number) {
   return app.proc;
 }
 
-describe("an interrupted import says so (item 9)", () => {
+describe("an interrupted import says so", () => {
   test("the server killed during an .mbox import: the file and where it stopped are listed; importing it again finishes it, no duplicates", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-import-"));
     dirs.push(dataDir);

@@ -1,5 +1,5 @@
 /**
- * POST /api/imap/import (item 7): .eml files and Google Takeout .mbox files through the
+ * POST /api/imap/import: .eml files and Google Takeout .mbox files through the
  * mail pipeline, the upload streamed to DATA_DIR/tmp and removed afterwards (busboy through
  * src/media/multipart.ts); bad uploads. The body limits and multipart bodies in small chunks are
  * in mail-import-upload.test.ts.

@@ -1,5 +1,5 @@
 /**
- * The mail ingestion pipeline (items 5 and 6): raw Amazon-style messages in, orders out,
+ * The mail ingestion pipeline: raw Amazon-style messages in, orders out,
  * against a real SQLite file and the real orders and notifications services. Messages are written
  * here, modelled on Amazon's 2025 US templates, with the Authentication-Results Gmail adds.
  */

@@ -1,7 +1,7 @@
 /**
  * A reviewer's real day, the orders API: "Mark delivered" for orders the Itemized
- * Report says shipped and nobody tracks (item 5), the delivery date set and corrected (item 12),
- * ASIN search and yen amounts (item 14). Real SQLite through the real app; the orders and Vine
+ * Report says shipped and nobody tracks, the delivery date set and corrected,
+ * ASIN search and yen amounts. Real SQLite through the real app; the orders and Vine
  * services' clocks are fixed.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -81,7 +81,7 @@ const orders = async (token: string, q = "") =>
     )
   ).body;
 
-describe("Mark delivered (item 5)", () => {
+describe("Mark delivered", () => {
   test("report orders with a shipped date are listed apart, with the usual day shown", async () => {
     const u = await user("DE");
     await importReport(u.token, [
@@ -276,7 +276,7 @@ describe("Mark delivered (item 5)", () => {
   });
 });
 
-describe("delivery date (item 12)", () => {
+describe("delivery date", () => {
   test("set on Add Order and corrected on Edit Order; the review age follows it", async () => {
     const u = await user("US");
     const added = await addOrder(u.token, { status: "Received", datedelivered: "2026-11-10" });
@@ -297,7 +297,7 @@ describe("delivery date (item 12)", () => {
   });
 });
 
-describe("search and amounts (item 14)", () => {
+describe("search and amounts", () => {
   test("an ASIN finds its order, in any case", async () => {
     const u = await user("US");
     await addOrder(u.token, { productname: "Garden hose", asin: "B0HOSE1234" });

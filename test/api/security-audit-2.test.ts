@@ -72,7 +72,7 @@ function pushSubscription(endpoint: string) {
   };
 }
 
-describe("item 3: alert channels are no read oracle for the LAN and the server", () => {
+describe("alert channels are no read oracle for the LAN and the server", () => {
   test("loopback and names resolving to it are refused unless ALERTS_ALLOW_LOOPBACK=true", async () => {
     const h = harness();
     const a = await h.register();
@@ -241,7 +241,7 @@ describe("item 3: alert channels are no read oracle for the LAN and the server",
   });
 });
 
-describe("item 4: sign-in guesses are limited per account across addresses", () => {
+describe("sign-in guesses are limited per account across addresses", () => {
   test("5 aliases no longer get 20 guesses; the right password from a new address waits; the owner's address still signs in", async () => {
     // 12 password checks: a generous limit for a busy machine.
     const h = harness({ TRUST_PROXY: "true" });
@@ -314,7 +314,7 @@ describe("item 4: sign-in guesses are limited per account across addresses", () 
   }, 60_000);
 });
 
-describe("item 5: deeply nested JSON", () => {
+describe("deeply nested JSON", () => {
   test("30,000 levels (60 KB) are a 400 with a sentence, not a 500", async () => {
     const h = harness();
     const u = await h.register();
@@ -343,7 +343,7 @@ describe("item 5: deeply nested JSON", () => {
   });
 });
 
-test("item 5: cleanStrings walks any depth without recursion", () => {
+test("cleanStrings walks any depth without recursion", () => {
   const root: { a?: unknown; s?: string } = {};
   let node = root;
   for (let i = 0; i < 100_000; i++) {
@@ -356,7 +356,7 @@ test("item 5: cleanStrings walks any depth without recursion", () => {
   expect(node.s).toBe("bell and bidi");
 });
 
-describe("item 6: the VAPID subject is not the administrator's address", () => {
+describe("the VAPID subject is not the administrator's address", () => {
   const vapidSub = (authorization: string | undefined) => {
     const jwt = /t=([^,\s]+)/.exec(authorization ?? "")?.[1] ?? "";
     return (
@@ -388,7 +388,7 @@ describe("item 6: the VAPID subject is not the administrator's address", () => {
   });
 });
 
-describe("item 7: metadata addresses, also inside IPv6 forms", () => {
+describe("metadata addresses, also inside IPv6 forms", () => {
   test("refused whatever the spelling", async () => {
     const h = harness({ ALERTS_ALLOW_LOOPBACK: "true" });
     const a = await h.register();
@@ -411,7 +411,7 @@ describe("item 7: metadata addresses, also inside IPv6 forms", () => {
   });
 });
 
-describe("items 9 and 10: ntfy credentials belong in their own (encrypted) fields", () => {
+describe("ntfy credentials belong in their own (encrypted) fields", () => {
   test("a server address with user:password@ or ?auth= is refused at save", async () => {
     const h = harness();
     const a = await h.register();
@@ -463,7 +463,7 @@ describe("items 9 and 10: ntfy credentials belong in their own (encrypted) field
   });
 });
 
-describe("item 11: media links end with the session", () => {
+describe("media links end with the session", () => {
   test("a ?token= link issued before sign-out stops working; another session's links do not", async () => {
     const h = harness();
     const u = await h.register("media@example.com", "secret1");
@@ -500,7 +500,7 @@ describe("item 11: media links end with the session", () => {
   });
 });
 
-describe("item 12: sign-ups per address", () => {
+describe("sign-ups per address", () => {
   test("3 an hour from one address, then 429 with Retry-After and a sentence; nothing stored", async () => {
     // SIGNUP_HOURLY_LIMIT blank: the default (the harness raises it for the other tests).
     const h = harness({ TRUST_PROXY: "true", SIGNUP_HOURLY_LIMIT: "" });

@@ -1,6 +1,6 @@
 /**
- * The Itemized Report as Amazon serves it (item 7), cleaned text (item 8),
- * uploads per user per hour (item 12) and a summary that adds up (item 4).
+ * The Itemized Report as Amazon serves it, cleaned text,
+ * uploads per user per hour and a summary that adds up.
  *
  * The layouts are modelled on public code that reads real downloads (our own rows and numbers):
  * - US: "Row 0: Title, Row 1: Empty, Row 2: Headers, Row 3+: Data" with the English headers

@@ -88,7 +88,7 @@ export function buildXlsx(rows: XlsxCell[][], sheetName = "Itemized Report"): Ui
   return zipSync(xlsxParts(rows, { sheetName }));
 }
 
-/* Hostile zips for the reader's limits (items 1–2): written here, by the tests. */
+/* Hostile zips for the reader's limits: written here, by the tests. */
 
 const u16 = (b: Uint8Array, o: number) => (b[o] ?? 0) | ((b[o + 1] ?? 0) << 8);
 const u32 = (b: Uint8Array, o: number) => (u16(b, o) | (u16(b, o + 2) << 16)) >>> 0;

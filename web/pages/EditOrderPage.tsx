@@ -118,7 +118,7 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
   const [deleting, setDeleting] = useState(false);
   const dirty = Object.keys(changedFields(original, form)).length > 0;
 
-  // Unsaved review text is kept on this device and offered back on return (item 13).
+  // Unsaved review text is kept on this device and offered back on return.
   const userId = useAuth().user?.userid ?? 0;
   const [offered, setOffered] = useState<ReviewDraft | null>(() => {
     const d = userId ? readDraft(userId, order.orderid) : null;

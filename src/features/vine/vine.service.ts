@@ -208,7 +208,7 @@ export function createVineService(deps: {
     else sum.updated++;
   }
 
-  /** Report uploads per user per hour (item 12): each upload is counted, read or not. */
+  /** Report uploads per user per hour: each upload is counted, read or not. */
   const reportUploads = createRateWindow({
     limit: deps.reportUploadsPerHour ?? REPORT_UPLOADS_PER_HOUR,
     windowMs: 3_600_000,

@@ -1,5 +1,5 @@
 /**
- * The first sheet of an .xlsx file as rows of cells, read within fixed bounds (items 1–2).
+ * The first sheet of an .xlsx file as rows of cells, read within fixed bounds.
  * Pure: bytes in, rows out; no database.
  *
  * An .xlsx is a zip of XML parts. Only the parts a report needs are inflated — the workbook, its

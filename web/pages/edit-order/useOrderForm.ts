@@ -24,7 +24,7 @@ export function useOrderForm(initial: () => OrderForm, timeZone?: string) {
 
   const set = <K extends FormField>(field: K, value: OrderForm[K]) => {
     if (field === "status") {
-      // Received (or later) with no delivery date: today, to correct if need be (item 12).
+      // Received (or later) with no delivery date: today, to correct if need be.
       const today = dayKey(new Date(), timeZone) ?? "";
       setForm((f) => withStatus(f, value as OrderForm["status"], today));
     } else setForm((f) => ({ ...f, [field]: value }));
