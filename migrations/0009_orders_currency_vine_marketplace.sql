@@ -1,5 +1,5 @@
 ALTER TABLE `users` ADD `vine_marketplace` text;--> statement-breakpoint
--- Hand-written (issue 16): existing orders get the currency of their marketplace, told by the
+-- Hand-written: existing orders get the currency of their marketplace, told by the
 -- Amazon host of their product link (amazon.co.uk or a subdomain of it…); USD otherwise.
 UPDATE `orders` SET `currency` = (
   SELECT CASE

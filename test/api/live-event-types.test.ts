@@ -3,7 +3,9 @@
  * event named for what it changed, once, to the acting user only. The mailbox's events need a
  * Dovecot and are checked in test/api/imap.test.ts and test/imap-supervisor.test.ts.
  */
+
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { DEFAULT_REVIEW_SETTINGS } from "../../src/contract/constants.ts";
 import type { AlertChannel, LiveEvent, LiveEventType } from "../../src/contract/index.ts";
 import { html } from "../../src/features/notifications/html.ts";
 import { createHarness, type Harness } from "../harness.ts";
@@ -113,19 +115,7 @@ describe("settings", () => {
       "review settings",
       "PUT",
       "/api/user/review-settings",
-      {
-        targetWordCount: 200,
-        aiEditingOption: "None",
-        toneAllocation: {
-          humorous: 100,
-          professional: 0,
-          friendly: 0,
-          concise: 0,
-          encouraging: 0,
-          formal: 0,
-        },
-        autoGenerateSubject: false,
-      },
+      { ...DEFAULT_REVIEW_SETTINGS, targetWordCount: 200 },
       "review-settings.updated",
     ],
     ["Vine settings", "PUT", "/api/user/vine-settings", { tier: "Gold" }, "vine-settings.updated"],

@@ -22,7 +22,6 @@ afterEach(async () => {
 });
 
 const enc = new TextEncoder();
-const _dec = new TextDecoder();
 const { orders, tmpEntries, upload } = importHelpers(() => h);
 
 describe("the upload limit", () => {
