@@ -1,4 +1,5 @@
 /** Providers and routes (docs/screens.md). Signed-in routes sit behind the guard. */
+import { I18nProvider, useLingui } from "@lingui/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, Suspense } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
@@ -6,6 +7,8 @@ import { Footer } from "./components/Footer.tsx";
 import { Header } from "./components/Header.tsx";
 import { LoadingScreen } from "./components/LoadingScreen.tsx";
 import { useLiveEvents } from "./hooks/useLiveEvents.ts";
+import { i18n } from "./i18n/index.ts";
+import { useAccountLanguage } from "./i18n/useLanguage.ts";
 import { createQueryClient } from "./lib/api.ts";
 import { AuthProvider, useAuth } from "./lib/auth.tsx";
 import { Toaster } from "./lib/toast.tsx";
@@ -77,18 +80,39 @@ function LiveEvents() {
   return null;
 }
 
+/** The account's language and the app's kept in step (web/i18n/useLanguage.ts). */
+function AccountLanguage() {
+  const { user } = useAuth();
+  useAccountLanguage(user !== null);
+  return null;
+}
+
+/**
+ * The screens, drawn again from the start when the language changes, so that every text (also
+ * those formatted outside a component) is in the new language.
+ */
+function Shell() {
+  const { i18n: active } = useLingui();
+  return (
+    <div className="app-shell" key={active.locale}>
+      <Header />
+      <Routes />
+      <Footer />
+    </div>
+  );
+}
+
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
-      <AuthProvider>
-        <LiveEvents />
-        <div className="app-shell">
-          <Header />
-          <Routes />
-          <Footer />
-        </div>
-        <Toaster />
-      </AuthProvider>
-    </QueryClientProvider>
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <AuthProvider>
+          <LiveEvents />
+          <AccountLanguage />
+          <Shell />
+          <Toaster />
+        </AuthProvider>
+      </QueryClientProvider>
+    </I18nProvider>
   );
 }

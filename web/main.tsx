@@ -1,6 +1,10 @@
 import { createRoot } from "react-dom/client";
+import type { UserData } from "../src/contract/index.ts";
+import { DEFAULT_LANGUAGE } from "../src/i18n/languages.ts";
 import { App, queryClient } from "./App.tsx";
+import { currentLanguage, initialLanguage, setLanguage } from "./i18n/index.ts";
 import { primeUser } from "./lib/auth.tsx";
+import { userKeys } from "./lib/query-keys.ts";
 import { PAGES } from "./pages.ts";
 import { matchRoute } from "./routes.ts";
 import "./styles.css";
@@ -17,7 +21,13 @@ async function primeFirstScreen() {
   const [signedIn, loaded] = await Promise.all([
     primeUser(queryClient),
     page?.load().catch(() => null),
+    setLanguage(initialLanguage()).catch(() => setLanguage(DEFAULT_LANGUAGE)),
   ]);
+  // The account's language wins over this browser's (it was chosen on another device).
+  const account = queryClient.getQueryData<UserData>(userKeys.data())?.language;
+  if (signedIn && account && account !== currentLanguage()) {
+    await setLanguage(account).catch(() => {});
+  }
   if (signedIn && match?.route.access === "signed-in") {
     await loaded?.prime?.(queryClient, location.search).catch(() => {});
   }

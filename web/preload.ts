@@ -8,10 +8,13 @@
  * the sign-in page's chunk, where any signed-in screen sends the visitor. Routes, their pages and
  * their first requests come from the route table (web/routes.ts).
  */
+import { INTL_LOCALES, isLanguage, languageFromBrowser } from "../src/i18n/languages.ts";
 import { matchRoute } from "./routes.ts";
 
 /** Each page's chunk and the shared chunks it imports (set by scripts/build-web.ts). */
 declare const __GV_PAGE_CHUNKS__: Record<string, string[]>;
+/** Each language's message catalog chunk (set by scripts/build-web.ts). */
+declare const __GV_CATALOG_CHUNKS__: Record<string, string>;
 
 const token = (() => {
   try {
@@ -29,6 +32,21 @@ const modulePreload = (chunks: readonly string[] | undefined) => {
     document.head.append(link);
   }
 };
+
+// The reader's language, as web/i18n/index.ts will choose it: its catalog loads with the bundle.
+const language = (() => {
+  try {
+    const saved = localStorage.getItem("language");
+    if (isLanguage(saved)) return saved;
+  } catch {
+    // storage unavailable: the browser's language
+  }
+  return languageFromBrowser(navigator.languages);
+})();
+document.documentElement.lang = language;
+const catalog = __GV_CATALOG_CHUNKS__[language];
+if (catalog) modulePreload([catalog]);
+const locale = INTL_LOCALES[language];
 
 const match = matchRoute(location.pathname);
 if (token) {
@@ -63,13 +81,13 @@ if (token) {
     try {
       const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
       const at = Date.now();
-      new Intl.DateTimeFormat("en-US", {
+      new Intl.DateTimeFormat(locale, {
         month: "short",
         day: "numeric",
         year: "numeric",
         timeZone,
       }).format(at);
-      new Intl.DateTimeFormat("en-US", {
+      new Intl.DateTimeFormat(locale, {
         month: "short",
         day: "numeric",
         year: "numeric",
@@ -81,8 +99,8 @@ if (token) {
         day: "2-digit",
         timeZone,
       }).formatToParts(at);
-      new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(1);
-      new Intl.PluralRules("en-US").select(1);
+      new Intl.NumberFormat(locale, { style: "currency", currency: "USD" }).format(1);
+      new Intl.PluralRules(locale).select(1);
     } catch {
       // Only a head start: the app formats without it.
     }

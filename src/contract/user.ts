@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES, type Language } from "../i18n/languages.ts";
 import { displayname, email, newPassword, text } from "./fields.ts";
 import { MARKETPLACES, type MarketplaceCode } from "./marketplaces.ts";
 
@@ -30,6 +31,13 @@ export const vineMarketplaceBody = z.object({
   }),
 });
 
+/** PUT /api/user/language: the language the user reads Grapevine in. */
+export const languageBody = z.object({
+  language: z.enum(LANGUAGES, {
+    error: `language must be one of: ${LANGUAGES.join(", ")}`,
+  }),
+});
+
 export const deleteAccountBody = z.object({
   password: text("Password").min(1, "Enter your password to delete your account").max(1024),
 });
@@ -55,6 +63,8 @@ export type UserData = {
   vineMarketplace: MarketplaceCode;
   /** True when the user or their mail set it (false: the "US" default). */
   vineMarketplaceSet: boolean;
+  /** The language chosen on the account; null until chosen (the web app then uses the browser's). */
+  language: Language | null;
   createdate: string;
   emailsscanned: number;
   lastprocessedtime: string | null;

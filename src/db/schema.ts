@@ -18,6 +18,8 @@ export const users = sqliteTable("users", {
   trackingLastRunAt: text("tracking_last_run_at"),
   /** The user's Amazon Vine marketplace (US, UK, DE…): new orders' currency; null until known. */
   vineMarketplace: text("vine_marketplace"),
+  /** The language the user reads Grapevine in (en de fr es it ja); null until chosen or sent by their browser. */
+  language: text("language"),
   createdAt: text("created_at").notNull().default(now),
   updatedAt: text("updated_at").notNull().default(now),
 });

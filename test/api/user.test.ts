@@ -49,6 +49,7 @@ describe("GET /api/user/data", () => {
       lastprocessedtime: null,
       importMode: "vine",
       emailSettings: null,
+      language: null,
     });
     expect(Number.isNaN(Date.parse(body.createdate))).toBe(false);
     expect(Math.abs(Date.parse(body.createdate) - Date.now())).toBeLessThan(60_000);
@@ -243,6 +244,42 @@ describe("PUT /api/user/password", () => {
     expect(body.error).toBe("New password must be different from the current password");
     expect(dbSnapshot(h)).toBe(before);
     expect((await h.req("GET", "/api/user/data", { token: second.token })).status).toBe(200);
+  });
+});
+
+describe("PUT /api/user/language", () => {
+  test("each language of the marketplaces is saved and shown in /api/user/data", async () => {
+    const u = await h.register();
+    for (const language of ["de", "fr", "es", "it", "ja", "en"] as const) {
+      const { status, body } = await call(h, "PUT", "/api/user/language", {
+        token: u.token,
+        body: { language },
+      });
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ success: true, language });
+      expect((await userData(u.token)).language).toBe(language);
+    }
+  });
+
+  test("any other value is 400 naming the choices and nothing changes", async () => {
+    const u = await h.register();
+    await call(h, "PUT", "/api/user/language", { token: u.token, body: { language: "de" } });
+    const before = dbSnapshot(h);
+    for (const language of ["de-DE", "pt", "", null, 3]) {
+      const { status, body } = await call(h, "PUT", "/api/user/language", {
+        token: u.token,
+        body: { language },
+      });
+      expect(status).toBe(400);
+      expect(body.error).toBe("language must be one of: en, de, fr, es, it, ja");
+    }
+    expect(dbSnapshot(h)).toBe(before);
+    expect((await userData(u.token)).language).toBe("de");
+  });
+
+  test("needs a signed-in user", async () => {
+    const res = await h.req("PUT", "/api/user/language", { body: { language: "de" } });
+    expect(res.status).toBe(401);
   });
 });
 

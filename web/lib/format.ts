@@ -4,6 +4,7 @@
  */
 
 import { plural } from "../../src/util/plural.ts";
+import { intlLocale } from "../i18n/index.ts";
 import { safeTimeZone } from "./timezone.ts";
 
 export type DateInput = string | number | Date | null | undefined;
@@ -48,11 +49,12 @@ const DATE_ONLY_OPTIONS: Intl.DateTimeFormatOptions = {
 const formatterCache = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(kind: "dateTime" | "dateOnly", timeZone: string | undefined) {
-  const key = `${kind}|${timeZone ?? ""}`;
+  const locale = intlLocale();
+  const key = `${kind}|${timeZone ?? ""}|${locale}`;
   let fmt = formatterCache.get(key);
   if (!fmt) {
     const options = kind === "dateTime" ? DATE_TIME_OPTIONS : DATE_ONLY_OPTIONS;
-    fmt = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+    fmt = new Intl.DateTimeFormat(locale, { ...options, timeZone });
     formatterCache.set(key, fmt);
   }
   return fmt;
@@ -151,10 +153,11 @@ const moneyFormats = new Map<string, Intl.NumberFormat>();
 /** One Intl.NumberFormat per currency, with the currency's own decimals (¥1,980, €34.90). */
 function moneyFormat(currency: string): Intl.NumberFormat {
   // The server only stores ISO 4217 codes (an unknown one would throw here).
-  let f = moneyFormats.get(currency);
+  const locale = intlLocale();
+  let f = moneyFormats.get(`${currency}|${locale}`);
   if (!f) {
-    f = new Intl.NumberFormat("en-US", { style: "currency", currency });
-    moneyFormats.set(currency, f);
+    f = new Intl.NumberFormat(locale, { style: "currency", currency });
+    moneyFormats.set(`${currency}|${locale}`, f);
   }
   return f;
 }

@@ -8,7 +8,7 @@ import { type UserRow, users } from "../../db/schema.ts";
 
 /** The columns of UserRow, named and ordered as drizzle's select() returns them. */
 const USER_COLUMNS = `id, email, displayname, password_hash AS passwordHash, timezone,
-  vine_marketplace AS vineMarketplace, created_at AS createdAt, updated_at AS updatedAt`;
+  vine_marketplace AS vineMarketplace, language, created_at AS createdAt, updated_at AS updatedAt`;
 
 export function createUsersRepo(db: Db) {
   const byId = db.$client.prepare<UserRow, [number]>(
@@ -26,7 +26,10 @@ export function createUsersRepo(db: Db) {
     update: (
       id: number,
       patch: Partial<
-        Pick<UserRow, "email" | "displayname" | "passwordHash" | "timezone" | "vineMarketplace">
+        Pick<
+          UserRow,
+          "email" | "displayname" | "passwordHash" | "timezone" | "vineMarketplace" | "language"
+        >
       >,
     ): UserRow | undefined =>
       db

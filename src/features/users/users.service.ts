@@ -1,4 +1,5 @@
 /** The signed-in user's own account: data, profile, password, time zone, export and deletion. */
+
 import fs from "node:fs/promises";
 import path from "node:path";
 import {
@@ -11,6 +12,7 @@ import {
   type UserData,
 } from "../../contract/index.ts";
 import type { UserRow } from "../../db/schema.ts";
+import { isLanguage, type Language } from "../../i18n/languages.ts";
 import { type TarEntry, tarStream } from "../../media/tar.ts";
 import { badRequest, conflict, notFound } from "../../util/errors.ts";
 import { canonicalTimeZone } from "../../util/time-zone.ts";
@@ -91,6 +93,7 @@ export function createUsersService(deps: {
         timezone: u.timezone,
         vineMarketplace: marketplaceOf(u),
         vineMarketplaceSet: u.vineMarketplace !== null,
+        language: isLanguage(u.language) ? u.language : null,
         createdate: u.createdAt,
         emailsscanned: mail?.emailsscanned ?? 0,
         lastprocessedtime: mail?.lastprocessedtime ?? null,
@@ -165,6 +168,12 @@ export function createUsersService(deps: {
       };
     },
 
+    setLanguage(userId: number, language: Language) {
+      mustFind(userId);
+      deps.users.update(userId, { language });
+      return { success: true as const, message: "Language saved", language };
+    },
+
     /** Everything the user owns, as one JSON document (no password hash, no token hashes). */
     exportData(userId: number) {
       const u = mustFind(userId);
@@ -178,6 +187,7 @@ export function createUsersService(deps: {
           displayname: u.displayname,
           timezone: u.timezone,
           vineMarketplace: u.vineMarketplace,
+          language: u.language,
           createdate: u.createdAt,
           updatedate: u.updatedAt,
         },

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import {
   deleteAccountBody,
+  languageBody,
   passwordBody,
   profileBody,
   reviewSettingsBody,
@@ -34,6 +35,10 @@ export function userRoutes(users: UsersService, reviewSettings: ReviewSettingsSe
     .put("/marketplace", async (c) => {
       const body = await readBody(c, vineMarketplaceBody);
       return c.json(users.setVineMarketplace(c.get("user").id, body.vineMarketplace));
+    })
+    .put("/language", async (c) => {
+      const body = await readBody(c, languageBody);
+      return c.json(users.setLanguage(c.get("user").id, body.language));
     })
     .get("/review-settings", (c) => {
       c.header("Cache-Control", "no-store");

@@ -1,0 +1,32 @@
+/**
+ * Message catalogs: `locales/<language>.json`, one flat object of message id → ICU MessageFormat
+ * text per language (docs/i18n.md). Ids starting with `server.` are the server's own (notifications,
+ * review reminders, alert messages) and are left out of the web app's catalog; `error.<code>` ids are
+ * the sentences of the API's error codes, which both sides use.
+ *
+ * Messages are compiled by Lingui's compiler (@lingui/message-utils) into the form `@lingui/core`
+ * formats without a parser: at build time for the web app (scripts/build-web.ts), on first use on
+ * the server (src/i18n/translate.ts).
+ */
+import { compileMessage } from "@lingui/message-utils/compileMessage";
+
+export type Catalog = Record<string, string>;
+export type CompiledCatalog = Record<string, ReturnType<typeof compileMessage>>;
+
+export const SERVER_PREFIX = "server.";
+
+export function isServerMessage(id: string): boolean {
+  return id.startsWith(SERVER_PREFIX);
+}
+
+/** The catalog compiled; `keep` chooses which ids go in (the web app leaves the server's out). */
+export function compileCatalog(
+  catalog: Catalog,
+  keep: (id: string) => boolean = () => true,
+): CompiledCatalog {
+  const out: CompiledCatalog = {};
+  for (const [id, text] of Object.entries(catalog)) {
+    if (keep(id)) out[id] = compileMessage(text);
+  }
+  return out;
+}
