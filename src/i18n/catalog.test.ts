@@ -35,6 +35,13 @@ describe("message catalogs", () => {
     expect(() => compileCatalog(english)).not.toThrow();
   });
 
+  test("each catalog keeps its ids in alphabetical order (easy to find, easy to merge)", () => {
+    for (const language of LANGUAGES) {
+      const ids = Object.keys(catalogs[language]);
+      expect({ language, ids }).toEqual({ language, ids: [...ids].sort() });
+    }
+  });
+
   for (const language of LANGUAGES.filter((l) => l !== "en")) {
     describe(language, () => {
       const catalog = catalogs[language];
