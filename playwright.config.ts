@@ -26,6 +26,9 @@ export default defineConfig({
   reporter: "list",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
+    // The app takes the browser's language on a first visit: the specs read English unless they
+    // set another locale (e2e/languages.e2e.ts).
+    locale: "en-US",
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
