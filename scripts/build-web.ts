@@ -4,36 +4,18 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { BunPlugin } from "bun";
 import { IMMUTABLE_LIST } from "../src/http/middleware/static.ts";
-import { compileCatalog, isServerMessage } from "../src/i18n/catalog.ts";
 import { LANGUAGES } from "../src/i18n/languages.ts";
 import { ROUTES } from "../web/routes.ts";
+import { catalogPlugin } from "./catalog-plugin.ts";
 
 const root = path.resolve(import.meta.dir, "..");
 const outdir = path.join(root, "dist");
 fs.rmSync(outdir, { recursive: true, force: true });
 
-/**
- * The message catalogs (locales/<language>.json) go in compiled, so the browser formats messages
- * without a parser; the server's own messages (`server.*`) are left out. Each catalog is its own
- * chunk, loaded when its language is (web/i18n/index.ts).
- */
-const catalogs: BunPlugin = {
-  name: "message-catalogs",
-  setup(build) {
-    build.onLoad({ filter: /[\\/]locales[\\/][a-z]{2}\.json$/ }, ({ path: file }) => ({
-      contents: `export default ${JSON.stringify(
-        compileCatalog(JSON.parse(fs.readFileSync(file, "utf8")), (id) => !isServerMessage(id)),
-      )}`,
-      loader: "js",
-    }));
-  },
-};
-
 const started = performance.now();
 const result = await Bun.build({
-  plugins: [catalogs],
+  plugins: [catalogPlugin],
   entrypoints: [path.join(root, "web/index.html")],
   outdir,
   minify: true,
@@ -104,11 +86,11 @@ for (const { page } of ROUTES) {
   // The entry is already on its way (index.html's script).
   pageChunks[page] = chunks.filter((c) => c !== `/${path.basename(entry.path)}`);
 }
-// Each language's catalog chunk, so the head start can fetch the reader's one with the bundle.
+// Each language's first catalog chunk, so the head start can fetch the reader's with the bundle.
 const catalogChunks: Record<string, string> = {};
 for (const language of LANGUAGES) {
   const chunk = result.outputs.find((o) =>
-    new RegExp(`^${language}-[a-z0-9]+\\.js$`).test(path.basename(o.path)),
+    new RegExp(`^${language}-first-[a-z0-9]+\\.js$`).test(path.basename(o.path)),
   );
   if (!chunk) throw new Error(`no catalog chunk for ${language} (web/i18n/index.ts)`);
   catalogChunks[language] = `/${path.basename(chunk.path)}`;

@@ -7,7 +7,9 @@ process.env.TZ = "UTC";
 import { i18n } from "@lingui/core";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import english from "../locales/en.json";
+import { catalogPlugin } from "../scripts/catalog-plugin.ts";
 
+Bun.plugin(catalogPlugin); // the web app's `catalog:<language>:<part>` modules (setLanguage)
 i18n.setMessagesCompiler(compileMessage);
 i18n.load("en", english);
 i18n.activate("en", ["en-US"]);

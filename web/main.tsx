@@ -2,7 +2,7 @@ import { createRoot } from "react-dom/client";
 import type { UserData } from "../src/contract/index.ts";
 import { DEFAULT_LANGUAGE } from "../src/i18n/languages.ts";
 import { App, queryClient } from "./App.tsx";
-import { currentLanguage, initialLanguage, setLanguage } from "./i18n/index.ts";
+import { catalogLoaded, currentLanguage, initialLanguage, setLanguage } from "./i18n/index.ts";
 import { primeUser } from "./lib/auth.tsx";
 import { userKeys } from "./lib/query-keys.ts";
 import { PAGES } from "./pages.ts";
@@ -21,12 +21,14 @@ async function primeFirstScreen() {
   const [signedIn, loaded] = await Promise.all([
     primeUser(queryClient),
     page?.load().catch(() => null),
-    setLanguage(initialLanguage()).catch(() => setLanguage(DEFAULT_LANGUAGE)),
+    setLanguage(initialLanguage(), { firstOnly: true }).catch(() =>
+      setLanguage(DEFAULT_LANGUAGE, { firstOnly: true }),
+    ),
   ]);
   // The account's language wins over this browser's (it was chosen on another device).
   const account = queryClient.getQueryData<UserData>(userKeys.data())?.language;
   if (signedIn && account && account !== currentLanguage()) {
-    await setLanguage(account).catch(() => {});
+    await setLanguage(account, { firstOnly: true }).catch(() => {});
   }
   if (signedIn && match?.route.access === "signed-in") {
     await loaded?.prime?.(queryClient, location.search).catch(() => {});
@@ -35,7 +37,11 @@ async function primeFirstScreen() {
 
 const root = document.getElementById("root");
 if (root) {
-  void primeFirstScreen().finally(() => createRoot(root).render(<App />));
+  void primeFirstScreen().finally(() => {
+    createRoot(root).render(<App />);
+    // The rest of the catalog (other screens, error sentences) once the first screen is drawn.
+    void catalogLoaded();
+  });
 }
 
 // The service worker shows Web Push alerts and makes the app installable; it caches nothing.

@@ -5,6 +5,7 @@
  * first render (web/main.tsx), so that render already shows the rows.
  */
 import { type ComponentType, lazy } from "react";
+import { catalogLoaded } from "./i18n/index.ts";
 import type { PageName, Prime } from "./routes.ts";
 // The order card (and what it imports) is shared by both first screens, the dashboard and the
 // list: in the first chunk it saves a phone five small requests that would each wait their turn
@@ -13,19 +14,29 @@ import "./components/orders/OrderCard.tsx";
 
 type PageModule = { Page: ComponentType; prime?: Prime };
 
+/** A page beyond the first screens shows once the rest of the catalog is there too. */
+const withCatalog = <M>(module: Promise<M>): Promise<M> =>
+  Promise.all([module, catalogLoaded()]).then(([m]) => m);
+
 const LOADERS: Record<PageName, () => Promise<PageModule>> = {
   LoginPage: () => import("./pages/LoginPage.tsx").then((m) => ({ Page: m.LoginPage })),
   PrivacyPolicyPage: () =>
-    import("./pages/PrivacyPolicyPage.tsx").then((m) => ({ Page: m.PrivacyPolicyPage })),
+    withCatalog(import("./pages/PrivacyPolicyPage.tsx")).then((m) => ({
+      Page: m.PrivacyPolicyPage,
+    })),
   DashboardPage: () =>
     import("./pages/DashboardPage.tsx").then((m) => ({ Page: m.DashboardPage, prime: m.prime })),
   OrdersPage: () =>
     import("./pages/OrdersPage.tsx").then((m) => ({ Page: m.OrdersPage, prime: m.prime })),
-  AddOrderPage: () => import("./pages/AddOrderPage.tsx").then((m) => ({ Page: m.AddOrderPage })),
-  EditOrderPage: () => import("./pages/EditOrderPage.tsx").then((m) => ({ Page: m.EditOrderPage })),
-  AccountPage: () => import("./pages/AccountPage.tsx").then((m) => ({ Page: m.AccountPage })),
-  VinePage: () => import("./pages/VinePage.tsx").then((m) => ({ Page: m.VinePage })),
-  AdminLogsPage: () => import("./pages/AdminLogsPage.tsx").then((m) => ({ Page: m.AdminLogsPage })),
+  AddOrderPage: () =>
+    withCatalog(import("./pages/AddOrderPage.tsx")).then((m) => ({ Page: m.AddOrderPage })),
+  EditOrderPage: () =>
+    withCatalog(import("./pages/EditOrderPage.tsx")).then((m) => ({ Page: m.EditOrderPage })),
+  AccountPage: () =>
+    withCatalog(import("./pages/AccountPage.tsx")).then((m) => ({ Page: m.AccountPage })),
+  VinePage: () => withCatalog(import("./pages/VinePage.tsx")).then((m) => ({ Page: m.VinePage })),
+  AdminLogsPage: () =>
+    withCatalog(import("./pages/AdminLogsPage.tsx")).then((m) => ({ Page: m.AdminLogsPage })),
 };
 
 type Page = {

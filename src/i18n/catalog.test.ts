@@ -6,12 +6,17 @@
  * wrong thing or nothing.
  */
 import { describe, expect, test } from "bun:test";
+import fs from "node:fs";
+import path from "node:path";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { type Catalog, compileCatalog } from "./catalog.ts";
 import { LANGUAGES } from "./languages.ts";
 
 const catalogs = Object.fromEntries(
-  LANGUAGES.map((l) => [l, require(`../../locales/${l}.json`) as Catalog]),
+  LANGUAGES.map((l) => [
+    l,
+    JSON.parse(fs.readFileSync(path.join(import.meta.dir, `../../locales/${l}.json`), "utf8")),
+  ]),
 ) as Record<(typeof LANGUAGES)[number], Catalog>;
 const english = catalogs.en;
 

@@ -19,6 +19,39 @@ export function isServerMessage(id: string): boolean {
   return id.startsWith(SERVER_PREFIX);
 }
 
+/**
+ * The web app's catalog comes in two parts per language: what the first screens (sign-in, the
+ * dashboard, the orders list, the header) show, fetched with the bundle, and the rest (the other
+ * screens, the API's error sentences), fetched after the first screen is drawn and awaited by the
+ * pages that need it (web/pages.ts). The ids of the rest start with these.
+ */
+export const LATER_PREFIXES = [
+  "account.",
+  "add.",
+  "admin.",
+  "alerts.",
+  "edit.",
+  "email.",
+  "enhance.",
+  "error.",
+  "form.",
+  "media.",
+  "privacy.",
+  "profile.",
+  "review.",
+  "reviewSettings.",
+  "trackingSettings.",
+  "vine.",
+] as const;
+
+export type CatalogPart = "first" | "later";
+
+/** Which part of the web app's catalog an id is in (server messages are in neither). */
+export function webCatalogPart(id: string): CatalogPart | null {
+  if (isServerMessage(id)) return null;
+  return LATER_PREFIXES.some((p) => id.startsWith(p)) ? "later" : "first";
+}
+
 /** The catalog compiled; `keep` chooses which ids go in (the web app leaves the server's out). */
 export function compileCatalog(
   catalog: Catalog,

@@ -8,14 +8,17 @@ import { type I18n, setupI18n } from "@lingui/core";
 import { type Catalog, compileCatalog } from "./catalog.ts";
 import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage, type Language } from "./languages.ts";
 
-// Static requires, so the server bundle (scripts/build-server.ts) carries every catalog.
+// Static requires, so the server bundle (scripts/build-server.ts) carries every catalog. A JSON
+// file that something also imported as a module comes back as that module (its `default`).
+const json = (mod: Catalog | { default: Catalog }): Catalog =>
+  "default" in mod && typeof mod.default === "object" ? mod.default : (mod as Catalog);
 const CATALOGS: Record<Language, () => Catalog> = {
-  en: () => require("../../locales/en.json"),
-  de: () => require("../../locales/de.json"),
-  fr: () => require("../../locales/fr.json"),
-  es: () => require("../../locales/es.json"),
-  it: () => require("../../locales/it.json"),
-  ja: () => require("../../locales/ja.json"),
+  en: () => json(require("../../locales/en.json")),
+  de: () => json(require("../../locales/de.json")),
+  fr: () => json(require("../../locales/fr.json")),
+  es: () => json(require("../../locales/es.json")),
+  it: () => json(require("../../locales/it.json")),
+  ja: () => json(require("../../locales/ja.json")),
 };
 
 export type MessageValues = Record<string, string | number | Date | null | undefined>;

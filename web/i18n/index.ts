@@ -25,13 +25,15 @@ export type MessageValues = Record<string, unknown>;
 export type T = (id: MessageId, values?: MessageValues) => string;
 
 type CatalogModule = { default: Record<string, unknown> };
-const CATALOGS: Record<Language, () => Promise<CatalogModule>> = {
-  en: () => import("../../locales/en.json") as Promise<CatalogModule>,
-  de: () => import("../../locales/de.json") as Promise<CatalogModule>,
-  fr: () => import("../../locales/fr.json") as Promise<CatalogModule>,
-  es: () => import("../../locales/es.json") as Promise<CatalogModule>,
-  it: () => import("../../locales/it.json") as Promise<CatalogModule>,
-  ja: () => import("../../locales/ja.json") as Promise<CatalogModule>,
+type Part = "first" | "later";
+// Each language's catalog in two chunks (src/i18n/catalog.ts, scripts/build-web.ts).
+const CATALOGS: Record<Language, Record<Part, () => Promise<CatalogModule>>> = {
+  en: { first: () => import("catalog:en:first"), later: () => import("catalog:en:later") },
+  de: { first: () => import("catalog:de:first"), later: () => import("catalog:de:later") },
+  fr: { first: () => import("catalog:fr:first"), later: () => import("catalog:fr:later") },
+  es: { first: () => import("catalog:es:first"), later: () => import("catalog:es:later") },
+  it: { first: () => import("catalog:it:first"), later: () => import("catalog:it:later") },
+  ja: { first: () => import("catalog:ja:first"), later: () => import("catalog:ja:later") },
 };
 
 /** Where the language picked on this browser is kept (also read by web/preload.ts). */
@@ -69,23 +71,45 @@ export function intlLocale(): string {
   return INTL_LOCALES[currentLanguage()];
 }
 
-const loading = new Map<Language, Promise<void>>();
+const loading = new Map<string, Promise<void>>();
+
+function loadPart(language: Language, part: Part): Promise<void> {
+  const key = `${language}:${part}`;
+  let load = loading.get(key);
+  if (!load) {
+    load = CATALOGS[language][part]().then((m) => i18n.load(language, m.default as never));
+    loading.set(key, load);
+    load.catch(() => loading.delete(key));
+  }
+  return load;
+}
 
 /**
- * Loads the language's catalog (once) and shows the app in it; remembered on this browser so the
- * next visit starts in it. `<html lang>` follows.
+ * Loads the language's catalog (once) and shows the app in it. Remembered on this browser so the
+ * next visit starts in it; `<html lang>` follows. At start only the first part is awaited
+ * (`firstOnly`): web/main.tsx asks for the rest once the first screen is drawn.
  */
-export async function setLanguage(language: Language): Promise<void> {
-  let load = loading.get(language);
-  if (!load) {
-    load = CATALOGS[language]().then((m) => i18n.load(language, m.default as never));
-    loading.set(language, load);
-    load.catch(() => loading.delete(language));
-  }
-  await load;
+export async function setLanguage(
+  language: Language,
+  { firstOnly = false }: { firstOnly?: boolean } = {},
+): Promise<void> {
+  await Promise.all([loadPart(language, "first"), firstOnly ? null : loadPart(language, "later")]);
   i18n.activate(language, [INTL_LOCALES[language]]);
   remember(language);
   if (typeof document !== "undefined") document.documentElement.lang = language;
+}
+
+/**
+ * The whole catalog of the current language: the pages beyond the first screens wait for it
+ * before they show (web/pages.ts). A failed download is asked for again; the page shows anyway.
+ */
+export function catalogLoaded(): Promise<void> {
+  return loadPart(currentLanguage(), "later").catch(() => {});
+}
+
+/** True when the current language's catalog has the id (an API error code's sentence). */
+export function hasMessage(id: string): boolean {
+  return i18n.messages[id] !== undefined;
 }
 
 /** A message outside React (toasts, formatters, helpers). */
