@@ -13,8 +13,10 @@ import {
 } from "@tanstack/react-query";
 import type { OrderStatus } from "../../src/contract/constants.ts";
 import type { Order } from "../../src/contract/orders.ts";
+import { translate } from "../i18n/index.ts";
 import { ApiError, apiJson, apiRequest } from "../lib/api.ts";
 import type { ListView } from "../lib/order-list-view.ts";
+import { statusLabel } from "../lib/order-status.ts";
 import { keyMatches, orderKeys, under } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 import { invalidateDashboard } from "./useDashboard.ts";
@@ -69,12 +71,14 @@ export function useSetOrderStatus() {
       apiJson<Order>("PUT", `/api/orders/${vars.id}`, { status: vars.status }),
     onSuccess: (_order, vars) =>
       toast({
-        title: "Status updated successfully",
-        description: `Order marked as ${vars.status}`,
+        title: translate("orders.statusUpdated"),
+        description: translate("orders.statusUpdatedDescription", {
+          status: statusLabel(vars.status),
+        }),
         variant: "success",
       }),
     onError: (err) =>
-      toastError(err, "Update failed", "Failed to update order status. Please try again."),
+      toastError(err, translate("orders.updateFailed"), translate("orders.statusUpdateFailed")),
     onSettled: () => invalidateAfterOrderChange(queryClient),
   });
 }

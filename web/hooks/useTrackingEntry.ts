@@ -12,12 +12,12 @@ import { CARRIER_DETECT_DEBOUNCE_MS, shouldDetectCarrier } from "../lib/carrier-
 import { orderKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 import {
-  TRACKING_ERROR_TITLE,
-  TRACKING_SAVED_TITLE,
   TRACKING_WARNING_DELAY_MS,
-  TRACKING_WARNING_TITLE,
   trackingErrorDescription,
+  trackingErrorTitle,
+  trackingSavedTitle,
   trackingSuccessDescription,
+  trackingWarningTitle,
 } from "../lib/tracking-save-toasts.ts";
 import { invalidateAfterOrderChange } from "./useOrders.ts";
 
@@ -39,21 +39,21 @@ export function trackingErrorText(err: unknown): string {
 /** The success toast of a tracking save, then its warning one second later (docs/messages.md). */
 export function toastTrackingSaved(res: TrackingUpdateResponse, timeZone?: string) {
   toast({
-    title: TRACKING_SAVED_TITLE,
+    title: trackingSavedTitle(),
     description: trackingSuccessDescription(res, timeZone),
     variant: "success",
   });
   const warning = res.warning;
   if (warning) {
     setTimeout(
-      () => toast({ title: TRACKING_WARNING_TITLE, description: warning }),
+      () => toast({ title: trackingWarningTitle(), description: warning }),
       TRACKING_WARNING_DELAY_MS,
     );
   }
 }
 
 export function toastTrackingError(err: unknown) {
-  toastError(err, TRACKING_ERROR_TITLE, trackingErrorText(err));
+  toastError(err, trackingErrorTitle(), trackingErrorText(err));
 }
 
 export type TrackingInput = { trackingnumber: string | null; carrier: Carrier | null };

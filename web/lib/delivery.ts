@@ -3,7 +3,7 @@
  * docs/behaviour.md#constants-and-limits). Pure.
  */
 import type { Order } from "../../src/contract/orders.ts";
-import { plural } from "../../src/util/plural.ts";
+import { translate } from "../i18n/index.ts";
 import { type DateInput, daysSince, toDate, type UrgencyLevel, urgencyLevel } from "./format.ts";
 import { dayDiff, dayKey, displayDay } from "./order-days.ts";
 
@@ -32,9 +32,9 @@ export function deliveryInfo(
       diff === 0 ? "today" : diff === 1 ? "tomorrow" : diff > 1 ? "future" : "none";
     const text =
       diff === 0
-        ? "Today"
+        ? translate("time.today")
         : diff === 1
-          ? "Tomorrow"
+          ? translate("time.tomorrow")
           : displayDay(order.expecteddeliverydate, timeZone);
     return { tone, text };
   }
@@ -64,6 +64,6 @@ export function deliveryAge(
   if (days === null) return null;
   const d = Math.max(0, days);
   const text =
-    d === 0 ? "Delivered today" : `${plural(d, { one: "day", other: "days" })} since delivery`;
+    d === 0 ? translate("card.deliveredToday") : translate("card.daysSinceDelivery", { count: d });
   return { text, urgency: urgencyLevel(d, "received") };
 }

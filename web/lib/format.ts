@@ -3,13 +3,13 @@
  * All functions are pure apart from the console.warn issued for an invalid time zone.
  */
 
-import { plural } from "../../src/util/plural.ts";
-import { intlLocale } from "../i18n/index.ts";
+import { intlLocale, translate } from "../i18n/index.ts";
 import { safeTimeZone } from "./timezone.ts";
 
 export type DateInput = string | number | Date | null | undefined;
 
-export const NEVER = "Never";
+/** "Never": an empty or invalid date, in the reader's language. */
+export const never = (): string => translate("time.never");
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -68,14 +68,14 @@ function normalizeSpaces(text: string): string {
 /** "Nov 21, 2026, 09:05 AM"; "Never" when empty or invalid. An invalid zone uses the default. */
 export function formatDate(value: DateInput, timeZone?: string): string {
   const date = toDate(value);
-  if (!date) return NEVER;
+  if (!date) return never();
   return normalizeSpaces(formatter("dateTime", safeTimeZone(timeZone)).format(date));
 }
 
 /** "Nov 21, 2026"; "Never" when empty or invalid. An invalid zone uses the default. */
 export function formatDateOnly(value: DateInput, timeZone?: string): string {
   const date = toDate(value);
-  if (!date) return NEVER;
+  if (!date) return never();
   return normalizeSpaces(formatter("dateOnly", safeTimeZone(timeZone)).format(date));
 }
 
@@ -89,12 +89,12 @@ export function formatRelativeTime(
   timeZone?: string,
 ): string {
   const date = toDate(value);
-  if (!date) return NEVER;
+  if (!date) return never();
   const diff = now.getTime() - date.getTime();
-  if (Math.abs(diff) < MINUTE_MS) return "Just now";
+  if (Math.abs(diff) < MINUTE_MS) return translate("time.justNow");
   if (diff < 0) return formatDate(date, timeZone);
-  if (diff < HOUR_MS) return `${Math.floor(diff / MINUTE_MS)}m ago`;
-  if (diff < DAY_MS) return `${Math.floor(diff / HOUR_MS)}h ago`;
+  if (diff < HOUR_MS) return translate("time.minutesAgo", { count: Math.floor(diff / MINUTE_MS) });
+  if (diff < DAY_MS) return translate("time.hoursAgo", { count: Math.floor(diff / HOUR_MS) });
   return formatDate(date, timeZone);
 }
 
@@ -110,15 +110,11 @@ export function daysSince(value: DateInput, now: Date = new Date()): number | nu
 /** "Today", "3 days ago", "2 weeks ago", "4 months ago"; "Never" when empty. */
 export function ageText(value: DateInput, now: Date = new Date()): string {
   const days = daysSince(value, now);
-  if (days === null) return NEVER;
-  if (days <= 0) return "Today";
-  if (days < 7) return `${plural(days, { one: "day", other: "days" })} ago`;
-  if (days < 30) {
-    const weeks = Math.min(Math.floor(days / 7), 3);
-    return `${plural(weeks, { one: "week", other: "weeks" })} ago`;
-  }
-  const months = Math.floor(days / 30);
-  return `${plural(months, { one: "month", other: "months" })} ago`;
+  if (days === null) return never();
+  if (days <= 0) return translate("time.today");
+  if (days < 7) return translate("time.daysAgo", { count: days });
+  if (days < 30) return translate("time.weeksAgo", { count: Math.min(Math.floor(days / 7), 3) });
+  return translate("time.monthsAgo", { count: Math.floor(days / 30) });
 }
 
 export type UrgencyLevel = "normal" | "warning" | "critical";

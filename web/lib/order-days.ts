@@ -5,6 +5,7 @@
 import type { OrderStatus } from "../../src/contract/constants.ts";
 import type { Order } from "../../src/contract/orders.ts";
 import { dayDiff, isoDayInZone } from "../../src/util/calendar-day.ts";
+import { type MessageId, translate } from "../i18n/index.ts";
 import { type DateInput, formatDateOnly, toDate } from "./format.ts";
 import { detectBrowserTimeZone, safeTimeZone } from "./timezone.ts";
 
@@ -35,12 +36,12 @@ export function displayDay(value: DateInput, timeZone?: string): string {
 
 /** The review date shown on a card under the review filters. */
 export function reviewDateText(order: Order, timeZone?: string): string | null {
-  const pick: Partial<Record<OrderStatus, [string, string | null]>> = {
-    "Review Submitted": ["Submitted", order.datereviewsubmitted],
-    "Review Approved": ["Approved", order.datereviewapproved],
-    "Review Rejected": ["Rejected", order.datereviewrejected],
+  const pick: Partial<Record<OrderStatus, [MessageId, string | null]>> = {
+    "Review Submitted": ["card.reviewSubmittedOn", order.datereviewsubmitted],
+    "Review Approved": ["card.reviewApprovedOn", order.datereviewapproved],
+    "Review Rejected": ["card.reviewRejectedOn", order.datereviewrejected],
   };
   const entry = pick[order.status];
   if (!entry || !toDate(entry[1])) return null;
-  return `${entry[0]} ${displayDay(entry[1], timeZone)}`;
+  return translate(entry[0], { date: displayDay(entry[1], timeZone) });
 }

@@ -3,6 +3,7 @@
  * it makes; web/preload.ts builds the same request. Pure.
  */
 import type { OrderSort, OrderStatus } from "../../src/contract/constants.ts";
+import { type MessageId, translate } from "../i18n/index.ts";
 import { isOrderSort, isOrderStatus } from "./order-status.ts";
 
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -29,16 +30,37 @@ export const DEFAULT_VIEW: ListView = {
 };
 
 /** The filters whose orders come in their own order unless a sort is chosen (docs/behaviour.md#constants-and-limits). */
-export const FILTER_ORDER_LABELS: Partial<Record<OrderStatus, string>> = {
-  Shipped: "Arriving Soonest",
-  Received: "Oldest Delivery First",
-  "Review Submitted": "Oldest Submitted First",
-  "Review Approved": "Newest Approved First",
-  "Review Rejected": "Oldest Rejected First",
+const FILTER_ORDER_LABELS: Partial<Record<OrderStatus, MessageId>> = {
+  Shipped: "orders.sort.arrivingSoonest",
+  Received: "orders.sort.oldestDelivery",
+  "Review Submitted": "orders.sort.oldestSubmitted",
+  "Review Approved": "orders.sort.newestApproved",
+  "Review Rejected": "orders.sort.oldestRejected",
 };
 
 export function hasOwnOrdering(status: StatusFilter): boolean {
   return status !== "all" && FILTER_ORDER_LABELS[status] !== undefined;
+}
+
+/** The name of a filter's own ordering ("Arriving Soonest"); "" when it has none. */
+export function filterOrderLabel(status: StatusFilter): string {
+  const id = status === "all" ? undefined : FILTER_ORDER_LABELS[status];
+  return id ? translate(id) : "";
+}
+
+const SORT_LABELS: Record<OrderSort, MessageId> = {
+  newest: "orders.sort.newest",
+  oldest: "orders.sort.oldest",
+  "product-asc": "orders.sort.productAsc",
+  "product-desc": "orders.sort.productDesc",
+  "status-asc": "orders.sort.statusAsc",
+  "value-desc": "orders.sort.valueDesc",
+  "value-asc": "orders.sort.valueAsc",
+};
+
+/** A sort's name in the reader's language ("Newest First"; src/contract's ORDER_SORT_LABELS). */
+export function sortLabel(sort: OrderSort): string {
+  return translate(SORT_LABELS[sort]);
 }
 
 export function parseListView(search: string): ListView {

@@ -1,6 +1,6 @@
 /**
- * Guards for the order values that arrive as text (the address, a select) and the dashboard's
- * status card subtitles (docs/screens.md). Pure.
+ * Guards for the order values that arrive as text (the address, a select), an order status's label
+ * in the reader's language and the dashboard's status card subtitles (docs/screens.md). Pure.
  */
 import {
   CARRIERS,
@@ -10,16 +10,41 @@ import {
   type OrderSort,
   type OrderStatus,
 } from "../../src/contract/constants.ts";
+import { type MessageId, translate } from "../i18n/index.ts";
 
-/** Subtitles of the dashboard's status cards (docs/screens.md). */
-export const STATUS_SUBTITLES: Partial<Record<OrderStatus, string>> = {
-  Ordered: "Not Shipped",
-  Shipped: "In Transit",
-  Received: "Ready for Review",
-  "Review Submitted": "Waiting for Approval",
-  "Review Rejected": "Rewrite Review",
-  "Review Approved": "All Done!",
+const STATUS_LABELS: Record<OrderStatus, MessageId> = {
+  Ordered: "status.ordered",
+  Shipped: "status.shipped",
+  Received: "status.received",
+  "Review Submitted": "status.reviewSubmitted",
+  "Review Approved": "status.reviewApproved",
+  "Review Rejected": "status.reviewRejected",
+  Canceled: "status.canceled",
 };
+
+/**
+ * A status as the reader sees it ("Review Submitted", "Rezension eingereicht"). The stored,
+ * sent and filtered value stays the English `OrderStatus`; only what is shown is translated.
+ * Every screen that shows a status calls this.
+ */
+export function statusLabel(status: OrderStatus): string {
+  return translate(STATUS_LABELS[status]);
+}
+
+const STATUS_SUBTITLES: Partial<Record<OrderStatus, MessageId>> = {
+  Ordered: "status.subtitle.ordered",
+  Shipped: "status.subtitle.shipped",
+  Received: "status.subtitle.received",
+  "Review Submitted": "status.subtitle.reviewSubmitted",
+  "Review Rejected": "status.subtitle.reviewRejected",
+  "Review Approved": "status.subtitle.reviewApproved",
+};
+
+/** The subtitle of a dashboard status card (docs/screens.md): "Not Shipped", "In Transit"… */
+export function statusSubtitle(status: OrderStatus): string {
+  const id = STATUS_SUBTITLES[status];
+  return id ? translate(id) : "";
+}
 
 export const isOrderStatus = (v: unknown): v is OrderStatus =>
   typeof v === "string" && (ORDER_STATUSES as readonly string[]).includes(v);

@@ -2,6 +2,7 @@
  * The orders list's page links and "Showing X to Y" (docs/screens.md); the page sizes are part of
  * the list's address (order-list-view.ts). Pure.
  */
+import { translate } from "../i18n/index.ts";
 
 export type PageItem = number | "start-ellipsis" | "end-ellipsis";
 
@@ -31,8 +32,8 @@ export function totalPages(total: number, size: number): number {
 
 /** "Showing X to Y of Z results" */
 export function showingText(page: number, size: number, total: number): string {
-  if (total <= 0) return "Showing 0 to 0 of 0 results";
+  if (total <= 0) return translate("orders.showing", { from: 0, to: 0, total: 0 });
   const from = Math.min((page - 1) * size + 1, total);
   const to = Math.min(page * size, total);
-  return `Showing ${from} to ${to} of ${total} results`;
+  return translate("orders.showing", { from, to, total });
 }

@@ -3,36 +3,38 @@
  * (the look-up toasts, loaded on demand) because the save hook lives in the first screen's bundle.
  */
 import type { TrackingUpdateResponse } from "../../src/contract/orders.ts";
+import { translate } from "../i18n/index.ts";
 import { toDate } from "./format.ts";
 import { displayDay } from "./order-days.ts";
 
 export const TRACKING_WARNING_DELAY_MS = 1_000;
 
-export const TRACKING_SAVED_TITLE = "Tracking updated successfully";
-export const TRACKING_WARNING_TITLE = "Tracking information incomplete";
-export const TRACKING_ERROR_TITLE = "Error updating tracking";
+/** The toasts' titles, in the reader's language. */
+export const trackingSavedTitle = () => translate("tracking.saved");
+export const trackingWarningTitle = () => translate("tracking.incomplete");
+export const trackingErrorTitle = () => translate("tracking.saveError");
 
 export function trackingSuccessDescription(res: TrackingUpdateResponse, timeZone?: string): string {
   if (res.trackingInfo?.delivered) {
-    return "Order marked as delivered based on tracking information.";
+    return translate("tracking.savedDelivered");
   }
   if (res.order.status === "Shipped") {
     const expected = res.trackingInfo?.expectedDelivery;
     if (expected && toDate(expected)) {
-      return `Order marked as shipped. Expected delivery: ${displayDay(expected, timeZone)}`;
+      return translate("tracking.savedShippedExpected", { date: displayDay(expected, timeZone) });
     }
-    return "Order marked as shipped with tracking information updated.";
+    return translate("tracking.savedShipped");
   }
-  return "Tracking information has been saved.";
+  return translate("tracking.savedInfo");
 }
 
 export function trackingErrorDescription(message: string | null, details?: unknown): string {
   const m = (message ?? "").toLowerCase();
-  if (m.includes("not found")) return "Order not found. Please refresh the page.";
-  if (m.includes("not authorized")) return "You don't have permission to update this order.";
+  if (m.includes("not found")) return translate("tracking.saveNotFound");
+  if (m.includes("not authorized")) return translate("tracking.saveNotAllowed");
   if (details !== undefined && details !== null && details !== "") {
     const text = typeof details === "string" ? details : JSON.stringify(details);
-    return `Update failed: ${text}`;
+    return translate("tracking.saveFailedDetails", { details: text });
   }
-  return "Failed to save tracking information. Please try again.";
+  return translate("tracking.saveFailed");
 }

@@ -11,7 +11,7 @@ import type {
   UpdateAllTrackingResponse,
   UpdateOrderTrackingResponse,
 } from "../../src/contract/tracking.ts";
-import { plural } from "../../src/util/plural.ts";
+import { translate } from "../i18n/index.ts";
 
 export type ToastSpec = {
   title: string;
@@ -29,25 +29,30 @@ export function updateAllToast(res: UpdateAllTrackingResponse): ToastSpec {
   const message = (res.message ?? "").trim();
   if (res.deliveredOrders > 0) {
     return {
-      title: "Tracking Updated!",
-      description:
-        `${plural(res.deliveredOrders, { one: "order", other: "orders" })} marked as delivered. ` +
-        `Processed ${res.totalProcessed}, successful ${res.successfulUpdates}.`,
+      title: translate("tracking.updatedAll"),
+      description: translate("tracking.updatedAllDelivered", {
+        count: res.deliveredOrders,
+        processed: res.totalProcessed,
+        successful: res.successfulUpdates,
+      }),
       variant: "success",
     };
   }
   if (res.successfulUpdates > 0) {
     return {
-      title: "Tracking Updated Successfully!",
+      title: translate("tracking.updatedAllSuccess"),
       description:
         message ||
-        `Processed ${res.totalProcessed}, successful ${res.successfulUpdates}. No deliveries yet.`,
+        translate("tracking.updatedAllNoDeliveries", {
+          processed: res.totalProcessed,
+          successful: res.successfulUpdates,
+        }),
       variant: "success",
     };
   }
   return {
-    title: "Tracking Update Completed",
-    description: message || "No updates were needed.",
+    title: translate("tracking.updateCompleted"),
+    description: message || translate("tracking.noUpdatesNeeded"),
     variant: "default",
   };
 }
@@ -55,8 +60,8 @@ export function updateAllToast(res: UpdateAllTrackingResponse): ToastSpec {
 /** Update-all failed: the server's message, else 'Please try again later.' */
 export function updateAllErrorToast(serverMessage: string | null | undefined): ToastSpec {
   return {
-    title: "Failed to update tracking",
-    description: serverMessage?.trim() || "Please try again later.",
+    title: translate("tracking.updateAllFailed"),
+    description: serverMessage?.trim() || translate("tracking.tryAgainLater"),
     variant: "destructive",
   };
 }
@@ -70,22 +75,23 @@ export function updateAllErrorToast(serverMessage: string | null | undefined): T
 export function updateOrderToast(res: UpdateOrderTrackingResponse): ToastSpec {
   if (res.delivered) {
     return {
-      title: "Order delivered!",
-      description: "Order status updated to 'Received'.",
+      title: translate("tracking.orderDelivered"),
+      description: translate("tracking.orderDeliveredDescription"),
       variant: "success",
     };
   }
   const warning = res.warning?.trim();
+  const title = translate("tracking.orderUpdated");
   return warning
-    ? { title: "Tracking updated successfully!", description: warning, variant: "default" }
-    : { title: "Tracking updated successfully!", variant: "success" };
+    ? { title, description: warning, variant: "default" }
+    : { title, variant: "success" };
 }
 
 /** POST /api/orders/{id}/tracking/update (Update Tracking in Edit Order) succeeded. */
 export function orderRefreshToast(): ToastSpec {
   return {
-    title: "Tracking updated",
-    description: "Order tracking information has been updated.",
+    title: translate("tracking.refreshed"),
+    description: translate("tracking.refreshedDescription"),
     variant: "success",
   };
 }
@@ -93,8 +99,8 @@ export function orderRefreshToast(): ToastSpec {
 /** A single order's refresh failed (Edit Order, and a card's Update Tracking). */
 export function orderRefreshErrorToast(): ToastSpec {
   return {
-    title: "Update failed",
-    description: "Failed to update tracking information.",
+    title: translate("tracking.updateFailed"),
+    description: translate("tracking.updateFailedDescription"),
     variant: "destructive",
   };
 }
@@ -107,19 +113,19 @@ export function orderRefreshErrorToast(): ToastSpec {
 export function updateOrderErrorToast(serverMessage: string | null | undefined): ToastSpec {
   const reason = serverMessage?.trim();
   return reason
-    ? { title: "Update failed", description: reason, variant: "destructive" }
+    ? { title: translate("tracking.updateFailed"), description: reason, variant: "destructive" }
     : orderRefreshErrorToast();
 }
 
 /** POST /api/tracking/preferences succeeded. */
 export function preferencesSavedToast(): ToastSpec {
-  return { title: "Preferences Updated", variant: "success" };
+  return { title: translate("tracking.preferencesSaved"), variant: "success" };
 }
 
 /** Saving the preferences failed: the server's message, else the spec's fallback. */
 export function preferencesErrorToast(serverMessage: string | null | undefined): ToastSpec {
   return {
-    title: serverMessage?.trim() || "Failed to update tracking preferences",
+    title: serverMessage?.trim() || translate("tracking.preferencesFailed"),
     variant: "destructive",
   };
 }
@@ -128,7 +134,7 @@ export function preferencesErrorToast(serverMessage: string | null | undefined):
 
 /** The client rules of the preferences form: the message to show, or null when valid. */
 export function preferencesProblem(timezone: string, updateTime: string): string | null {
-  if (timezone.trim() === "") return "Please select a timezone";
-  if (!TRACKING_TIME_RE.test(updateTime.trim())) return "Please select a valid update time";
+  if (timezone.trim() === "") return translate("tracking.selectTimezone");
+  if (!TRACKING_TIME_RE.test(updateTime.trim())) return translate("tracking.selectUpdateTime");
   return null;
 }

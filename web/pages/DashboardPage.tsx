@@ -18,9 +18,10 @@ import { useLastLiveUpdate, useLiveConnectionState } from "../hooks/useLiveEvent
 import { useMailboxStatus } from "../hooks/useMailbox.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUserData } from "../hooks/useUser.ts";
+import { intlLocale, useT } from "../i18n/index.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { formatMoney, formatRelativeTime } from "../lib/format.ts";
-import { STATUS_SUBTITLES } from "../lib/order-status.ts";
+import { statusLabel, statusSubtitle } from "../lib/order-status.ts";
 import { dashboardKeys } from "../lib/query-keys.ts";
 import type { Prime } from "../routes.ts";
 import "../styles/dashboard.css";
@@ -68,21 +69,29 @@ function LastUpdate({ timeZone }: { timeZone: string }) {
   const now = useNow(15_000);
   const lastUpdate = useLastRefresh();
   const live = useLiveConnectionState();
+  const t = useT();
   const liveText =
     live === "connected"
-      ? "live updates on"
+      ? t("dashboard.liveOn")
       : live === "reconnecting"
-        ? "reconnecting live updates"
+        ? t("dashboard.liveReconnecting")
         : live === "stopped"
-          ? "live updates stopped"
+          ? t("dashboard.liveStopped")
           : null;
   return (
     <p className="last-update" aria-live="off">
       {lastUpdate
-        ? `Last update: ${formatRelativeTime(lastUpdate, now, timeZone)}`
-        : "Loading your orders…"}
+        ? t("dashboard.lastUpdate", { time: formatRelativeTime(lastUpdate, now, timeZone) })
+        : t("dashboard.loadingOrders")}
       {liveText && <span className="live-state"> · {liveText}</span>}
     </p>
+  );
+}
+
+/** "87%" in the reader's way of writing a percentage ("87 %" in German and French). */
+function percent(rate: number): string {
+  return new Intl.NumberFormat(intlLocale(), { style: "percent", maximumFractionDigits: 0 }).format(
+    Math.round(rate) / 100,
   );
 }
 
@@ -99,21 +108,22 @@ export function DashboardPage() {
   const now = useNow();
   const { user } = useAuth();
   const { data } = useUserData();
+  const t = useT();
 
   return (
     <main className="container dashboard">
       <div className="page-head">
         <hgroup>
-          <h1>Dashboard</h1>
-          <p>Welcome, {data?.displayname ?? user?.displayname}.</p>
+          <h1>{t("dashboard.title")}</h1>
+          <p>{t("dashboard.welcome", { name: data?.displayname ?? user?.displayname ?? "" })}</p>
           <LastUpdate timeZone={timeZone} />
         </hgroup>
         <div className="button-row">
           <Link href="/orders?status=all" className="button-link outline-primary">
-            All Orders
+            {t("orders.allOrders")}
           </Link>
           <Link href="/orders/new" className="button-link primary">
-            Add Order
+            {t("orders.addOrder")}
           </Link>
         </div>
       </div>
@@ -128,33 +138,40 @@ function StatusCards() {
   const { data: counts, isLoading } = useDashboardCounts();
   const today = counts?.OrderedToday ?? 0;
   const late = counts?.ShippedLate ?? 0;
+  const t = useT();
   return (
-    <section aria-label="Orders by status" className="status-cards">
+    <section aria-label={t("dashboard.byStatus")} className="status-cards">
       {CARD_STATUSES.map((status) => {
+        const label = statusLabel(status);
+        const subtitle = statusSubtitle(status);
+        const count = counts ? String(counts[status]) : "…";
+        const extra =
+          status === "Ordered" && today > 0
+            ? t("dashboard.orderedToday", { count: today })
+            : status === "Shipped" && late > 0
+              ? t("dashboard.lateCount", { count: late })
+              : null;
         const card = (
           <Link
             key={status}
             href={`/orders?status=${encodeURIComponent(status)}`}
             className={`status-card status-card-${status.toLowerCase().replace(/\s+/g, "-")}`}
-            aria-label={`${status}: ${counts ? counts[status] : "…"}, ${STATUS_SUBTITLES[status]}${
-              status === "Ordered" && today > 0 ? `, ${today} ordered today` : ""
-            }${status === "Shipped" && late > 0 ? `, ${late} late` : ""}`}
+            aria-label={
+              extra
+                ? t("dashboard.statusCardLabelExtra", { status: label, count, subtitle, extra })
+                : t("dashboard.statusCardLabel", { status: label, count, subtitle })
+            }
           >
-            <span className="status-card-title">{status}</span>
+            <span className="status-card-title">{label}</span>
             <span className="status-card-count" aria-busy={isLoading || undefined}>
               {counts ? counts[status] : "–"}
             </span>
             <span className="status-card-subtitle">
-              {STATUS_SUBTITLES[status]}
-              {status === "Ordered" && today > 0 && (
-                <span className="today-badge">{today} ordered today</span>
-              )}
-              {status === "Shipped" && late > 0 && (
-                <span
-                  className="today-badge late-count"
-                  title="Shipped orders whose expected delivery day has passed"
-                >
-                  {late} late
+              {subtitle}
+              {status === "Ordered" && extra && <span className="today-badge">{extra}</span>}
+              {status === "Shipped" && extra && (
+                <span className="today-badge late-count" title={t("dashboard.lateTitle")}>
+                  {extra}
                 </span>
               )}
             </span>
@@ -178,25 +195,26 @@ function RecentOrders({ timeZone, now }: { timeZone: string; now: Date }) {
   const { data, isLoading, isError, refetch } = useDashboardRecent();
   const marketplace = useUserData().data?.vineMarketplace;
   const [editing, setEditing] = useState<number | null>(null);
+  const t = useT();
   return (
     <section aria-labelledby="recent-orders" className="recent-orders">
-      <h2 id="recent-orders">Recent Orders</h2>
+      <h2 id="recent-orders">{t("dashboard.recentOrders")}</h2>
       {isLoading ? (
         <div
           className="order-grid"
           role="status"
           aria-busy="true"
-          aria-label="Loading recent orders"
+          aria-label={t("dashboard.loadingRecent")}
         >
           <div className="skeleton-card" />
           <div className="skeleton-card" />
         </div>
       ) : isError ? (
-        <LoadFailed message="Recent orders could not be loaded." onRetry={refetch} />
+        <LoadFailed message={t("dashboard.recentFailed")} onRetry={refetch} />
       ) : !data?.length ? (
         <article className="empty-state">
-          <h3>No orders found</h3>
-          <p>Orders appear here once they're tracked, or when you add one by hand.</p>
+          <h3>{t("orders.noneFound")}</h3>
+          <p>{t("dashboard.emptyRecent")}</p>
         </article>
       ) : (
         <div className="order-grid">
@@ -223,16 +241,19 @@ function RecentOrders({ timeZone, now }: { timeZone: string; now: Date }) {
 
 function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
   const { data: stats } = useDashboardStats();
-  const items: { title: string; value: string; sub: string; more?: string }[] = [
+  const t = useT();
+  const items: { key: string; title: string; value: string; sub: string; more?: string }[] = [
     {
-      title: "This Month",
+      key: "month",
+      title: t("dashboard.thisMonth"),
       value: stats ? String(stats.monthlyOrders) : "–",
-      sub: "orders received",
+      sub: t("dashboard.ordersReceived"),
     },
     {
-      title: "Average Value",
+      key: "average",
+      title: t("dashboard.averageValue"),
       value: stats ? formatMoney(stats.averageValue, stats.currency) : "–",
-      sub: "per order",
+      sub: t("dashboard.perOrder"),
       // Orders in other currencies: their own averages (the first is the one above), never added.
       more: stats?.averages
         .slice(1)
@@ -240,16 +261,17 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
         .join(" · "),
     },
     {
-      title: "Review Rate",
-      value: stats ? `${Math.round(stats.reviewRate)}%` : "–",
-      sub: "orders reviewed",
-      more: "of every order you received, any time",
+      key: "rate",
+      title: t("dashboard.reviewRate"),
+      value: stats ? percent(stats.reviewRate) : "–",
+      sub: t("dashboard.ordersReviewed"),
+      more: t("dashboard.reviewRateNote"),
     },
   ];
   return (
-    <section aria-label="Statistics" className="stat-cards">
+    <section aria-label={t("dashboard.statistics")} className="stat-cards">
       {items.map((s) => (
-        <article key={s.title} className="stat-card">
+        <article key={s.key} className="stat-card">
           <h3>{s.title}</h3>
           <p className="stat-value">{s.value}</p>
           <p className="stat-sub">{s.sub}</p>
@@ -272,19 +294,24 @@ function StatCards({ timeZone, now }: { timeZone: string; now: Date }) {
 function ReviewsDueCard() {
   const { data: counts } = useDashboardCounts();
   const r = counts?.Reviews;
+  const t = useT();
   return (
     <article className="stat-card reviews-due-card">
       <h3>
-        <Link href={`/orders?status=${encodeURIComponent("Received")}`}>Reviews Due</Link>
+        <Link href={`/orders?status=${encodeURIComponent("Received")}`}>
+          {t("dashboard.reviewsDue")}
+        </Link>
       </h3>
       <p className="stat-value">{r ? r.dueThisWeek : "–"}</p>
-      <p className="stat-sub">this week</p>
+      <p className="stat-sub">{t("dashboard.thisWeek")}</p>
       <p className="stat-sub">
         {r ? (
           r.overdue > 0 ? (
-            <strong className="overdue-count">{r.overdue} overdue</strong>
+            <strong className="overdue-count">
+              {t("dashboard.overdueCount", { count: r.overdue })}
+            </strong>
           ) : (
-            "none overdue"
+            t("dashboard.noneOverdue")
           )
         ) : (
           "…"
@@ -292,9 +319,12 @@ function ReviewsDueCard() {
       </p>
       {r && (
         <p className="stat-sub muted">
-          Due {r.dueAfterDays} days after delivery, overdue after {r.overdueAfterDays} (rewrites:{" "}
-          {r.rewriteDueAfterDays} and {r.rewriteOverdueAfterDays} days after a rejection), as the
-          reminders count.
+          {t("dashboard.reviewsDueRule", {
+            due: r.dueAfterDays,
+            overdue: r.overdueAfterDays,
+            rewriteDue: r.rewriteDueAfterDays,
+            rewriteOverdue: r.rewriteOverdueAfterDays,
+          })}
         </p>
       )}
     </article>
@@ -310,22 +340,25 @@ function EmailsScannedCard({ timeZone, now }: { timeZone: string; now: Date }) {
   const expired = !!settings && !connected && settings.accessToken === null;
   const scanned = status?.emailsScanned ?? user?.emailsscanned ?? 0;
   const last = status?.lastProcessedTime ?? user?.lastprocessedtime ?? null;
+  const t = useT();
   return (
     <>
       <article className="stat-card emails-scanned-card">
-        <h3>Emails Scanned</h3>
+        <h3>{t("dashboard.emailsScanned")}</h3>
         <p className="stat-value">{user ? scanned : "–"}</p>
         {connected || expired ? (
           <>
             <p className="stat-sub">
               <MailboxStatusBadge state={expired ? "expired" : (status?.status ?? "unknown")} />
             </p>
-            <p className="stat-sub">Last processed: {formatRelativeTime(last, now, timeZone)}</p>
-            {expired && <Link href="/account?tab=email">Reconnect your mailbox</Link>}
+            <p className="stat-sub">
+              {t("dashboard.lastProcessed", { time: formatRelativeTime(last, now, timeZone) })}
+            </p>
+            {expired && <Link href="/account?tab=email">{t("dashboard.reconnectMailbox")}</Link>}
           </>
         ) : (
           <p className="stat-sub">
-            <Link href="/account?tab=email">Connect your mailbox</Link>
+            <Link href="/account?tab=email">{t("dashboard.connectMailbox")}</Link>
           </p>
         )}
       </article>

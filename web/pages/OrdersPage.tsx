@@ -5,7 +5,7 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
-import { ORDER_SORT_LABELS, ORDER_SORTS, ORDER_STATUSES } from "../../src/contract/constants.ts";
+import { ORDER_SORTS, ORDER_STATUSES } from "../../src/contract/constants.ts";
 import { OrderCard } from "../components/orders/OrderCard.tsx";
 import { Pagination } from "../components/orders/Pagination.tsx";
 import { useNow } from "../components/orders/useNow.ts";
@@ -14,19 +14,20 @@ import { orderListQuery, useOrderList } from "../hooks/useOrders.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUpdateAllTracking } from "../hooks/useTracking.ts";
 import { useUserData } from "../hooks/useUser.ts";
+import { useT } from "../i18n/index.ts";
 import {
-  FILTER_ORDER_LABELS,
+  filterOrderLabel,
   hasOwnOrdering,
   type ListView,
   listViewPath,
   parseListView,
   SEARCH_DEBOUNCE_MS,
+  sortLabel,
 } from "../lib/order-list-view.ts";
-import { isOrderSort, isOrderStatus } from "../lib/order-status.ts";
+import { isOrderSort, isOrderStatus, statusLabel } from "../lib/order-status.ts";
 import { totalPages } from "../lib/pagination.ts";
 import type { Prime } from "../routes.ts";
 import "../styles/orders.css";
-import { plural } from "../../src/util/plural.ts";
 
 // "Shipped, not tracked" orders and Mark all delivered: loaded after the list.
 const UntrackedShipments = lazy(() =>
@@ -49,6 +50,7 @@ export function OrdersPage() {
   const marketplace = useUserData().data?.vineMarketplace;
   const { data, isLoading, isError, isPlaceholderData, refetch } = useOrderList(view);
   const [editing, setEditing] = useState<number | null>(null);
+  const t = useT();
 
   const go = (next: Partial<ListView>, replace = false) =>
     navigate(listViewPath({ ...view, ...next }), { replace });
@@ -81,9 +83,9 @@ export function OrdersPage() {
     <main className="container orders-page">
       <div className="page-head">
         <hgroup>
-          <h1>Orders</h1>
+          <h1>{t("orders.title")}</h1>
           <p>
-            Manage your Amazon Vine orders
+            {t("orders.subtitle")}
             {view.status === "Shipped" && <ShippedCount />}
           </p>
         </hgroup>
@@ -93,7 +95,7 @@ export function OrdersPage() {
             href={`/orders/new?from=${encodeURIComponent(here)}`}
             className="button-link primary"
           >
-            Add Order
+            {t("orders.addOrder")}
           </Link>
         </div>
       </div>
@@ -101,29 +103,29 @@ export function OrdersPage() {
       <search className="orders-toolbar">
         <input
           type="search"
-          aria-label="Search orders"
-          placeholder="Search orders..."
-          title="Product name, order number or ASIN"
+          aria-label={t("orders.search")}
+          placeholder={t("orders.searchPlaceholder")}
+          title={t("orders.searchTitle")}
           value={query}
           onChange={(e) => setQuery(e.currentTarget.value)}
         />
         <select
-          aria-label="Status filter"
+          aria-label={t("orders.statusFilter")}
           value={view.status}
           onChange={(e) => {
             const v = e.currentTarget.value;
             go({ status: isOrderStatus(v) ? v : "all", page: 1 });
           }}
         >
-          <option value="all">All Orders</option>
+          <option value="all">{t("orders.allOrders")}</option>
           {ORDER_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {statusLabel(s)}
             </option>
           ))}
         </select>
         <select
-          aria-label="Sort"
+          aria-label={t("orders.sort")}
           value={sortValue}
           onChange={(e) => {
             const v = e.currentTarget.value;
@@ -133,11 +135,11 @@ export function OrdersPage() {
           }}
         >
           {ownOrder && view.status !== "all" && (
-            <option value="">{FILTER_ORDER_LABELS[view.status]}</option>
+            <option value="">{filterOrderLabel(view.status)}</option>
           )}
           {ORDER_SORTS.map((s) => (
             <option key={s} value={s}>
-              {ORDER_SORT_LABELS[s]}
+              {sortLabel(s)}
             </option>
           ))}
         </select>
@@ -150,32 +152,28 @@ export function OrdersPage() {
       )}
 
       {isLoading ? (
-        <div className="order-list" role="status" aria-busy="true" aria-label="Loading orders">
+        <div className="order-list" role="status" aria-busy="true" aria-label={t("orders.loading")}>
           <div className="skeleton-card" />
           <div className="skeleton-card" />
           <div className="skeleton-card" />
         </div>
       ) : isError ? (
         <article className="empty-state">
-          <h2>Orders could not be loaded</h2>
+          <h2>{t("orders.loadFailed")}</h2>
           <button type="button" className="outline" onClick={() => void refetch()}>
-            Try Again
+            {t("common.tryAgain")}
           </button>
         </article>
       ) : !data?.orders.length ? (
         <article className="empty-state">
-          <h2>No orders found</h2>
-          <p>
-            {filtersActive
-              ? "Try adjusting your search or filter criteria"
-              : "Orders will appear here once they're tracked"}
-          </p>
+          <h2>{t("orders.noneFound")}</h2>
+          <p>{filtersActive ? t("orders.noneMatch") : t("orders.emptyHint")}</p>
         </article>
       ) : (
         <>
           <section
             className="order-list"
-            aria-label="Order list"
+            aria-label={t("orders.list")}
             aria-busy={isPlaceholderData || undefined}
           >
             {data.orders.map((order) => (
@@ -214,6 +212,7 @@ export function OrdersPage() {
 /** docs/screens.md: only under the Shipped filter when it has results. */
 function UpdateAllTracking() {
   const update = useUpdateAllTracking();
+  const t = useT();
   return (
     <button
       type="button"
@@ -222,18 +221,16 @@ function UpdateAllTracking() {
       aria-busy={update.isPending || undefined}
       onClick={() => update.mutate()}
     >
-      Update All Tracking
+      {t("tracking.updateAll")}
     </button>
   );
 }
 
 function ShippedCount() {
   const { data } = useDashboardCounts();
+  const t = useT();
   if (!data) return null;
   return (
-    <span className="shipped-count">
-      {" "}
-      · {plural(data.Shipped, { one: "order", other: "orders" })} shipped
-    </span>
+    <span className="shipped-count"> · {t("orders.shippedCount", { count: data.Shipped })}</span>
   );
 }

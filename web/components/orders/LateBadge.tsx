@@ -4,7 +4,7 @@
  * `ShippedLate`). Its own file so the card needs one line for it.
  */
 import type { Order } from "../../../src/contract/orders.ts";
-import { plural } from "../../../src/util/plural.ts";
+import { useT } from "../../i18n/index.ts";
 import { dayDiff, dayKey } from "../../lib/order-days.ts";
 
 /** Whole days a Shipped order is past its expected day; 0 when it is not late. */
@@ -25,14 +25,12 @@ export function LateBadge(props: {
   now: Date;
   timeZone: string;
 }) {
+  const t = useT();
   const days = daysLate(props.order, props.now, props.timeZone);
   if (days === 0) return null;
   return (
-    <span
-      className="status-badge late-badge"
-      title={`Expected ${plural(days, { one: "day", other: "days" })} ago and not delivered yet`}
-    >
-      Late
+    <span className="status-badge late-badge" title={t("card.lateTitle", { count: days })}>
+      {t("card.late")}
     </span>
   );
 }

@@ -4,6 +4,7 @@
  * usual days, said beside it) and the Orders page's "Mark all delivered" (each on its usual day,
  * or all on one day). Loaded on demand from the cards and the Orders page.
  */
+import { Trans } from "@lingui/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import {
@@ -21,6 +22,7 @@ import type {
 import { invalidateAfterOrderChange } from "../../hooks/useOrders.ts";
 import { useTimeZone } from "../../hooks/useTimeZone.ts";
 import { useUserData } from "../../hooks/useUser.ts";
+import { type T, useT } from "../../i18n/index.ts";
 import { apiJson, errorMessage } from "../../lib/api.ts";
 import { dayKey, displayDay } from "../../lib/order-days.ts";
 import { orderKeys } from "../../lib/query-keys.ts";
@@ -28,8 +30,10 @@ import { toast, toastError } from "../../lib/toast.tsx";
 import { Dialog } from "../Dialog.tsx";
 import { Check, Field } from "../Field.tsx";
 
-const usualText = (m: MarketplaceCode) =>
-  `${USUAL_DELIVERY_DAYS[m]} days after shipping is usual on amazon.${MARKETPLACE_DOMAIN[m]}`;
+/** A mark-delivered call failed: the server's sentence, else "Please try again." */
+function markFailed(t: T, err: unknown) {
+  toastError(err, t("orders.updateFailed"), errorMessage(err, t("orders.tryAgain")));
+}
 
 /** One order's "Mark delivered" dialog. */
 export function MarkDeliveredDialog(props: { order: Order; open: boolean; onClose: () => void }) {
@@ -43,30 +47,34 @@ export function MarkDeliveredDialog(props: { order: Order; open: boolean; onClos
     : today;
   const [day, setDay] = useState(suggested);
   const inputId = useId();
+  const t = useT();
   const save = useMutation({
     mutationFn: () =>
       apiJson<Order>("POST", `/api/orders/${order.orderid}/delivered`, { datedelivered: day }),
     onSuccess: (saved) => {
       toast({
-        title: "Marked delivered",
-        description: `${saved.productname}: delivered ${displayDay(saved.datedelivered, timeZone)}`,
+        title: t("card.markedDelivered"),
+        description: t("card.markedDeliveredDescription", {
+          product: saved.productname,
+          date: displayDay(saved.datedelivered, timeZone),
+        }),
         variant: "success",
       });
       props.onClose();
     },
-    onError: (err) => toastError(err, "Update failed", errorMessage(err, "Please try again.")),
+    onError: (err) => markFailed(t, err),
     // The untracked list's key starts with /api/orders: invalidated with the orders.
     onSettled: () => invalidateAfterOrderChange(queryClient),
   });
   return (
     <Dialog
       open={props.open}
-      title="Mark delivered"
+      title={t("card.markDelivered")}
       onClose={props.onClose}
       className="mark-delivered"
       footer={
         <DialogButtons
-          label="Mark delivered"
+          label={t("card.markDelivered")}
           disabled={!day}
           pending={save.isPending}
           onCancel={props.onClose}
@@ -75,14 +83,28 @@ export function MarkDeliveredDialog(props: { order: Order; open: boolean; onClos
       }
     >
       <p>
-        <strong>{order.productname}</strong>
-        {order.dateshipped && <> shipped {displayDay(order.dateshipped, timeZone)}</>} and has no
-        tracking, so nothing will mark it delivered by itself.
+        {order.dateshipped ? (
+          <Trans
+            id="card.markDeliveredIntroShipped"
+            values={{
+              // An element, so a product name is shown as text, never read as markup.
+              product: <>{order.productname}</>,
+              date: displayDay(order.dateshipped, timeZone),
+            }}
+            components={{ 0: <strong /> }}
+          />
+        ) : (
+          <Trans
+            id="card.markDeliveredIntro"
+            values={{ product: <>{order.productname}</> }}
+            components={{ 0: <strong /> }}
+          />
+        )}
       </p>
       <Field
         layout="stack"
         id={inputId}
-        label="Delivered on"
+        label={t("card.deliveredOn")}
         control={(a) => (
           <input
             {...a}
@@ -94,8 +116,16 @@ export function MarkDeliveredDialog(props: { order: Order; open: boolean; onClos
         )}
       />
       <small className="muted">
-        Suggested: {displayDay(suggested, timeZone)} ({usualText(marketplace)}
-        {suggested === today && order.dateshipped ? ", not after today" : ""}).
+        {t(
+          suggested === today && order.dateshipped
+            ? "card.suggestedNotAfterToday"
+            : "card.suggested",
+          {
+            date: displayDay(suggested, timeZone),
+            days: USUAL_DELIVERY_DAYS[marketplace],
+            domain: MARKETPLACE_DOMAIN[marketplace],
+          },
+        )}
       </small>
     </Dialog>
   );
@@ -110,21 +140,20 @@ export function useUntracked() {
 export function UntrackedShipments() {
   const { data } = useUntracked();
   const [open, setOpen] = useState(false);
+  const t = useT();
   const list = data?.orders ?? [];
   if (list.length === 0) return null;
-  const n = list.length;
   return (
     <div className="untracked-note" role="status">
       <p>
-        <strong>
-          {n} shipped {n === 1 ? "order has" : "orders have"} no tracking
-        </strong>{" "}
-        (from your Itemized Report): nothing will mark {n === 1 ? "it" : "them"} delivered, so{" "}
-        {n === 1 ? "it does" : "they do"} not reach review reminders. Their cards say "Not tracked",
-        apart from parcels in transit.
+        <Trans
+          id="card.untrackedNote"
+          values={{ count: list.length }}
+          components={{ 0: <strong /> }}
+        />
       </p>
       <button type="button" className="small" onClick={() => setOpen(true)}>
-        Mark all delivered…
+        {t("card.markAllDeliveredButton")}
       </button>
       {open && <MarkAllDialog orders={list} onClose={() => setOpen(false)} />}
     </div>
@@ -143,6 +172,7 @@ function MarkAllDialog(props: {
   const [mode, setMode] = useState<"usual" | "one">("usual");
   const [day, setDay] = useState(today);
   const name = useId();
+  const t = useT();
   const save = useMutation({
     mutationFn: () =>
       apiJson<MarkDeliveredAllResponse>(
@@ -151,10 +181,10 @@ function MarkAllDialog(props: {
         mode === "one" ? { datedelivered: day } : {},
       ),
     onSuccess: (res) => {
-      toast({ title: "Marked delivered", description: res.message, variant: "success" });
+      toast({ title: t("card.markedDelivered"), description: res.message, variant: "success" });
       props.onClose();
     },
-    onError: (err) => toastError(err, "Update failed", errorMessage(err, "Please try again.")),
+    onError: (err) => markFailed(t, err),
     // The untracked list's key starts with /api/orders: invalidated with the orders.
     onSettled: () => invalidateAfterOrderChange(queryClient),
   });
@@ -162,12 +192,12 @@ function MarkAllDialog(props: {
   return (
     <Dialog
       open
-      title="Mark all delivered"
+      title={t("card.markAllDelivered")}
       onClose={props.onClose}
       className="mark-delivered"
       footer={
         <DialogButtons
-          label={`Mark ${n} delivered`}
+          label={t("card.markCountDelivered", { count: n })}
           disabled={mode === "one" && !day}
           pending={save.isPending}
           onCancel={props.onClose}
@@ -181,19 +211,19 @@ function MarkAllDialog(props: {
           name={name}
           checked={mode === "usual"}
           onChecked={() => setMode("usual")}
-          label="Each on its usual day: the shipped day plus its marketplace's usual days"
+          label={t("card.markUsualDay")}
         />
         <Check
           kind="radio"
           name={name}
           checked={mode === "one"}
           onChecked={() => setMode("one")}
-          label="All on one day"
+          label={t("card.markOneDay")}
         />
         {mode === "one" && (
           <input
             type="date"
-            aria-label="Delivered on"
+            aria-label={t("card.deliveredOn")}
             value={day}
             max={today}
             onChange={(e) => setDay(e.currentTarget.value)}
@@ -205,14 +235,21 @@ function MarkAllDialog(props: {
           <li key={o.orderid}>
             <span className="untracked-name">{o.productname}</span>
             <small className="muted">
-              shipped {displayDay(o.dateshipped, timeZone)} →{" "}
-              {displayDay(mode === "one" ? day : o.suggesteddelivered, timeZone)}
-              {mode === "usual" &&
-                ` (${o.usualdays} days, amazon.${MARKETPLACE_DOMAIN[o.marketplace as MarketplaceCode] ?? "com"})`}
+              {mode === "usual"
+                ? t("card.shippedToUsual", {
+                    shipped: displayDay(o.dateshipped, timeZone),
+                    delivered: displayDay(o.suggesteddelivered, timeZone),
+                    days: o.usualdays,
+                    domain: MARKETPLACE_DOMAIN[o.marketplace as MarketplaceCode] ?? "com",
+                  })
+                : t("card.shippedTo", {
+                    shipped: displayDay(o.dateshipped, timeZone),
+                    delivered: displayDay(day, timeZone),
+                  })}
             </small>
           </li>
         ))}
-        {n > SHOWN && <li className="muted">and {n - SHOWN} more</li>}
+        {n > SHOWN && <li className="muted">{t("card.andMore", { count: n - SHOWN })}</li>}
       </ul>
     </Dialog>
   );
@@ -226,10 +263,11 @@ function DialogButtons(props: {
   onCancel: () => void;
   onConfirm: () => void;
 }) {
+  const t = useT();
   return (
     <>
       <button type="button" className="secondary" onClick={props.onCancel}>
-        Cancel
+        {t("common.cancel")}
       </button>
       <button
         type="button"

@@ -9,6 +9,7 @@ import { CARRIER_LABELS, type OrderStatus } from "../../../src/contract/constant
 import type { MarketplaceCode } from "../../../src/contract/marketplaces.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { useSetOrderStatus } from "../../hooks/useOrders.ts";
+import { useT } from "../../i18n/index.ts";
 import { writeReviewUrl } from "../../lib/amazon-links.ts";
 import { deliveryAge, isJustDelivered } from "../../lib/delivery.ts";
 import { formatMoney } from "../../lib/format.ts";
@@ -33,7 +34,11 @@ const MarkDeliveredDialog = lazy(() =>
   import("./MarkDelivered.tsx").then((m) => ({ default: m.MarkDeliveredDialog })),
 );
 /** While an inline editor's code arrives (once per visit). */
-const EDITOR_LOADING = <span className="muted">Loading…</span>;
+function EditorLoading() {
+  const t = useT();
+  return <span className="muted">{t("common.loading")}</span>;
+}
+const EDITOR_LOADING = <EditorLoading />;
 
 export type CardEditMode = "tracking" | "status";
 
@@ -57,6 +62,7 @@ export function OrderCard(props: {
 }) {
   const { order, timeZone, now, filter, marketplace } = props;
   const [, navigate] = useLocation();
+  const t = useT();
   const href = editOrderPath(order.orderid, props.from);
   const justDelivered = isJustDelivered(order, now);
   const titleId = `order-${order.orderid}-title`;
@@ -117,7 +123,9 @@ export function OrderCard(props: {
         <p className="order-card-meta">
           {order.amazonordernumber && <span>#{order.amazonordernumber}</span>}
           {value && <span>{value}</span>}
-          {order.dateordered && <span>Ordered {displayDay(order.dateordered, timeZone)}</span>}
+          {order.dateordered && (
+            <span>{t("card.orderedOn", { date: displayDay(order.dateordered, timeZone) })}</span>
+          )}
         </p>
 
         {untracked && (
@@ -162,15 +170,15 @@ export function OrderCard(props: {
               !props.editing &&
               (inactive ? (
                 <button type="button" className="small" disabled>
-                  Edit Review
+                  {t("card.editReview")}
                 </button>
               ) : (
                 <Link
                   href={editOrderPath(order.orderid, props.from, "review")}
                   className="button-link primary small"
-                  aria-label={`Edit Review: ${order.productname}`}
+                  aria-label={t("card.editReviewLabel", { product: order.productname })}
                 >
-                  Edit Review
+                  {t("card.editReview")}
                 </Link>
               ))}
             {writeLink && !props.editing && (
@@ -179,9 +187,9 @@ export function OrderCard(props: {
                 target="_blank"
                 rel="noopener noreferrer"
                 className="button-link small write-review"
-                aria-label={`Write review on Amazon: ${order.productname}`}
+                aria-label={t("card.writeReviewLabel", { product: order.productname })}
               >
-                Write review on Amazon ↗
+                {t("card.writeReview")} ↗
               </a>
             )}
           </div>
@@ -194,21 +202,22 @@ export function OrderCard(props: {
 /** "Shipped Oct 2 · not tracked" and Mark delivered (its dialog loads on the first press). */
 function UntrackedLine(props: { order: Order; timeZone: string; disabled: boolean }) {
   const [open, setOpen] = useState(false);
+  const t = useT();
   const { order } = props;
   return (
     <p className="order-card-extra untracked-line">
       <span>
-        <span className="status-badge untracked-badge">Not tracked</span> Shipped{" "}
-        {displayDay(order.dateshipped, props.timeZone)}
+        <span className="status-badge untracked-badge">{t("card.notTracked")}</span>{" "}
+        {t("card.shippedOn", { date: displayDay(order.dateshipped, props.timeZone) })}
       </span>
       <button
         type="button"
         className="outline small"
         disabled={props.disabled}
         onClick={() => setOpen(true)}
-        aria-label={`Mark delivered: ${order.productname}`}
+        aria-label={t("card.markDeliveredLabel", { product: order.productname })}
       >
-        Mark delivered
+        {t("card.markDelivered")}
       </button>
       {open && (
         <Suspense fallback={EDITOR_LOADING}>
@@ -229,6 +238,7 @@ function TrackingLine(props: {
   onDone: () => void;
 }) {
   const { order } = props;
+  const t = useT();
   if (props.editing) {
     return (
       <Suspense fallback={EDITOR_LOADING}>
@@ -245,11 +255,11 @@ function TrackingLine(props: {
       <span className="tracking-text">
         {number ? (
           <>
-            <span className="muted">Tracking:</span> <code>{number}</code>
+            <span className="muted">{t("card.tracking")}</span> <code>{number}</code>
             {order.carrier && <> ({CARRIER_LABELS[order.carrier]})</>}
           </>
         ) : (
-          <span className="muted">No tracking number</span>
+          <span className="muted">{t("card.noTrackingNumber")}</span>
         )}
       </span>
       {order.status === "Shipped" && (
@@ -266,9 +276,11 @@ function TrackingLine(props: {
             className="outline secondary small"
             disabled={props.disabled}
             onClick={props.onEdit}
-            aria-label={`${number ? "Edit tracking" : "Add tracking"}: ${order.productname}`}
+            aria-label={t(number ? "card.editTrackingLabel" : "card.addTrackingLabel", {
+              product: order.productname,
+            })}
           >
-            {number ? "Edit tracking" : "Add tracking"}
+            {t(number ? "card.editTracking" : "card.addTracking")}
           </button>
         )}
       </span>
@@ -286,6 +298,7 @@ type StatusLineProps = {
 
 function StatusLine(props: StatusLineProps) {
   // The save's mutation exists only while the select is open: a list renders ten of these.
+  const t = useT();
   if (props.editing) return <StatusEditor {...props} />;
   return (
     <button
@@ -293,9 +306,9 @@ function StatusLine(props: StatusLineProps) {
       className="outline secondary small"
       disabled={props.disabled}
       onClick={props.onEdit}
-      aria-label={`Change status: ${props.order.productname}`}
+      aria-label={t("card.changeStatusLabel", { product: props.order.productname })}
     >
-      Change status
+      {t("card.changeStatus")}
     </button>
   );
 }
@@ -303,6 +316,7 @@ function StatusLine(props: StatusLineProps) {
 function StatusEditor(props: StatusLineProps) {
   const { order } = props;
   const setStatus = useSetOrderStatus();
+  const t = useT();
   const change = (status: OrderStatus) => {
     if (status === order.status) return props.onDone();
     setStatus.mutate({ id: order.orderid, status }, { onSettled: props.onDone });
@@ -312,7 +326,7 @@ function StatusEditor(props: StatusLineProps) {
       <Suspense fallback={EDITOR_LOADING}>
         <StatusSelect
           autoFocus
-          aria-label={`Status of ${order.productname}`}
+          aria-label={t("card.statusOf", { product: order.productname })}
           // While the save is in flight the select shows the chosen status, not the old one.
           value={setStatus.isPending ? (setStatus.variables?.status ?? order.status) : order.status}
           disabled={setStatus.isPending}
@@ -335,7 +349,7 @@ function StatusEditor(props: StatusLineProps) {
         onMouseDown={(e) => e.preventDefault()}
         onClick={props.onDone}
       >
-        Cancel
+        {t("common.cancel")}
       </button>
     </>
   );

@@ -2,6 +2,7 @@
  * 'Showing X to Y of Z results', the 'Show' page-size selector, previous/next and page numbers with
  * ellipses around the current page ±2 (docs/screens.md, docs/behaviour.md#constants-and-limits).
  */
+import { useT } from "../../i18n/index.ts";
 import { PAGE_SIZES } from "../../lib/order-list-view.ts";
 import { pageItems, showingText, totalPages } from "../../lib/pagination.ts";
 import "../../styles/orders.css";
@@ -13,17 +14,18 @@ export function Pagination(props: {
   onPage: (page: number) => void;
   onSize: (size: number) => void;
 }) {
+  const t = useT();
   const pages = totalPages(props.total, props.size);
   const items = pageItems(props.page, pages);
   return (
-    <nav className="pagination" aria-label="Pagination">
+    <nav className="pagination" aria-label={t("orders.pagination")}>
       <p className="pagination-summary">{showingText(props.page, props.size, props.total)}</p>
       <label className="inline page-size">
-        Show
+        {t("orders.pageSize")}
         <select
           value={props.size}
           onChange={(e) => props.onSize(Number(e.currentTarget.value))}
-          aria-label="Show"
+          aria-label={t("orders.pageSize")}
         >
           {PAGE_SIZES.map((s) => (
             <option key={s} value={s}>
@@ -39,9 +41,9 @@ export function Pagination(props: {
             className="outline secondary small"
             disabled={props.page <= 1}
             onClick={() => props.onPage(props.page - 1)}
-            aria-label="Previous page"
+            aria-label={t("orders.previousPage")}
           >
-            ‹ Previous
+            ‹ {t("orders.previous")}
           </button>
         </li>
         {items.map((item) =>
@@ -51,7 +53,7 @@ export function Pagination(props: {
                 type="button"
                 className={item === props.page ? "small" : "outline secondary small"}
                 aria-current={item === props.page ? "page" : undefined}
-                aria-label={`Page ${item}`}
+                aria-label={t("orders.page", { page: item })}
                 onClick={() => props.onPage(item)}
               >
                 {item}
@@ -69,9 +71,9 @@ export function Pagination(props: {
             className="outline secondary small"
             disabled={props.page >= pages}
             onClick={() => props.onPage(props.page + 1)}
-            aria-label="Next page"
+            aria-label={t("orders.nextPage")}
           >
-            Next ›
+            {t("orders.next")} ›
           </button>
         </li>
       </ul>

@@ -1,6 +1,6 @@
 /** Star rating 1 to 5 as a radio group (arrow keys work), clearable (docs/behaviour.md#data, docs/behaviour.md#constants-and-limits). */
 import { useId } from "react";
-import { plural } from "../../../src/util/plural.ts";
+import { useT } from "../../i18n/index.ts";
 import "../../styles/edit-order.css";
 
 export function StarRating(props: {
@@ -10,13 +10,14 @@ export function StarRating(props: {
   describedBy?: string;
 }) {
   const name = useId();
+  const t = useT();
   return (
     <fieldset
       className="star-rating"
       aria-invalid={props.invalid || undefined}
       aria-describedby={props.describedBy}
     >
-      <legend>Rating</legend>
+      <legend>{t("card.rating")}</legend>
       <div className="stars">
         {[1, 2, 3, 4, 5].map((n) => (
           <label key={n} className={props.value !== null && n <= props.value ? "on" : undefined}>
@@ -26,7 +27,7 @@ export function StarRating(props: {
               value={n}
               checked={props.value === n}
               onChange={() => props.onChange(n)}
-              aria-label={plural(n, { one: "star", other: "stars" })}
+              aria-label={t("card.stars", { count: n })}
             />
             <span aria-hidden="true">★</span>
           </label>
@@ -37,7 +38,7 @@ export function StarRating(props: {
           onClick={() => props.onChange(null)}
           disabled={props.value === null}
         >
-          Clear rating
+          {t("card.clearRating")}
         </button>
       </div>
     </fieldset>

@@ -1,6 +1,8 @@
 /** A native select of the seven statuses. */
 import type { SelectHTMLAttributes } from "react";
 import { ORDER_STATUSES, type OrderStatus } from "../../../src/contract/constants.ts";
+import { useT } from "../../i18n/index.ts";
+import { statusLabel } from "../../lib/order-status.ts";
 
 export function StatusSelect(
   props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange" | "role"> & {
@@ -9,6 +11,7 @@ export function StatusSelect(
   },
 ) {
   const { value, onChange, ...rest } = props;
+  useT(); // re-renders when the language changes
   return (
     <select
       {...rest}
@@ -17,7 +20,7 @@ export function StatusSelect(
     >
       {ORDER_STATUSES.map((s) => (
         <option key={s} value={s}>
-          {s}
+          {statusLabel(s)}
         </option>
       ))}
     </select>

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { CARRIER_LABELS, type Carrier } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { usePublicConfig } from "../../hooks/usePublicConfig.ts";
+import { translate, useT } from "../../i18n/index.ts";
 import { isAdmin, useAuth } from "../../lib/auth.tsx";
 import { toastError } from "../../lib/toast.tsx";
 import "../../styles/tracking.css";
@@ -24,7 +25,11 @@ function useTrackingCall() {
     try {
       await call(await loadTracking());
     } catch (err) {
-      toastError(err, "Update failed", "Failed to update tracking information.");
+      toastError(
+        err,
+        translate("tracking.updateFailed"),
+        translate("tracking.updateFailedDescription"),
+      );
     } finally {
       setBusy(false);
     }
@@ -36,12 +41,13 @@ function useTrackingCall() {
 export function ShippedRefreshButton() {
   const queryClient = useQueryClient();
   const { busy, run } = useTrackingCall();
+  const t = useT();
   return (
     <button
       type="button"
       className="status-card-refresh secondary outline"
-      aria-label="Update tracking for all shipped orders"
-      title="Update tracking for all shipped orders"
+      aria-label={t("tracking.updateAllShipped")}
+      title={t("tracking.updateAllShipped")}
       disabled={busy}
       aria-busy={busy || undefined}
       onClick={() => void run((m) => m.updateAllTracking(queryClient))}
@@ -64,25 +70,21 @@ export function useCanLookUp(carrier: Carrier | null | undefined): boolean {
 /** The line under a disabled Update Tracking: why, and for the administrator where to set it up. */
 export function TrackingLookupNote(props: { id?: string; carrier: Carrier | null }) {
   const admin = isAdmin(useAuth().user);
+  const t = useT();
   const { carrier } = props;
   if (carrier === "AMAZON") {
     return (
       <small id={props.id} className="muted tracking-unavailable">
-        Amazon Logistics parcels cannot be looked up: Amazon's delivery mail marks them Received.
+        {t("tracking.amazonNoLookup")}
       </small>
     );
   }
   return (
     <small id={props.id} className="muted tracking-unavailable">
-      Tracking look-ups {carrier && carrier !== "OTHER" ? `for ${CARRIER_LABELS[carrier]} ` : ""}are
-      not set up on this server.
-      {admin && (
-        <>
-          {" "}
-          To set them up, add carrier keys as the README's "Carrier tracking" settings and
-          docs/CARRIERS.md describe, then restart.
-        </>
-      )}
+      {carrier && carrier !== "OTHER"
+        ? t("tracking.noLookupFor", { carrier: CARRIER_LABELS[carrier] })
+        : t("tracking.noLookup")}
+      {admin && <> {t("tracking.noLookupAdmin")}</>}
     </small>
   );
 }
@@ -93,18 +95,19 @@ export function UpdateOrderTrackingButton(props: { order: Order; disabled?: bool
   const { busy, run } = useTrackingCall();
   const canLookUp = useCanLookUp(props.order.carrier);
   const noteId = `tracking-note-${props.order.orderid}`;
+  const t = useT();
   return (
     <>
       <button
         type="button"
         className="outline secondary small tracking-update"
-        aria-label={`Update Tracking: ${props.order.productname}`}
+        aria-label={t("tracking.updateOrderLabel", { product: props.order.productname })}
         aria-describedby={canLookUp ? undefined : noteId}
         disabled={busy || props.disabled || !canLookUp}
         aria-busy={busy || undefined}
         onClick={() => void run((m) => m.updateOrderTracking(queryClient, props.order.orderid))}
       >
-        Update Tracking
+        {t("tracking.updateOrder")}
       </button>
       {!canLookUp && <TrackingLookupNote id={noteId} carrier={props.order.carrier} />}
     </>

@@ -9,6 +9,7 @@ import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from
 import type { Carrier } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { useCarrierDetection, useSaveTracking } from "../../hooks/useTrackingEntry.ts";
+import { useT } from "../../i18n/index.ts";
 import { CarrierSelect } from "./CarrierSelect.tsx";
 import "../../styles/order-card.css";
 
@@ -24,6 +25,7 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const finishing = useRef(false);
   const save = useSaveTracking(props.timeZone);
+  const t = useT();
 
   // A number typed here gets its carrier detected as on the edit screen, unless one was chosen.
   const detecting = useCarrierDetection(
@@ -92,7 +94,7 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
   return (
     <fieldset
       ref={group}
-      aria-label={`Tracking for ${order.productname}`}
+      aria-label={t("tracking.editorLabel", { product: order.productname })}
       className="tracking-editor"
       onBlur={onBlur}
       onFocus={onFocus}
@@ -101,8 +103,8 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
     >
       <input
         autoFocus
-        aria-label="Tracking number"
-        placeholder="Tracking number"
+        aria-label={t("tracking.number")}
+        placeholder={t("tracking.number")}
         value={number}
         disabled={busy}
         onChange={(e) => {
@@ -111,7 +113,7 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
         }}
       />
       <CarrierSelect
-        aria-label="Carrier"
+        aria-label={t("tracking.carrier")}
         value={carrier}
         disabled={busy || number.trim() === ""}
         aria-busy={detecting || undefined}
@@ -128,10 +130,10 @@ export function TrackingEditor(props: { order: Order; timeZone: string; onDone: 
           aria-busy={busy || undefined}
           onClick={finish}
         >
-          Save
+          {t("common.save")}
         </button>
         <button type="button" className="outline secondary small" disabled={busy} onClick={cancel}>
-          Cancel
+          {t("common.cancel")}
         </button>
       </span>
     </fieldset>
