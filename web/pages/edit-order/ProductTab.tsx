@@ -25,6 +25,15 @@ export function currencySymbol(currency: string): string {
   }
 }
 
+/** An amount as the reader writes it: "24.99", "24,99" in German; "4990" for yen. */
+function amountExample(currency: string): string {
+  if (currencyDigits(currency || "USD") === 0) return "4990";
+  return new Intl.NumberFormat(intlLocale(), {
+    minimumFractionDigits: 2,
+    useGrouping: false,
+  }).format(24.99);
+}
+
 export function ProductFields(props: FormProps & { onDelete?: () => void }) {
   const { form } = props;
   const t = useT();
@@ -59,7 +68,7 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
           field="estimatedretailvalue"
           label={t("form.estimatedValue", { symbol: currencySymbol(form.currency) })}
           inputMode="decimal"
-          placeholder={currencyDigits(form.currency || "USD") === 0 ? "4990" : "24.99"}
+          placeholder={amountExample(form.currency)}
         />
         <Field
           {...ORDER_FIELD}
