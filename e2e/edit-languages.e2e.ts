@@ -14,6 +14,41 @@ async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
+const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** What the phone test reads in German and Japanese beyond the first test's words. */
+const MORE: Record<
+  string,
+  {
+    enhanceText: string;
+    dialog: string;
+    accept: string;
+    reason: string;
+    note: string;
+    notMedia: string;
+    saved: string;
+  }
+> = {
+  de: {
+    enhanceText: "Rezensionstext verbessern",
+    dialog: "Rezension verbessern",
+    accept: "Übernehmen",
+    reason: "Grund",
+    note: "Notiz",
+    notMedia: "Nur Bild- und Videodateien sind erlaubt",
+    saved: "Bestellung gespeichert",
+  },
+  ja: {
+    enhanceText: "レビュー本文を改善",
+    dialog: "レビューを改善",
+    accept: "適用",
+    reason: "理由",
+    note: "メモ",
+    notMedia: "画像と動画のファイルのみ追加できます",
+    saved: "注文を更新しました",
+  },
+};
+
 type Words = {
   locale: string;
   editTitle: string;
@@ -108,5 +143,56 @@ for (const [language, words] of Object.entries(LANGUAGES)) {
       await expect(page.getByText(words.nameRequired)).toBeVisible();
       await shot(page, `${language}-add-errors`);
     });
+
+    const more = MORE[language];
+    if (more) {
+      test("the AI help, Can't review and a refused file", async ({ page, request, user }) => {
+        const res = await request.put("/api/user/review-settings", {
+          headers: auth(user.token),
+          data: {
+            targetWordCount: 150,
+            aiEditingOption: "Improve Writing",
+            toneAllocation: {
+              humorous: 0,
+              professional: 50,
+              friendly: 50,
+              concise: 0,
+              encouraging: 0,
+              formal: 0,
+            },
+            autoGenerateSubject: true,
+          },
+        });
+        expect(res.status(), await res.text()).toBe(200);
+        const order = await createOrderApi(request, user.token, {
+          productname: "Bambus-Schneidebrett, groß",
+          asin: "B0LANG0002",
+          amazonordernumber: orderNumber(),
+          status: "Received",
+          reviewtext: "das brett ist groß und rutscht nicht auf der arbeitsplatte",
+        });
+        await signInWithToken(page, user.token, `/orders/${order.orderid}/edit?section=review`);
+        const main = page.getByRole("main");
+
+        await main.getByRole("button", { name: more.enhanceText }).click();
+        const dialog = page.getByRole("dialog", { name: more.dialog });
+        await expect(dialog.getByRole("button", { name: more.accept })).toBeVisible();
+        await shot(page, `${language}-enhance-dialog`);
+        await dialog.getByRole("button", { name: more.accept }).click();
+        await expect(dialog).toBeHidden();
+
+        await main.getByRole("combobox", { name: more.reason }).selectOption("damaged");
+        await expect(main.getByLabel(more.note)).toBeVisible();
+        await main.locator("input[type=file]").setInputFiles({
+          name: "notes.txt",
+          mimeType: "text/plain",
+          buffer: Buffer.from("not a picture"),
+        });
+        await expect(main.getByRole("alert").filter({ hasText: more.notMedia })).toBeVisible();
+        await shot(page, `${language}-review-cant-review`);
+        await page.getByRole("button", { name: /^(Speichern|保存)$/ }).click();
+        await expect(page.getByText(more.saved)).toBeVisible();
+      });
+    }
   });
 }
