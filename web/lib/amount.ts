@@ -5,6 +5,7 @@
  */
 import { NumberParser } from "@internationalized/number";
 import { amountText, currencyDigits } from "../../src/util/money.ts";
+import { intlLocale, translate } from "../i18n/index.ts";
 
 /** Home language of each marketplace currency: its decimal mark decides whether "129,99" is. */
 const CURRENCY_LOCALE: Record<string, string> = {
@@ -35,7 +36,7 @@ export type AmountResult = { ok: true; value: string } | { ok: false; error: str
 /**
  * An amount as typed in an order form → the API's text ("129.99"; "4990" for yen), or the
  * message to show. A comma followed by one or two digits at the end is the decimal mark where
- * the order's currency or the browser's language writes one ("129,99", "1.234,50" in euros or in
+ * the order's currency, the browser's language or the app's language writes one ("129,99", "1.234,50" in euros or in
  * German); anywhere else a comma groups thousands ("1,234.50"). Currencies without decimals (yen)
  * take whole numbers only. Parsing is @internationalized/number's NumberParser (locale-aware
  * grouping and decimal marks, tolerant of spaces and signs).
@@ -48,16 +49,21 @@ export function parseAmount(
 ): AmountResult {
   const t = text.trim().replace(/^[$€£¥]\s*|\s*[$€£¥]$/g, "");
   if (t === "") return { ok: true, value: "" };
-  const bad: AmountResult = { ok: false, error: "Estimated value must be an amount such as 24.99" };
+  const bad: AmountResult = { ok: false, error: translate("form.error.amount") };
   if (!/^[\d.,\s\u00a0\u202f]+$/.test(t)) return bad;
   const digits = currencyDigits(currency);
   const commaDecimal =
     /,\d{1,2}$/.test(t) &&
     digits > 0 &&
-    (writesDecimalComma(CURRENCY_LOCALE[currency.toUpperCase()]) || writesDecimalComma(locale));
+    (writesDecimalComma(CURRENCY_LOCALE[currency.toUpperCase()]) ||
+      writesDecimalComma(locale) ||
+      writesDecimalComma(intlLocale()));
   const noDecimals: AmountResult = {
     ok: false,
-    error: `Amounts in ${currency} have no decimals: write a whole number such as ${t.replace(/[.,]\d{1,2}$/, "").replace(/\D/g, "")}`,
+    error: translate("form.error.noDecimals", {
+      currency,
+      example: t.replace(/[.,]\d{1,2}$/, "").replace(/\D/g, ""),
+    }),
   };
   // "129,99" where nothing writes a decimal comma is not 12999: it is refused, not guessed.
   if (/,\d{1,2}$/.test(t) && !commaDecimal) return digits === 0 ? noDecimals : bad;

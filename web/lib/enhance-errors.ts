@@ -4,21 +4,38 @@
  */
 import { ENHANCE_DEFAULT_RETRY_SECONDS } from "../../src/contract/constants.ts";
 import type { EnhanceResponse } from "../../src/contract/reviews.ts";
+import { translate } from "../i18n/index.ts";
 
+/** The dialog's messages, each read in the reader's language when it is shown. */
 export const ENHANCE_MESSAGES = {
-  required: "Please provide content to enhance and try again.",
-  tooLong: "Content is too long. Please shorten it and try again.",
-  badType: "Enhancement type not supported. Please try again.",
-  invalid: "Invalid content. Please check your text and try again.",
-  timeout: "Enhancement is taking too long. Please try again.",
-  unavailable: "Enhancement temporarily unavailable. Please try again.",
-  empty: "No enhanced content received.",
-  retryLimit:
-    "You've reached the retry limit for this enhancement. Please try again later or check your content for any issues.",
-} as const;
+  get required() {
+    return translate("enhance.error.required");
+  },
+  get tooLong() {
+    return translate("enhance.error.tooLong");
+  },
+  get badType() {
+    return translate("enhance.error.badType");
+  },
+  get invalid() {
+    return translate("enhance.error.invalid");
+  },
+  get timeout() {
+    return translate("enhance.error.timeout");
+  },
+  get unavailable() {
+    return translate("enhance.error.unavailable");
+  },
+  get empty() {
+    return translate("enhance.error.empty");
+  },
+  get retryLimit() {
+    return translate("enhance.error.retryLimit");
+  },
+};
 
 export const tooManyRequestsMessage = (seconds: number) =>
-  `Too many requests. Please wait ${seconds} seconds and try again.`;
+  translate("enhance.error.tooManyRequests", { seconds });
 
 /**
  * Seconds from a Retry-After header: whole seconds, or an HTTP date; the default (60) when it is

@@ -11,11 +11,18 @@ export function safeFrom(from: string | null | undefined, fallback = "/orders?st
   return from;
 }
 
+/** The page `from` names, for the messages that say where a link goes back to ("Back to …"). */
+export type FromPage = "dashboard" | "orders" | "vine";
+export function fromPage(from: string): FromPage {
+  const path = from.split("?")[0];
+  if (path === "/vine") return "vine";
+  return path === "/" || path === "" ? "dashboard" : "orders";
+}
+
 /** "Dashboard" when `from` is the dashboard, "Vine" for the Vine page, else "Order List". */
 export function fromLabel(from: string): "Dashboard" | "Order List" | "Vine" {
-  const path = from.split("?")[0];
-  if (path === "/vine") return "Vine";
-  return path === "/" || path === "" ? "Dashboard" : "Order List";
+  const page = fromPage(from);
+  return page === "vine" ? "Vine" : page === "dashboard" ? "Dashboard" : "Order List";
 }
 
 export function editOrderPath(orderid: number, from: string, section?: "review"): string {

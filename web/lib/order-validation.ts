@@ -2,11 +2,8 @@
  * The order form's client rules (docs/behaviour.md#validation), a message per field, and the Edit
  * Order tab that holds each field. Pure.
  */
-import {
-  isAmazonImageUrl,
-  PRODUCT_IMAGE_MESSAGE,
-  REVIEW_SUBJECT_MAX,
-} from "../../src/contract/constants.ts";
+import { isAmazonImageUrl, REVIEW_SUBJECT_MAX } from "../../src/contract/constants.ts";
+import { translate } from "../i18n/index.ts";
 import { parseAmount } from "./amount.ts";
 import type { FormField, OrderForm } from "./order-form.ts";
 import { isCarrier, isOrderStatus } from "./order-status.ts";
@@ -22,30 +19,35 @@ function isHttpUrl(v: string): boolean {
   }
 }
 
-/** The client rules of docs/behaviour.md#validation (and the server's amount rule), message per field. */
+/**
+ * The client rules of docs/behaviour.md#validation (and the server's amount rule), message per
+ * field, in the reader's language.
+ */
 export function validateOrderForm(form: OrderForm): FormErrors {
   const errors: FormErrors = {};
-  if (!form.productname.trim()) errors.productname = "Product name is required";
+  if (!form.productname.trim()) errors.productname = translate("form.error.productNameRequired");
   const url = form.producturl.trim();
-  if (url && !isHttpUrl(url)) errors.producturl = "Must be a valid URL";
+  if (url && !isHttpUrl(url)) errors.producturl = translate("form.error.url");
   const image = form.productimage.trim();
-  if (image && !isHttpUrl(image)) errors.productimage = "Must be a valid URL";
-  else if (image && !isAmazonImageUrl(image)) errors.productimage = PRODUCT_IMAGE_MESSAGE;
-  if (!form.asin.trim()) errors.asin = "ASIN is required";
-  if (!isOrderStatus(form.status)) errors.status = "Choose one of the seven statuses";
+  if (image && !isHttpUrl(image)) errors.productimage = translate("form.error.url");
+  else if (image && !isAmazonImageUrl(image))
+    errors.productimage = translate("form.error.productImage");
+  if (!form.asin.trim()) errors.asin = translate("form.error.asinRequired");
+  if (!isOrderStatus(form.status)) errors.status = translate("form.error.status");
   const r = form.rating;
   if (r !== null && !(Number.isInteger(r) && r >= 1 && r <= 5)) {
-    errors.rating = "Rating must be 1 to 5 stars";
+    errors.rating = translate("form.error.rating");
   }
-  if (form.carrier !== "" && !isCarrier(form.carrier)) errors.carrier = "Choose a carrier";
+  if (form.carrier !== "" && !isCarrier(form.carrier))
+    errors.carrier = translate("form.error.carrier");
   const amount = parseAmount(form.estimatedretailvalue, form.currency || "USD");
   if (!amount.ok) errors.estimatedretailvalue = amount.error;
   const delivered = form.datedelivered.trim();
   if (delivered && form.dateordered.trim() && delivered < form.dateordered.trim()) {
-    errors.datedelivered = "Date delivered cannot be before the date ordered";
+    errors.datedelivered = translate("form.error.deliveredBeforeOrdered");
   }
   if (form.reviewsubject.length > REVIEW_SUBJECT_MAX) {
-    errors.reviewsubject = `Review subject must be at most ${REVIEW_SUBJECT_MAX} characters`;
+    errors.reviewsubject = translate("form.error.subjectTooLong", { max: REVIEW_SUBJECT_MAX });
   }
   return errors;
 }

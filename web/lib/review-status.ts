@@ -3,6 +3,7 @@
  * review's page (the date a card shows under the review filters is in order-days.ts). Pure.
  */
 import type { Order } from "../../src/contract/orders.ts";
+import { translate } from "../i18n/index.ts";
 import {
   type AgeThresholdKind,
   ageText,
@@ -27,7 +28,7 @@ export function reviewUrl(
 }
 
 export type ReviewStatusLine = {
-  /** "Submitted", "Approved", "Rejected" or "Not Submitted". */
+  /** "Submitted", "Approved", "Rejected" or "Not Submitted" (in the reader's language). */
   label: string;
   /** "Nov 21, 2026 · 3 days ago", "Received Nov 18, 2026 · 3 days ago", "Status: Shipped" … */
   detail: string | null;
@@ -39,10 +40,11 @@ function dated(
   now: Date,
   timeZone: string | undefined,
   kind: AgeThresholdKind | null,
-  prefix = "",
+  received = false,
 ): { detail: string | null; urgency: UrgencyLevel } {
   if (!toDate(value)) return { detail: null, urgency: "normal" };
-  const day = `${prefix}${displayDay(value, timeZone)}`;
+  const shown = displayDay(value, timeZone);
+  const day = received ? translate("review.status.receivedOn", { day: shown }) : shown;
   if (!kind) return { detail: day, urgency: "normal" };
   return {
     detail: `${day} · ${ageText(value, now)}`,
@@ -61,22 +63,29 @@ export function reviewStatusLine(
   switch (order.status) {
     case "Review Submitted":
       return {
-        label: "Submitted",
+        label: translate("review.status.submitted"),
         ...dated(order.datereviewsubmitted, now, timeZone, "reviewSubmitted"),
       };
     case "Review Approved":
-      return { label: "Approved", ...dated(order.datereviewapproved, now, timeZone, null) };
+      return {
+        label: translate("review.status.approved"),
+        ...dated(order.datereviewapproved, now, timeZone, null),
+      };
     case "Review Rejected":
       return {
-        label: "Rejected",
+        label: translate("review.status.rejected"),
         ...dated(order.datereviewrejected, now, timeZone, "reviewRejected"),
       };
     case "Received":
       return {
-        label: "Not Submitted",
-        ...dated(order.datedelivered, now, timeZone, "received", "Received "),
+        label: translate("review.status.notSubmitted"),
+        ...dated(order.datedelivered, now, timeZone, "received", true),
       };
     default:
-      return { label: "Not Submitted", detail: `Status: ${order.status}`, urgency: "normal" };
+      return {
+        label: translate("review.status.notSubmitted"),
+        detail: translate("review.status.orderStatus", { status: order.status }),
+        urgency: "normal",
+      };
   }
 }

@@ -10,6 +10,7 @@ import type { Order } from "../../src/contract/orders.ts";
 import { invalidateAfterOrderChange } from "../hooks/useOrders.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUserData } from "../hooks/useUser.ts";
+import { translate, useT } from "../i18n/index.ts";
 import { apiJson, errorMessage } from "../lib/api.ts";
 import { dayKey } from "../lib/order-days.ts";
 import { emptyOrderForm, formToPayload, type OrderForm } from "../lib/order-form.ts";
@@ -21,6 +22,7 @@ import { useOrderForm } from "./edit-order/useOrderForm.ts";
 import "../styles/edit-order.css";
 
 export function AddOrderPage() {
+  const t = useT();
   const from = safeFrom(new URLSearchParams(useSearch()).get("from"), "/");
   const timeZone = useTimeZone();
   const [, navigate] = useLocation();
@@ -50,14 +52,14 @@ export function AddOrderPage() {
     mutationFn: (payload: ReturnType<typeof formToPayload>) =>
       apiJson<Order>("POST", "/api/orders", payload),
     onSuccess: (order) => {
-      toast({ title: "Order added", description: order.productname, variant: "success" });
+      toast({ title: translate("add.added"), description: order.productname, variant: "success" });
       navigate(from);
     },
     onError: (err) =>
       toastError(
         err,
-        "Error adding order",
-        errorMessage(err, "Failed to add order. Please try again."),
+        translate("add.failed.title"),
+        errorMessage(err, translate("add.failed.text")),
       ),
     onSettled: () => invalidateAfterOrderChange(queryClient),
   });
@@ -88,15 +90,15 @@ export function AddOrderPage() {
         }}
       >
         <hgroup>
-          <h1>Add Order</h1>
-          <p>Add an order by hand, for example one placed before your mailbox was connected.</p>
+          <h1>{t("add.title")}</h1>
+          <p>{t("add.intro")}</p>
         </hgroup>
         <section aria-labelledby="add-product">
-          <h2 id="add-product">Product Information</h2>
+          <h2 id="add-product">{t("form.section.product")}</h2>
           <ProductFields form={form} errors={errors} set={set} />
         </section>
         <section aria-labelledby="add-shipping">
-          <h2 id="add-shipping">Shipping Information</h2>
+          <h2 id="add-shipping">{t("form.section.shipping")}</h2>
           <ShippingFields
             form={form}
             errors={errors}
@@ -108,11 +110,11 @@ export function AddOrderPage() {
         </section>
         <footer className="edit-footer">
           <Link href={from} className="button-link">
-            Cancel
+            {t("common.cancel")}
           </Link>
           <span className="spacer" />
           <button type="submit" disabled={add.isPending} aria-busy={add.isPending || undefined}>
-            Add Order
+            {t("add.submit")}
           </button>
         </footer>
       </form>

@@ -15,6 +15,7 @@ import { useMediaToken } from "../hooks/useReviewMedia.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useRefreshOrderTracking } from "../hooks/useTracking.ts";
 import { toastTrackingError, toastTrackingSaved } from "../hooks/useTrackingEntry.ts";
+import { type T, translate, useT } from "../i18n/index.ts";
 import { apiJson, apiRequest, errorMessage } from "../lib/api.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { formatDate } from "../lib/format.ts";
@@ -28,7 +29,7 @@ import {
   orderToForm,
   withStatus,
 } from "../lib/order-form.ts";
-import { fromLabel, safeFrom } from "../lib/order-links.ts";
+import { fromPage, safeFrom } from "../lib/order-links.ts";
 import { type EditTab, FIELD_TABS } from "../lib/order-validation.ts";
 import { orderKeys } from "../lib/query-keys.ts";
 import {
@@ -45,13 +46,15 @@ import { ShippingFields } from "./edit-order/ShippingTab.tsx";
 import { useOrderForm } from "./edit-order/useOrderForm.ts";
 import "../styles/edit-order.css";
 
-const TABS: { id: EditTab; label: string; short: string }[] = [
-  { id: "product", label: "Product Information", short: "Product" },
-  { id: "shipping", label: "Shipping Information", short: "Shipping" },
-  { id: "review", label: "Review Information", short: "Review" },
+const TAB_IDS: readonly EditTab[] = ["product", "shipping", "review"];
+const tabs = (t: T): { id: EditTab; label: string; short: string }[] => [
+  { id: "product", label: t("form.section.product"), short: t("edit.tab.productShort") },
+  { id: "shipping", label: t("form.section.shipping"), short: t("edit.tab.shippingShort") },
+  { id: "review", label: t("form.section.review"), short: t("edit.tab.reviewShort") },
 ];
 
 export function EditOrderPage() {
+  const t = useT();
   const params = useParams<{ id: string }>();
   const search = new URLSearchParams(useSearch());
   const from = safeFrom(search.get("from"));
@@ -66,22 +69,22 @@ export function EditOrderPage() {
     <main className="container edit-order">
       {missing ? (
         <article className="empty-state">
-          <h1>Order Not Found</h1>
-          <p>This order does not exist or has been deleted.</p>
+          <h1>{t("edit.notFound.title")}</h1>
+          <p>{t("edit.notFound.text")}</p>
           <Link href={from} className="button-link primary">
-            Back to {fromLabel(from)}
+            {t("edit.backTo", { page: fromPage(from) })}
           </Link>
         </article>
       ) : isError ? (
         <article className="empty-state">
-          <h1>Edit Order</h1>
-          <p>{errorMessage(error, "The order could not be loaded.")}</p>
+          <h1>{t("edit.title")}</h1>
+          <p>{errorMessage(error, t("edit.loadFailed"))}</p>
           <div className="button-row center">
             <button type="button" onClick={() => void refetch()}>
-              Try Again
+              {t("common.tryAgain")}
             </button>
             <Link href={from} className="button-link">
-              Back to {fromLabel(from)}
+              {t("edit.backTo", { page: fromPage(from) })}
             </Link>
           </div>
         </article>
@@ -95,8 +98,9 @@ export function EditOrderPage() {
 }
 
 function EditSkeleton() {
+  const t = useT();
   return (
-    <div role="status" aria-busy="true" aria-label="Loading order" className="edit-skeleton">
+    <div role="status" aria-busy="true" aria-label={t("edit.loading")} className="edit-skeleton">
       <div className="skeleton-line wide" />
       <div className="skeleton-line" />
       <div className="skeleton-block" />
@@ -107,6 +111,7 @@ function EditSkeleton() {
 
 function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab }) {
   const { order, from } = props;
+  const t = useT();
   const timeZone = useTimeZone();
   const now = useNow();
   const [, navigate] = useLocation();
@@ -194,7 +199,7 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
       setOriginal(next);
       markSaved(next);
       if (tracking) toastTrackingSaved(tracking, timeZone);
-      else toast({ title: "Order updated successfully", variant: "success" });
+      else toast({ title: translate("edit.saved"), variant: "success" });
       if (vars.close) navigate(from);
     },
     onError: (err, vars) => {
@@ -202,8 +207,8 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
       else
         toastError(
           err,
-          "Error updating order",
-          errorMessage(err, "Failed to update order. Please try again."),
+          translate("edit.saveFailed.title"),
+          errorMessage(err, translate("edit.saveFailed.text")),
         );
     },
     onSettled: () => invalidateAfterOrderChange(queryClient),
@@ -216,14 +221,14 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
     }
     const fields = validate(next);
     if (fields.length) {
-      const first = TABS.find((t) => fields.some((f) => FIELD_TABS[f] === t.id));
-      if (first) setTab(first.id);
+      const first = TAB_IDS.find((tab) => fields.some((f) => FIELD_TABS[f] === tab));
+      if (first) setTab(first);
       return;
     }
     const changes = changedFields(original, next);
     if (Object.keys(changes).length === 0) {
       if (opts.close) navigate(from);
-      else toast({ title: "No changes to save" });
+      else toast({ title: t("edit.noChanges") });
       return;
     }
     if (opts.overrides) setForm(next);
@@ -238,9 +243,8 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
   function markSubmitted() {
     if (form.rating === null) {
       toast({
-        title: "Rating Required",
-        description:
-          "Amazon does not allow zero-star reviews. Please select a rating from 1 to 5 stars.",
+        title: t("review.ratingRequired.title"),
+        description: t("review.ratingRequired.text"),
         variant: "destructive",
       });
       setTab("review");
@@ -254,21 +258,29 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
     onSuccess: () => {
       setDeleting(false);
       queryClient.removeQueries({ queryKey: orderKeys.detail(order.orderid) });
-      toast({ title: "Order deleted", description: order.productname, variant: "success" });
+      toast({
+        title: translate("edit.deleted"),
+        description: order.productname,
+        variant: "success",
+      });
       navigate(from, { replace: true });
       void invalidateAfterOrderChange(queryClient);
     },
     onError: (err) => {
       setDeleting(false);
-      toastError(err, "Delete failed", errorMessage(err, "Failed to delete the order."));
+      toastError(
+        err,
+        translate("edit.deleteFailed.title"),
+        errorMessage(err, translate("edit.deleteFailed.text")),
+      );
     },
   });
 
   const refreshTracking = useRefreshOrderTracking(order.orderid);
 
   const busy = save.isPending;
-  const tabErrors = (t: EditTab) =>
-    (Object.keys(errors) as FormField[]).some((f) => errors[f] && FIELD_TABS[f] === t);
+  const tabErrors = (tab: EditTab) =>
+    (Object.keys(errors) as FormField[]).some((f) => errors[f] && FIELD_TABS[f] === tab);
 
   return (
     <form
@@ -280,33 +292,34 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
       }}
     >
       <hgroup>
-        <h1>Edit Order</h1>
-        <p>{order.amazonordernumber ? `Order #${order.amazonordernumber}` : order.productname}</p>
+        <h1>{t("edit.title")}</h1>
+        <p>
+          {order.amazonordernumber
+            ? t("edit.orderNumber", { number: order.amazonordernumber })
+            : order.productname}
+        </p>
       </hgroup>
 
       {offered && (
         <div className="draft-offer" role="status">
-          <p>
-            Your unsaved review from {formatDate(offered.savedAt, timeZone)} was kept on this
-            device.
-          </p>
+          <p>{t("edit.draft.kept", { date: formatDate(offered.savedAt, timeZone) })}</p>
           <div className="button-row">
             <button type="button" className="small" onClick={restoreDraft}>
-              Restore draft
+              {t("edit.draft.restore")}
             </button>
             <button type="button" className="outline secondary small" onClick={discardDraft}>
-              Discard draft
+              {t("edit.draft.discard")}
             </button>
           </div>
         </div>
       )}
 
       <Tabs
-        tabs={TABS}
+        tabs={tabs(t)}
         active={tab}
         onSelect={setTab}
-        label="Order sections"
-        tabClass={(t) => (tabErrors(t) ? "has-error" : undefined)}
+        label={t("edit.sections")}
+        tabClass={(id) => (tabErrors(id) ? "has-error" : undefined)}
       >
         {tab === "product" && (
           <ProductFields form={form} errors={errors} set={set} onDelete={() => setDeleting(true)} />
@@ -342,11 +355,11 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
 
       <footer className="edit-footer">
         <Link href={from} className="button-link">
-          Cancel &amp; Return to {fromLabel(from)}
+          {t("edit.cancelReturn", { page: fromPage(from) })}
         </Link>
         <span className="spacer" />
         <button type="submit" className="outline" disabled={busy} aria-busy={busy || undefined}>
-          Save
+          {t("common.save")}
         </button>
         <button
           type="button"
@@ -354,15 +367,15 @@ function EditOrderForm(props: { order: Order; from: string; initialTab: EditTab 
           aria-busy={busy || undefined}
           onClick={() => submit({ close: true })}
         >
-          Save &amp; Close
+          {t("edit.saveClose")}
         </button>
       </footer>
 
       <ConfirmDialog
         open={deleting}
-        title="Delete order"
-        message={`Delete "${order.productname}"? This action cannot be undone.`}
-        confirmLabel="Delete"
+        title={t("edit.delete.title")}
+        message={t("edit.delete.confirm", { name: order.productname })}
+        confirmLabel={t("common.delete")}
         busy={remove.isPending}
         onConfirm={() => remove.mutate()}
         onCancel={() => setDeleting(false)}

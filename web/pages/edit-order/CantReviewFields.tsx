@@ -5,14 +5,23 @@
  */
 import type { Order } from "../../../src/contract/orders.ts";
 import {
-  CANT_REVIEW_LABELS,
   CANT_REVIEW_REASONS,
   type CantReviewReason,
 } from "../../../src/contract/vine-constants.ts";
 import { Check, Field } from "../../components/Field.tsx";
+import { type MessageId, useT } from "../../i18n/index.ts";
 import { supportMessage } from "../../lib/vine.ts";
 import { type FormProps, ORDER_FIELD } from "./fields.tsx";
 import "../../styles/vine.css";
+
+/** Each reason's words in the reader's language (CANT_REVIEW_LABELS are the English ones). */
+const REASON_LABEL: Record<CantReviewReason, MessageId> = {
+  "not-received": "review.cantReason.notReceived",
+  damaged: "review.cantReason.damaged",
+  "not-as-described": "review.cantReason.notAsDescribed",
+  "removed-from-amazon": "review.cantReason.removedFromAmazon",
+  other: "review.cantReason.other",
+};
 
 const isReason = (v: string): v is CantReviewReason =>
   (CANT_REVIEW_REASONS as readonly string[]).includes(v);
@@ -21,6 +30,7 @@ export function CantReviewFields(
   props: FormProps & { order: Order; onCopy: (text: string) => void },
 ) {
   const { form } = props;
+  const t = useT();
   const reason = isReason(form.cantreviewreason) ? form.cantreviewreason : null;
   const message = reason
     ? supportMessage({
@@ -33,10 +43,10 @@ export function CantReviewFields(
     : "";
   return (
     <fieldset className="cant-review">
-      <legend>Can't review</legend>
+      <legend>{t("review.cantReview.title")}</legend>
       <Field
         {...ORDER_FIELD}
-        label="Reason"
+        label={t("review.cantReview.reason")}
         error={props.errors.cantreviewreason}
         control={(a) => (
           <select
@@ -45,10 +55,10 @@ export function CantReviewFields(
             value={form.cantreviewreason}
             onChange={(e) => props.set("cantreviewreason", e.currentTarget.value)}
           >
-            <option value="">None: I will review it</option>
+            <option value="">{t("review.cantReview.none")}</option>
             {CANT_REVIEW_REASONS.map((r) => (
               <option key={r} value={r}>
-                {CANT_REVIEW_LABELS[r]}
+                {t(REASON_LABEL[r])}
               </option>
             ))}
           </select>
@@ -58,7 +68,7 @@ export function CantReviewFields(
         <>
           <Field
             {...ORDER_FIELD}
-            label="Note"
+            label={t("review.cantReview.note")}
             error={props.errors.cantreviewnote}
             control={(a) => (
               <textarea
@@ -67,15 +77,15 @@ export function CantReviewFields(
                 rows={2}
                 maxLength={1000}
                 value={form.cantreviewnote}
-                placeholder="e.g. Tracking stopped on Nov 3"
+                placeholder={t("review.cantReview.notePlaceholder")}
                 onChange={(e) => props.set("cantreviewnote", e.currentTarget.value)}
               />
             )}
           />
           <Field
             {...ORDER_FIELD}
-            label="Message to Vine support"
-            hint="Send it through Vine's Contact Us page, then tick the box below once they removed the item."
+            label={t("review.cantReview.message")}
+            hint={t("review.cantReview.messageHint")}
             control={(a) => (
               <div className="with-copy">
                 <textarea {...a} readOnly rows={11} value={message} className="support-message" />
@@ -83,9 +93,9 @@ export function CantReviewFields(
                   type="button"
                   className="outline secondary small"
                   onClick={() => props.onCopy(message)}
-                  aria-label="Copy message to Vine support"
+                  aria-label={t("review.cantReview.copyMessage")}
                 >
-                  Copy
+                  {t("review.copy")}
                 </button>
               </div>
             )}
@@ -97,7 +107,7 @@ export function CantReviewFields(
         name="reviewexempt"
         checked={form.reviewexempt}
         onChecked={(on) => props.set("reviewexempt", on)}
-        label="Vine support removed it from my review list (it no longer counts in the review rate)"
+        label={t("review.cantReview.exempt")}
       />
     </fieldset>
   );

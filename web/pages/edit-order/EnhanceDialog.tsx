@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from "react";
 import { ENHANCE_MAX_RETRIES, type EnhanceRequestType } from "../../../src/contract/constants.ts";
 import type { EnhanceBody, EnhanceResponse } from "../../../src/contract/reviews.ts";
 import { Dialog } from "../../components/Dialog.tsx";
+import { type MessageId, useT } from "../../i18n/index.ts";
 import { ApiError, authHeaders, SignedOutError, throwIfNotOk } from "../../lib/api.ts";
 import {
   ENHANCE_MESSAGES,
@@ -24,9 +25,9 @@ export type EnhanceRequest = {
   subject: string | null;
 };
 
-const MODE_LABEL: Record<EnhanceRequestType, string> = {
-  grammar: "Grammar & Spelling",
-  improve: "Improve Writing",
+const MODE_LABEL: Record<EnhanceRequestType, MessageId> = {
+  grammar: "enhance.mode.grammar",
+  improve: "enhance.mode.improve",
 };
 
 /** A failure the dialog shows as text (docs/messages.md), never a raw status. */
@@ -61,14 +62,11 @@ async function requestEnhancement(req: EnhanceRequest, signal: AbortSignal) {
   return result;
 }
 
-/** Who gets what: the parts actually sent, named plainly. */
-function sentList(req: EnhanceRequest): string {
-  const parts = ["the product name"];
-  if (req.subject !== null) parts.push("the subject");
-  if (req.text !== null) parts.push("the review text");
-  return parts.length === 2
-    ? parts.join(" and ")
-    : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+/** Who gets what: the parts actually sent besides the product name (enhance.privacy names them). */
+function sentParts(req: EnhanceRequest): "subject" | "text" | "both" | "name" {
+  if (req.subject !== null && req.text !== null) return "both";
+  if (req.subject !== null) return "subject";
+  return req.text !== null ? "text" : "name";
 }
 
 export default function EnhanceDialog(props: {
@@ -77,6 +75,7 @@ export default function EnhanceDialog(props: {
   onClose: () => void;
 }) {
   const { request } = props;
+  const t = useT();
   const [retries, setRetries] = useState(0);
   const controller = useRef<AbortController | null>(null);
   const run = useMutation({
@@ -114,28 +113,28 @@ export default function EnhanceDialog(props: {
   return (
     <Dialog
       open
-      title="Enhance Review"
+      title={t("enhance.title")}
       className="enhance-dialog"
       onClose={props.onClose}
       footer={
         <>
           <button type="button" className="secondary" onClick={props.onClose}>
-            Cancel
+            {t("common.cancel")}
           </button>
           {errorText && !limitReached && (
             <button type="button" className="outline" onClick={retry}>
-              Retry
+              {t("enhance.retry")}
             </button>
           )}
           {result && (
             <>
               {!limitReached && (
                 <button type="button" className="outline" onClick={retry}>
-                  Try Again
+                  {t("common.tryAgain")}
                 </button>
               )}
               <button type="button" onClick={() => props.onAccept(result)}>
-                Accept
+                {t("enhance.accept")}
               </button>
             </>
           )}
@@ -143,16 +142,14 @@ export default function EnhanceDialog(props: {
       }
     >
       <p className="enhance-mode">
-        <span className="enhance-badge">{MODE_LABEL[request.requestType]}</span>
-        {request.requestType === "grammar"
-          ? "Fixes spelling and grammar, keeping your words."
-          : "Rewrites for clarity in your chosen length and tone."}
+        <span className="enhance-badge">{t(MODE_LABEL[request.requestType])}</span>
+        {request.requestType === "grammar" ? t("enhance.grammarInfo") : t("enhance.improveInfo")}
       </p>
 
       {loading && (
         <div className="enhance-loading" role="status" aria-live="polite">
           <span aria-busy="true" />
-          Enhancing your review…
+          {t("enhance.loading")}
         </div>
       )}
 
@@ -167,43 +164,46 @@ export default function EnhanceDialog(props: {
         <div className="enhance-result">
           {result.enhancedSubject !== null && (
             <Compare
-              label="Subject"
+              label={t("enhance.subject")}
               before={request.subject ?? ""}
               after={result.enhancedSubject}
             />
           )}
           {result.enhancedText !== null && (
-            <Compare label="Review text" before={request.text ?? ""} after={result.enhancedText} />
+            <Compare
+              label={t("enhance.text")}
+              before={request.text ?? ""}
+              after={result.enhancedText}
+            />
           )}
         </div>
       )}
 
       {retries > 0 && !limitReached && (
         <p className="enhance-retries">
-          Retries used: {retries} of {ENHANCE_MAX_RETRIES}
+          {t("enhance.retriesUsed", { count: retries, max: ENHANCE_MAX_RETRIES })}
         </p>
       )}
 
       <p className="enhance-privacy">
-        <small>
-          Sent to the AI server configured for this Grapevine: {sentList(request)}, nothing else.
-        </small>
+        <small>{t("enhance.privacy", { parts: sentParts(request) })}</small>
       </p>
     </Dialog>
   );
 }
 
 function Compare(props: { label: string; before: string; after: string }) {
+  const t = useT();
   return (
     <section className="enhance-compare" aria-label={props.label}>
       <h4>{props.label}</h4>
       <div className="enhance-columns">
         <div>
-          <small>Yours</small>
-          <div className="enhance-text before">{props.before || <em>(empty)</em>}</div>
+          <small>{t("enhance.yours")}</small>
+          <div className="enhance-text before">{props.before || <em>{t("enhance.empty")}</em>}</div>
         </div>
         <div>
-          <small>Enhanced</small>
+          <small>{t("enhance.enhanced")}</small>
           <div className="enhance-text after">{props.after}</div>
         </div>
       </div>

@@ -6,13 +6,17 @@ import { CurrencySelect } from "../../components/orders/CurrencySelect.tsx";
 import { ProductImage } from "../../components/orders/ProductImage.tsx";
 import { StatusSelect } from "../../components/orders/StatusSelect.tsx";
 import { useUserData } from "../../hooks/useUser.ts";
+import { intlLocale, useT } from "../../i18n/index.ts";
 import { productPageUrl } from "../../lib/amazon-links.ts";
 import { type FormProps, ORDER_FIELD, TextInput } from "./fields.tsx";
 
-/** "$", "£", "€", "¥", "CA$", "A$": the sign formatMoney writes for a currency. */
+/** "$", "£", "€", "¥", "CA$", "A$": the sign formatMoney writes for a currency (reader's locale). */
 export function currencySymbol(currency: string): string {
   try {
-    const part = new Intl.NumberFormat("en-US", { style: "currency", currency: currency || "USD" })
+    const part = new Intl.NumberFormat(intlLocale(), {
+      style: "currency",
+      currency: currency || "USD",
+    })
       .formatToParts(0)
       .find((p) => p.type === "currency");
     return part?.value ?? currency;
@@ -21,8 +25,18 @@ export function currencySymbol(currency: string): string {
   }
 }
 
+/** An amount as the reader writes it: "24.99", "24,99" in German; "4990" for yen. */
+function amountExample(currency: string): string {
+  if (currencyDigits(currency || "USD") === 0) return "4990";
+  return new Intl.NumberFormat(intlLocale(), {
+    minimumFractionDigits: 2,
+    useGrouping: false,
+  }).format(24.99);
+}
+
 export function ProductFields(props: FormProps & { onDelete?: () => void }) {
   const { form } = props;
+  const t = useT();
   const marketplace = useUserData().data?.vineMarketplace;
   const image = form.productimage.trim();
   const url = form.producturl.trim();
@@ -36,23 +50,29 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
     <div className={showImage ? "edit-product" : "edit-product no-image"}>
       {showImage && (
         <div className="product-image">
-          <ProductImage src={image} alt="Product" size={48} />
+          <ProductImage src={image} alt={t("form.imageAlt")} size={48} />
         </div>
       )}
       <div className="form-grid">
-        <TextInput {...props} field="productname" label="Product name" required multiline />
+        <TextInput
+          {...props}
+          field="productname"
+          label={t("form.productName")}
+          required
+          multiline
+        />
         <TextInput {...props} field="asin" label="ASIN" required placeholder="B0XXXXXXXX" />
-        <TextInput {...props} field="amazonordernumber" label="Order number" />
+        <TextInput {...props} field="amazonordernumber" label={t("form.orderNumber")} />
         <TextInput
           {...props}
           field="estimatedretailvalue"
-          label={`Estimated value (${currencySymbol(form.currency)})`}
+          label={t("form.estimatedValue", { symbol: currencySymbol(form.currency) })}
           inputMode="decimal"
-          placeholder={currencyDigits(form.currency || "USD") === 0 ? "4990" : "24.99"}
+          placeholder={amountExample(form.currency)}
         />
         <Field
           {...ORDER_FIELD}
-          label="Currency"
+          label={t("form.currency")}
           error={props.errors.currency}
           control={(a) => (
             <CurrencySelect
@@ -64,17 +84,17 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
         />
         <Field
           {...ORDER_FIELD}
-          label="Status"
+          label={t("form.status")}
           error={props.errors.status}
           control={(a) => (
             <StatusSelect {...a} value={form.status} onChange={(s) => props.set("status", s)} />
           )}
         />
-        <TextInput {...props} field="dateordered" label="Date ordered" type="date" />
+        <TextInput {...props} field="dateordered" label={t("form.dateOrdered")} type="date" />
         <TextInput
           {...props}
           field="producturl"
-          label="Product URL"
+          label={t("form.productUrl")}
           type="url"
           inputMode="url"
           placeholder="https://www.amazon.com/dp/…"
@@ -82,7 +102,7 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
         <TextInput
           {...props}
           field="productimage"
-          label="Image URL"
+          label={t("form.imageUrl")}
           type="url"
           inputMode="url"
           placeholder="https://…"
@@ -91,12 +111,12 @@ export function ProductFields(props: FormProps & { onDelete?: () => void }) {
       <div className="button-row">
         {productPage && (
           <a href={productPage} target="_blank" rel="noopener noreferrer" className="button-link">
-            View Product Page ↗
+            {t("form.viewProductPage")}
           </a>
         )}
         {props.onDelete && (
           <button type="button" className="danger outline" onClick={props.onDelete}>
-            Delete order
+            {t("edit.deleteOrder")}
           </button>
         )}
       </div>

@@ -6,11 +6,11 @@
 
 import { REVIEW_SUBJECT_MAX } from "../../../src/contract/constants.ts";
 import type { Order } from "../../../src/contract/orders.ts";
-import { plural } from "../../../src/util/plural.ts";
 import { Field } from "../../components/Field.tsx";
 import { StarRating } from "../../components/orders/StarRating.tsx";
 import { useReviewSettings } from "../../hooks/useReviewSettings.ts";
 import { useUserData } from "../../hooks/useUser.ts";
+import { translate, useT } from "../../i18n/index.ts";
 import { orderSite, writeReviewUrl } from "../../lib/amazon-links.ts";
 import { reviewStatusLine, reviewUrl } from "../../lib/review-status.ts";
 import { DEFAULT_TARGET_WORDS, wordBand, wordCount } from "../../lib/review-text.ts";
@@ -22,15 +22,15 @@ import { useEnhance } from "./useEnhance.tsx";
 
 async function copy(text: string) {
   if (!text.trim()) {
-    toast({ title: "Nothing to copy" });
+    toast({ title: translate("review.nothingToCopy") });
     return;
   }
   try {
     if (navigator.clipboard?.writeText) await navigator.clipboard.writeText(text);
     else legacyCopy(text);
-    toast({ title: "Copied to clipboard", variant: "success" });
+    toast({ title: translate("review.copied"), variant: "success" });
   } catch {
-    toast({ title: "Copy failed", variant: "destructive" });
+    toast({ title: translate("review.copyFailed"), variant: "destructive" });
   }
 }
 
@@ -52,6 +52,7 @@ function legacyCopy(text: string) {
 }
 
 function CopyButton({ text, label }: { text: string; label: string }) {
+  const t = useT();
   return (
     <button
       type="button"
@@ -59,7 +60,7 @@ function CopyButton({ text, label }: { text: string; label: string }) {
       onClick={() => void copy(text)}
       aria-label={label}
     >
-      Copy
+      {t("review.copy")}
     </button>
   );
 }
@@ -76,6 +77,7 @@ export function ReviewFields(
   },
 ) {
   const { form, order } = props;
+  const t = useT();
   // The line describes the saved order: its dates are the server's.
   const line = reviewStatusLine(order, props.now, props.timeZone);
   // The saved target (Account → Review Settings); the default while it loads or if it cannot.
@@ -107,7 +109,7 @@ export function ReviewFields(
 
       <Field
         {...ORDER_FIELD}
-        label="Review subject"
+        label={t("review.subject")}
         error={props.errors.reviewsubject}
         hint={`${form.reviewsubject.length}/${REVIEW_SUBJECT_MAX}`}
         control={(a) => (
@@ -119,7 +121,7 @@ export function ReviewFields(
               maxLength={REVIEW_SUBJECT_MAX}
               onChange={(e) => props.set("reviewsubject", e.currentTarget.value)}
             />
-            <CopyButton text={form.reviewsubject} label="Copy subject" />
+            <CopyButton text={form.reviewsubject} label={t("review.copySubject")} />
             {enhance.button("subject")}
           </div>
         )}
@@ -127,12 +129,13 @@ export function ReviewFields(
 
       <Field
         {...ORDER_FIELD}
-        label="Review text"
+        label={t("review.text")}
         error={props.errors.reviewtext}
         hint={
           <span className={`word-count word-${band}`}>
-            {plural(words, { one: "word", other: "words" })}
-            {band !== "done" && ` (target ${target})`}
+            {band === "done"
+              ? t("review.wordCount", { count: words })
+              : t("review.wordCountTarget", { count: words, target })}
           </span>
         }
         control={(a) => (
@@ -144,7 +147,7 @@ export function ReviewFields(
               value={form.reviewtext}
               onChange={(e) => props.set("reviewtext", e.currentTarget.value)}
             />
-            <CopyButton text={form.reviewtext} label="Copy review text" />
+            <CopyButton text={form.reviewtext} label={t("review.copyText")} />
             {enhance.button("text")}
           </div>
         )}
@@ -160,14 +163,14 @@ export function ReviewFields(
             target="_blank"
             rel="noopener noreferrer"
             className="button-link"
-            title="Amazon's review form for this product, on the order's marketplace"
+            title={t("review.writeOnAmazonTitle")}
           >
-            Write review on Amazon ↗
+            {t("review.writeOnAmazon")}
           </a>
         )}
         {canSubmit && (
           <button type="button" onClick={props.onMarkSubmitted} disabled={props.busy}>
-            Mark Review Submitted
+            {t("review.markSubmitted")}
           </button>
         )}
         {form.status === "Review Submitted" && (
@@ -178,7 +181,7 @@ export function ReviewFields(
               onClick={() => props.onMarkStatus("Review Approved")}
               disabled={props.busy}
             >
-              Mark Approved
+              {t("review.markApproved")}
             </button>
             <button
               type="button"
@@ -186,7 +189,7 @@ export function ReviewFields(
               onClick={() => props.onMarkStatus("Review Rejected")}
               disabled={props.busy}
             >
-              Mark Rejected
+              {t("review.markRejected")}
             </button>
           </>
         )}
@@ -195,13 +198,13 @@ export function ReviewFields(
       <TextInput
         {...props}
         field="reviewreference"
-        label="Review reference"
-        placeholder="e.g. R1ABCDEFGHIJKL"
-        hint="The ID of the published review on Amazon"
+        label={t("review.reference")}
+        placeholder={t("review.referencePlaceholder")}
+        hint={t("review.referenceHint")}
       />
       {link && (
         <a href={link} target="_blank" rel="noopener noreferrer" className="button-link">
-          View on Amazon ↗
+          {t("review.viewOnAmazon")}
         </a>
       )}
 

@@ -7,6 +7,7 @@ import type { Order } from "../../../src/contract/orders.ts";
 import { Field } from "../../components/Field.tsx";
 import { CarrierSelect } from "../../components/orders/CarrierSelect.tsx";
 import { TrackingLookupNote, useCanLookUp } from "../../components/orders/TrackingButtons.tsx";
+import { useT } from "../../i18n/index.ts";
 import { formatDate } from "../../lib/format.ts";
 import { trackingUrl } from "../../lib/tracking-links.ts";
 import { type FormProps, ORDER_FIELD, TextInput } from "./fields.tsx";
@@ -26,6 +27,7 @@ export function ShippingFields(
   },
 ) {
   const { form, order } = props;
+  const t = useT();
   const estimated =
     order?.expecteddeliveryestimated === true &&
     form.expecteddeliverydate !== "" &&
@@ -49,10 +51,10 @@ export function ShippingFields(
           {...ORDER_FIELD}
           label={
             <>
-              Expected delivery{" "}
+              {t("form.expectedDelivery")}{" "}
               {estimated && (
-                <span className="status-badge estimated-badge" title="Guessed from the text">
-                  Estimated
+                <span className="status-badge estimated-badge" title={t("form.estimatedTitle")}>
+                  {t("form.estimated")}
                 </span>
               )}
             </>
@@ -71,19 +73,19 @@ export function ShippingFields(
         <TextInput
           {...props}
           field="datedelivered"
-          label="Date delivered"
+          label={t("form.dateDelivered")}
           type="date"
-          hint="Filled with today when the order is marked Received; correct it if it came another day. Review reminders and ages count from it."
+          hint={t("form.dateDeliveredHint")}
         />
         <TextInput
           {...props}
           field="expecteddeliverydatetext"
-          label="Expected delivery text"
-          placeholder="e.g. Arriving Tuesday"
+          label={t("form.expectedDeliveryText")}
+          placeholder={t("form.expectedDeliveryTextPlaceholder")}
         />
         <Field
           {...ORDER_FIELD}
-          label="Tracking number"
+          label={t("form.trackingNumber")}
           error={props.errors.trackingnumber}
           control={(a) => (
             <input
@@ -98,24 +100,20 @@ export function ShippingFields(
         />
         <Field
           {...ORDER_FIELD}
-          label="Carrier"
+          label={t("form.carrier")}
           error={props.errors.carrier}
-          hint={
-            props.detecting
-              ? "Detecting carrier…"
-              : "Auto-detected when a tracking number is entered"
-          }
+          hint={props.detecting ? t("form.detectingCarrier") : t("form.carrierHint")}
           control={(a) => (
             <CarrierSelect {...a} value={form.carrier} onChange={(c) => props.set("carrier", c)} />
           )}
         />
-        <TextInput {...props} field="shiptoaddress" label="Ship-to address" multiline />
-        <TextInput {...props} field="deliverydetails" label="Delivery details" multiline />
+        <TextInput {...props} field="shiptoaddress" label={t("form.shipTo")} multiline />
+        <TextInput {...props} field="deliverydetails" label={t("form.deliveryDetails")} multiline />
       </div>
       <div className="button-row tracking-row">
         {link && (
           <a href={link} target="_blank" rel="noopener noreferrer" className="button-link">
-            View Tracking ↗
+            {t("form.viewTracking")}
           </a>
         )}
         {order && props.onUpdateTracking && savedNumber && (
@@ -125,10 +123,10 @@ export function ShippingFields(
             disabled={props.updatingTracking || unsavedNumber || !canLookUp}
             aria-busy={props.updatingTracking || undefined}
             aria-describedby={canLookUp ? undefined : "tracking-lookup-note"}
-            title={unsavedNumber ? "Save the tracking number first" : undefined}
+            title={unsavedNumber ? t("edit.saveTrackingFirst") : undefined}
             onClick={props.onUpdateTracking}
           >
-            Update Tracking
+            {t("edit.updateTracking")}
           </button>
         )}
         {order && props.onUpdateTracking && savedNumber && !canLookUp && (
@@ -136,7 +134,7 @@ export function ShippingFields(
         )}
         {order && (
           <p className="muted last-updated">
-            Last updated: {formatDate(order.lastTrackingUpdate, props.timeZone)}
+            {t("edit.lastUpdated", { date: formatDate(order.lastTrackingUpdate, props.timeZone) })}
           </p>
         )}
       </div>

@@ -8,23 +8,23 @@
  * - Text's button: sends the text, and the subject too when auto-generate is on (the server then
  *   improves it, or writes one when it is empty); Accept replaces the text and that subject.
  */
+import { Trans } from "@lingui/react";
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Link } from "wouter";
 import type { EnhanceRequestType } from "../../../src/contract/constants.ts";
 import type { EnhanceResponse } from "../../../src/contract/reviews.ts";
 import { usePublicConfig } from "../../hooks/usePublicConfig.ts";
 import { useReviewSettings } from "../../hooks/useReviewSettings.ts";
+import { useT } from "../../i18n/index.ts";
 import type { EnhanceRequest } from "./EnhanceDialog.tsx";
 import type { FormProps } from "./fields.tsx";
 import "../../styles/enhance.css";
 
 const EnhanceDialog = lazy(() => import("./EnhanceDialog.tsx"));
 
-export const AI_UNAVAILABLE_NOTE =
-  "AI help is not set up on this server. The administrator can connect an AI server (OPENAI_BASE_URL or OPENAI_API_KEY).";
-
 export function useEnhance(props: FormProps & { orderId: number }) {
   const { form, set } = props;
+  const t = useT();
   const settings = useReviewSettings().data;
   const aiAvailable = usePublicConfig().data?.aiAvailable;
   const [request, setRequest] = useState<EnhanceRequest | null>(null);
@@ -70,17 +70,17 @@ export function useEnhance(props: FormProps & { orderId: number }) {
         className="outline small enhance-button"
         onClick={() => open(field)}
         disabled={empty || unavailable || aiAvailable === undefined}
-        aria-label={field === "subject" ? "Enhance subject" : "Enhance review text"}
+        aria-label={field === "subject" ? t("enhance.subjectLabel") : t("enhance.textLabel")}
         aria-describedby={unavailable ? noteId : undefined}
         title={
           unavailable
-            ? AI_UNAVAILABLE_NOTE
+            ? t("enhance.unavailableNote")
             : empty
-              ? `Write a ${field === "subject" ? "subject" : "review"} first`
+              ? t(field === "subject" ? "enhance.writeSubjectFirst" : "enhance.writeReviewFirst")
               : undefined
         }
       >
-        Enhance
+        {t("enhance.button")}
       </button>
     );
   };
@@ -90,14 +90,12 @@ export function useEnhance(props: FormProps & { orderId: number }) {
     <>
       {shown && unavailable && (
         <small id={noteId} className="enhance-unavailable">
-          {AI_UNAVAILABLE_NOTE}
+          {t("enhance.unavailableNote")}
         </small>
       )}
       {offered && (
         <small className="enhance-offer">
-          AI help can fix the spelling of your review or improve it: turn it on under{" "}
-          <Link href="/account?tab=reviews">Account → Review Settings</Link> (AI editing
-          assistance).
+          <Trans id="enhance.offer" components={{ 0: <Link href="/account?tab=reviews" /> }} />
         </small>
       )}
       {request && (

@@ -6,19 +6,21 @@
  * Dropped addresses of images or MP4s are fetched here and uploaded; cloud albums are refused.
  */
 import { useEffect, useRef, useState } from "react";
+import { MEDIA_MAX_FILES } from "../../../../src/contract/constants.ts";
 import type { Order } from "../../../../src/contract/orders.ts";
 import { ConfirmDialog } from "../../../components/Dialog.tsx";
 import { mediaSrc, useMediaToken, useReviewMedia } from "../../../hooks/useReviewMedia.ts";
+import { useT } from "../../../i18n/index.ts";
 import { ApiError, errorMessage } from "../../../lib/api.ts";
 import { toast } from "../../../lib/toast.tsx";
 import {
   ACCEPT,
-  ALBUM_REFUSAL,
   canRetryUpload,
   checkFiles,
   classifyDroppedUrl,
   GOOGLE_PHOTOS_CDN,
   isVideoUrl,
+  mediaMessages,
   move,
   PROGRESS_CAP,
   PROGRESS_EVERY_MS,
@@ -44,10 +46,14 @@ type UploadItem = {
 const REORDER_TYPE = "application/x-grapevine-media";
 let nextId = 0;
 
+/** A stored photo or the video, as the messages name it ("image 2", "Bild 2", "画像2"). */
+type MediaRef = { kind: "image" | "video"; position: number };
+
 export function MediaArea({ order }: { order: Order }) {
+  const t = useT();
   const { upload, remove, reorder } = useReviewMedia(order.orderid);
   // Removing a photo or the video asks first: the file is gone once deleted.
-  const [confirmRemove, setConfirmRemove] = useState<{ url: string; label: string } | null>(null);
+  const [confirmRemove, setConfirmRemove] = useState<{ url: string; ref: MediaRef } | null>(null);
   const token = useMediaToken().data?.token;
   const [items, setItems] = useState<UploadItem[]>([]);
   const [override, setOverride] = useState<string[] | null>(null);
@@ -105,7 +111,7 @@ export function MediaArea({ order }: { order: Order }) {
         await upload.mutateAsync(item.file);
         clearInterval(timer);
         patch(item.id, { status: "success", progress: 100 });
-        setLive(`${item.file.name} uploaded`);
+        setLive(t("media.uploadedLive", { name: item.file.name }));
         setTimeout(() => {
           if (item.preview) URL.revokeObjectURL(item.preview);
           setItems((list) => list.filter((it) => it.id !== item.id));
@@ -114,11 +120,11 @@ export function MediaArea({ order }: { order: Order }) {
         clearInterval(timer);
         patch(item.id, {
           status: "error",
-          errorMessage: "Upload failed",
+          errorMessage: t("media.uploadFailed"),
           reason: errorMessage(err, ""),
           retryable: canRetryUpload(err instanceof ApiError ? err.status : null),
         });
-        setLive(`Upload failed: ${item.file.name}`);
+        setLive(t("media.uploadFailedLive", { name: item.file.name }));
       }
     });
   }
@@ -143,8 +149,8 @@ export function MediaArea({ order }: { order: Order }) {
 
   async function addFromUrl(text: string) {
     const d = classifyDroppedUrl(text);
-    if (d.kind === "album") return setRefusal(ALBUM_REFUSAL);
-    if (d.kind === "refuse") return setRefusal("Only image and video files are allowed");
+    if (d.kind === "album") return setRefusal(mediaMessages.album());
+    if (d.kind === "refuse") return setRefusal(mediaMessages.notMedia());
     try {
       const res = await fetch(d.url, { mode: "cors", credentials: "omit" });
       if (!res.ok) throw new Error(String(res.status));
@@ -154,12 +160,11 @@ export function MediaArea({ order }: { order: Order }) {
       addFiles([new File([blob], name, { type: blob.type })]);
     } catch {
       if (GOOGLE_PHOTOS_CDN.test(new URL(d.url).hostname)) {
-        toast({ title: "Google Photos download failed", variant: "destructive" });
+        toast({ title: t("media.googlePhotosFailed"), variant: "destructive" });
       } else {
         toast({
-          title: "Download failed",
-          description:
-            "The file could not be downloaded from that address. Save it to your device, then add it here.",
+          title: t("media.downloadFailed.title"),
+          description: t("media.downloadFailed.text"),
           variant: "destructive",
         });
       }
@@ -189,8 +194,8 @@ export function MediaArea({ order }: { order: Order }) {
       onError: () => {
         setOverride(before);
         toast({
-          title: "Reorder failed",
-          description: "Unable to reorder images. Please try again.",
+          title: t("media.reorderFailed.title"),
+          description: t("media.reorderFailed.text"),
           variant: "destructive",
         });
       },
@@ -202,7 +207,7 @@ export function MediaArea({ order }: { order: Order }) {
     const to = i + delta;
     if (to < 0 || to >= urls.length) return;
     focusAfter.current = { index: to, dir: delta < 0 ? "earlier" : "later" };
-    reorderTo(move(urls, i, to), `Moved to position ${to + 1} of ${urls.length}`);
+    reorderTo(move(urls, i, to), t("media.moved", { position: to + 1, count: urls.length }));
   }
 
   async function removeUrl(url: string) {
@@ -210,11 +215,11 @@ export function MediaArea({ order }: { order: Order }) {
     setRemoving(url);
     try {
       await remove.mutateAsync(url);
-      toast({ title: "Image deleted", variant: "success" });
+      toast({ title: t("media.deleted"), variant: "success" });
     } catch {
       toast({
-        title: "Delete failed",
-        description: "Unable to delete image. Please try again.",
+        title: t("media.deleteFailed.title"),
+        description: t("media.deleteFailed.text"),
         variant: "destructive",
       });
     } finally {
@@ -238,15 +243,18 @@ export function MediaArea({ order }: { order: Order }) {
       onDrop={onDrop}
     >
       <header>
-        <h3 id="media-heading">Images and video</h3>
+        <h3 id="media-heading">{t("media.title")}</h3>
         <small>
-          {urls.length}/10 files{videos > 0 ? " · 1 video" : ""}
+          {t(videos > 0 ? "media.countWithVideo" : "media.count", {
+            count: urls.length,
+            max: MEDIA_MAX_FILES,
+          })}
         </small>
       </header>
       <div className={`drop-zone${over ? " over" : ""}`}>
-        <p>Drag photos or a video here, or</p>
+        <p>{t("media.drop")}</p>
         <button type="button" className="outline" onClick={() => inputRef.current?.click()}>
-          Choose files
+          {t("media.chooseFiles")}
         </button>
         <input
           ref={inputRef}
@@ -254,15 +262,13 @@ export function MediaArea({ order }: { order: Order }) {
           multiple
           accept={ACCEPT}
           hidden
-          aria-label="Choose images or video"
+          aria-label={t("media.chooseLabel")}
           onChange={(e) => {
             addFiles([...(e.currentTarget.files ?? [])]);
             e.currentTarget.value = "";
           }}
         />
-        <small>
-          JPEG, PNG, GIF or WebP up to 10 MB · one MP4 video up to 100 MB · 10 files at most
-        </small>
+        <small>{t("media.limits")}</small>
       </div>
       {refusal && (
         <p role="alert" className="media-refusal">
@@ -271,10 +277,10 @@ export function MediaArea({ order }: { order: Order }) {
       )}
 
       {(urls.length > 0 || items.length > 0) && (
-        <ul ref={listRef} className="media-list" aria-label="Review images and video">
+        <ul ref={listRef} className="media-list" aria-label={t("media.list")}>
           {urls.map((url, i) => {
-            const what = isVideoUrl(url) ? "video" : "image";
-            const label = `${what} ${i + 1}`;
+            const ref: MediaRef = { kind: isVideoUrl(url) ? "video" : "image", position: i + 1 };
+            const what = ref.kind;
             return (
               <li
                 key={url}
@@ -298,7 +304,10 @@ export function MediaArea({ order }: { order: Order }) {
                   e.preventDefault();
                   e.stopPropagation();
                   if (from !== i)
-                    reorderTo(move(urls, from, i), `Moved to position ${i + 1} of ${urls.length}`);
+                    reorderTo(
+                      move(urls, from, i),
+                      t("media.moved", { position: i + 1, count: urls.length }),
+                    );
                 }}
                 onDragEnd={() => {
                   dragFrom.current = null;
@@ -310,7 +319,7 @@ export function MediaArea({ order }: { order: Order }) {
                     <span
                       className="media-waiting"
                       role="img"
-                      aria-label={`Review ${label} (loading)`}
+                      aria-label={t("media.itemLoading", ref)}
                       aria-busy="true"
                     />
                   ) : what === "video" ? (
@@ -319,12 +328,12 @@ export function MediaArea({ order }: { order: Order }) {
                       src={mediaSrc(url, token)}
                       controls
                       preload="metadata"
-                      aria-label={`Review ${label}`}
+                      aria-label={t("media.item", ref)}
                     />
                   ) : (
                     <img
                       src={mediaSrc(url, token)}
-                      alt={`Review ${label}`}
+                      alt={t("media.item", ref)}
                       loading="lazy"
                       draggable={false}
                     />
@@ -338,8 +347,8 @@ export function MediaArea({ order }: { order: Order }) {
                     type="button"
                     className="outline secondary icon"
                     data-move="earlier"
-                    aria-label={`Move ${label} earlier`}
-                    title="Move earlier"
+                    aria-label={t("media.moveEarlier", ref)}
+                    title={t("media.moveEarlierTitle")}
                     disabled={i === 0}
                     onClick={() => moveBy(i, -1)}
                   >
@@ -349,8 +358,8 @@ export function MediaArea({ order }: { order: Order }) {
                     type="button"
                     className="outline secondary icon"
                     data-move="later"
-                    aria-label={`Move ${label} later`}
-                    title="Move later"
+                    aria-label={t("media.moveLater", ref)}
+                    title={t("media.moveLaterTitle")}
                     disabled={i === urls.length - 1}
                     onClick={() => moveBy(i, 1)}
                   >
@@ -359,10 +368,10 @@ export function MediaArea({ order }: { order: Order }) {
                   <button
                     type="button"
                     className="outline danger icon"
-                    aria-label={`Remove ${label}`}
-                    title="Remove"
+                    aria-label={t("media.remove", ref)}
+                    title={t("media.removeTitle")}
                     disabled={removing === url}
-                    onClick={() => setConfirmRemove({ url, label })}
+                    onClick={() => setConfirmRemove({ url, ref })}
                   >
                     ✕
                   </button>
@@ -396,7 +405,7 @@ export function MediaArea({ order }: { order: Order }) {
                   <progress
                     value={it.progress}
                     max={100}
-                    aria-label={`Uploading ${it.file.name}`}
+                    aria-label={t("media.uploading", { name: it.file.name })}
                   />
                 )}
                 {it.status === "error" ? (
@@ -406,25 +415,27 @@ export function MediaArea({ order }: { order: Order }) {
                     <div className="media-actions">
                       {it.retryable && (
                         <button type="button" className="small" onClick={() => run(it)}>
-                          Retry
+                          {t("media.retry")}
                         </button>
                       )}
                       <button
                         type="button"
                         className="outline secondary small"
-                        aria-label={`Dismiss ${it.file.name}`}
+                        aria-label={t("media.dismissLabel", { name: it.file.name })}
                         onClick={() => {
                           if (it.preview) URL.revokeObjectURL(it.preview);
                           setItems((list) => list.filter((x) => x.id !== it.id));
                         }}
                       >
-                        Dismiss
+                        {t("media.dismiss")}
                       </button>
                     </div>
                   </>
                 ) : (
                   <small>
-                    {it.status === "success" ? "Uploaded" : `Uploading… ${it.progress}%`}
+                    {it.status === "success"
+                      ? t("media.uploaded")
+                      : t("media.progress", { percent: it.progress })}
                   </small>
                 )}
               </div>
@@ -437,9 +448,9 @@ export function MediaArea({ order }: { order: Order }) {
       </p>
       <ConfirmDialog
         open={confirmRemove !== null}
-        title={`Delete ${confirmRemove?.label ?? "photo"}`}
-        message={`Delete ${confirmRemove?.label ?? "this photo"} from this review? This cannot be undone.`}
-        confirmLabel="Delete"
+        title={confirmRemove ? t("media.delete.title", confirmRemove.ref) : ""}
+        message={confirmRemove ? t("media.delete.confirm", confirmRemove.ref) : ""}
+        confirmLabel={t("common.delete")}
         onConfirm={() => confirmRemove && void removeUrl(confirmRemove.url)}
         onCancel={() => setConfirmRemove(null)}
       />

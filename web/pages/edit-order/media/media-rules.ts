@@ -8,10 +8,22 @@ import {
   MEDIA_IMAGE_TYPES,
   MEDIA_MAX_FILES,
   MEDIA_MAX_VIDEOS,
-  MEDIA_MESSAGES,
   MEDIA_VIDEO_TYPES,
   VIDEO_MAX_BYTES,
 } from "../../../../src/contract/constants.ts";
+import { translate } from "../../../i18n/index.ts";
+
+/** The refusals of the spec (the server's MEDIA_MESSAGES), in the reader's language. */
+export const mediaMessages = {
+  notMedia: () => translate("media.error.notMedia"),
+  unsupported: () => translate("media.error.unsupported"),
+  tooManyFiles: () => translate("media.error.tooManyFiles", { max: MEDIA_MAX_FILES }),
+  videoExists: () => translate("media.error.videoExists"),
+  tooManyVideos: () => translate("media.error.tooManyVideos"),
+  tooLarge: (maxBytes: number) =>
+    translate("media.error.tooLarge", { mb: maxBytes / (1024 * 1024) }),
+  album: () => translate("media.error.album"),
+};
 
 export const ACCEPT = [...MEDIA_IMAGE_TYPES, ...MEDIA_VIDEO_TYPES].join(",");
 /** Upload progress (docs/behaviour.md#constants-and-limits): steps of 10 every 200 ms up to 90; a success item goes after 1 s. */
@@ -41,21 +53,22 @@ export function checkFiles<F extends FileLike>(
   for (const f of files) {
     const type = f.type.toLowerCase();
     let refusal: string | null = null;
-    if (!type.startsWith("image/") && !type.startsWith("video/")) refusal = MEDIA_MESSAGES.notMedia;
+    if (!type.startsWith("image/") && !type.startsWith("video/"))
+      refusal = mediaMessages.notMedia();
     else if (
       !(MEDIA_IMAGE_TYPES as readonly string[]).includes(type) &&
       !(MEDIA_VIDEO_TYPES as readonly string[]).includes(type)
     ) {
-      refusal = MEDIA_MESSAGES.unsupported;
+      refusal = mediaMessages.unsupported();
     } else {
       const video = type.startsWith("video/");
       const max = video ? VIDEO_MAX_BYTES : IMAGE_MAX_BYTES;
-      if (f.size > max) refusal = MEDIA_MESSAGES.tooLarge(max);
+      if (f.size > max) refusal = mediaMessages.tooLarge(max);
       else if (existing.length + pending.length + accepted.length >= MEDIA_MAX_FILES) {
-        refusal = MEDIA_MESSAGES.tooManyFiles;
-      } else if (video && videosHave >= MEDIA_MAX_VIDEOS) refusal = MEDIA_MESSAGES.videoExists;
+        refusal = mediaMessages.tooManyFiles();
+      } else if (video && videosHave >= MEDIA_MAX_VIDEOS) refusal = mediaMessages.videoExists();
       else if (video && videosHave + videosAdded >= MEDIA_MAX_VIDEOS) {
-        refusal = MEDIA_MESSAGES.tooManyVideos;
+        refusal = mediaMessages.tooManyVideos();
       } else if (video) videosAdded++;
     }
     if (refusal) error ??= refusal;
@@ -92,8 +105,6 @@ const PHOTO_HOSTS = [
   "i.ibb.co",
 ];
 export const GOOGLE_PHOTOS_CDN = /(^|\.)googleusercontent\.com$/;
-export const ALBUM_REFUSAL =
-  "Images cannot be imported directly from a cloud photo album. Download them to your device first, then add the files here.";
 const MEDIA_EXT = /\.(jpe?g|png|gif|webp|bmp|mp4)$/i;
 
 export type DroppedUrl =
