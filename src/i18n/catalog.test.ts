@@ -6,12 +6,18 @@
  * wrong thing or nothing.
  */
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { type Catalog, compileCatalog } from "./catalog.ts";
 import { LANGUAGES } from "./languages.ts";
 
 const catalogs = Object.fromEntries(
-  LANGUAGES.map((l) => [l, require(`../../locales/${l}.json`) as Catalog]),
+  // Read as text: `require` of a JSON file the test setup already imported gives its module
+  // namespace, with a `default` key no catalog has.
+  LANGUAGES.map((l) => [
+    l,
+    JSON.parse(readFileSync(`${import.meta.dir}/../../locales/${l}.json`, "utf8")) as Catalog,
+  ]),
 ) as Record<(typeof LANGUAGES)[number], Catalog>;
 const english = catalogs.en;
 
