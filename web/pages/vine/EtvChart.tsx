@@ -6,7 +6,10 @@ export function EtvChart(props: { year: number; currency: string; months: number
   const t = useT();
   const heights = barHeights(props.months);
   const names = monthNames();
-  const letters = monthNames("narrow");
+  // A letter under each bar ("J F M"); where a month's shortest name is longer (Japanese "10月"),
+  // its number.
+  const narrow = monthNames("narrow");
+  const letters = narrow.some((m) => m.length > 2) ? narrow.map((_, i) => String(i + 1)) : narrow;
   const H = 60;
   return (
     <svg
