@@ -145,3 +145,51 @@ test.describe("Revoked session", () => {
     expect(await shell.notifications.getByRole("status").allInnerTexts()).toEqual([]);
   });
 });
+
+test.describe("Language", () => {
+  test("the language picked on the sign-in page shows at once and is saved to the account on sign-in", async ({
+    page,
+    request,
+    user,
+  }) => {
+    await page.goto("/login");
+    const main = page.getByRole("main");
+    await expect(main.getByRole("heading", { name: "Welcome back", level: 1 })).toBeVisible();
+    await main.getByLabel("Language").selectOption("de");
+
+    // German at once, before signing in: the page, the footer and the installed app's manifest.
+    await expect(main.getByRole("heading", { name: "Willkommen zurück", level: 1 })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.getByRole("link", { name: "Datenschutzerklärung" })).toBeVisible();
+    await expect(page.locator('link[rel="manifest"]')).toHaveAttribute(
+      "href",
+      "/pwa/manifest.de.webmanifest",
+    );
+    const manifest = await request.get("/pwa/manifest.de.webmanifest");
+    expect(manifest.headers()["cache-control"]).toBe("no-cache");
+    expect(await manifest.json()).toMatchObject({
+      name: "Grapevine",
+      lang: "de",
+      description:
+        "Amazon-Vine-Bestellungen verfolgen, von der Bestellung bis zur freigegebenen Rezension.",
+    });
+
+    await main.getByLabel("E-Mail", { exact: true }).fill(user.email);
+    await main.getByLabel("Passwort", { exact: true }).fill(user.password);
+    await main.getByRole("button", { name: "Anmelden", exact: true }).click();
+    await expect(page).toHaveURL("/");
+    const header = page.getByRole("banner");
+    await expect(header.getByLabel("Benutzermenü")).toBeVisible();
+    await expect(header.getByRole("button", { name: "Benachrichtigungen" })).toBeVisible();
+
+    // Saved to the account: notifications and alerts made on the server come in it too.
+    await expect
+      .poll(async () => {
+        const res = await request.get("/api/user/data", {
+          headers: { Authorization: `Bearer ${await storedToken(page)}` },
+        });
+        return ((await res.json()) as { language: string | null }).language;
+      })
+      .toBe("de");
+  });
+});

@@ -6,6 +6,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { IMMUTABLE_LIST } from "../src/http/middleware/static.ts";
 import { LANGUAGES } from "../src/i18n/languages.ts";
+import { manifestPath } from "../src/i18n/manifest.ts";
+import { translate } from "../src/i18n/translate.ts";
 import { ROUTES } from "../web/routes.ts";
 import { catalogPlugin } from "./catalog-plugin.ts";
 
@@ -59,8 +61,21 @@ result.outputs.splice(result.outputs.indexOf(appCss), 1, {
 const pwaDir = path.join(root, "web/pwa");
 fs.mkdirSync(path.join(outdir, "pwa"), { recursive: true });
 fs.copyFileSync(path.join(pwaDir, "sw.js"), path.join(outdir, "sw.js"));
-for (const f of ["manifest.webmanifest", "icon-192.png", "icon-512.png"]) {
+for (const f of ["icon-192.png", "icon-512.png"]) {
   fs.copyFileSync(path.join(pwaDir, f), path.join(outdir, "pwa", f));
+}
+// One manifest per language (src/i18n/manifest.ts): the description in it, the name as it is.
+const manifest = JSON.parse(fs.readFileSync(path.join(pwaDir, "manifest.webmanifest"), "utf8"));
+for (const language of LANGUAGES) {
+  const localized = {
+    ...manifest,
+    lang: language,
+    description: translate(language, "pwa.description"),
+  };
+  fs.writeFileSync(
+    path.join(outdir, manifestPath(language)),
+    `${JSON.stringify(localized, null, 2)}\n`,
+  );
 }
 // The first screen's head start (web/preload.ts): a classic script, loaded async before the app,
 // that knows each page's chunk so it can preload the one of the address being opened. With each

@@ -7,7 +7,7 @@ import { Footer } from "./components/Footer.tsx";
 import { Header } from "./components/Header.tsx";
 import { LoadingScreen } from "./components/LoadingScreen.tsx";
 import { useLiveEvents } from "./hooks/useLiveEvents.ts";
-import { i18n } from "./i18n/index.ts";
+import { i18n, useT } from "./i18n/index.ts";
 import { useAccountLanguage } from "./i18n/useLanguage.ts";
 import { createQueryClient } from "./lib/api.ts";
 import { AuthProvider, useAuth } from "./lib/auth.tsx";
@@ -21,6 +21,7 @@ export const queryClient = createQueryClient();
 /** Shows the page to a signed-in user; sends anyone else to /login and back here afterwards. */
 function Guard({ children }: { children: ReactNode }) {
   const { user, isLoading, loadError, retry } = useAuth();
+  const t = useT();
   const [location] = useLocation();
   const search = useSearch();
   if (isLoading) return <LoadingScreen />;
@@ -28,10 +29,10 @@ function Guard({ children }: { children: ReactNode }) {
     return (
       <main className="container narrow">
         <article className="empty-state">
-          <h1>Cannot load Grapevine</h1>
+          <h1>{t("app.cannotLoad")}</h1>
           <p>{loadError}</p>
           <button type="button" onClick={retry}>
-            Try Again
+            {t("common.tryAgain")}
           </button>
         </article>
       </main>

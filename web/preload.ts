@@ -9,6 +9,7 @@
  * their first requests come from the route table (web/routes.ts).
  */
 import { INTL_LOCALES, isLanguage, languageFromBrowser } from "../src/i18n/languages.ts";
+import { linkManifest } from "../src/i18n/manifest.ts";
 import { matchRoute } from "./routes.ts";
 
 /** Each page's chunk and the shared chunks it imports (set by scripts/build-web.ts). */
@@ -44,6 +45,7 @@ const language = (() => {
   return languageFromBrowser(navigator.languages);
 })();
 document.documentElement.lang = language;
+linkManifest(language);
 const catalog = __GV_CATALOG_CHUNKS__[language];
 if (catalog) modulePreload([catalog]);
 const locale = INTL_LOCALES[language];

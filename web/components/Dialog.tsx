@@ -1,5 +1,6 @@
 /** A modal dialog on the native <dialog> element: focus stays inside, Escape closes it. */
 import { type ReactNode, useEffect, useRef } from "react";
+import { useT } from "../i18n/index.ts";
 
 export function Dialog(props: {
   open: boolean;
@@ -10,6 +11,7 @@ export function Dialog(props: {
   className?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const t = useT();
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -29,7 +31,12 @@ export function Dialog(props: {
       {props.open && (
         <article>
           <header>
-            <button type="button" aria-label="Close" className="close" onClick={props.onClose} />
+            <button
+              type="button"
+              aria-label={t("common.close")}
+              className="close"
+              onClick={props.onClose}
+            />
             <h3>{props.title}</h3>
           </header>
           {props.children}
@@ -50,6 +57,7 @@ export function ConfirmDialog(props: {
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  const t = useT();
   return (
     <Dialog
       open={props.open}
@@ -58,7 +66,7 @@ export function ConfirmDialog(props: {
       footer={
         <>
           <button type="button" className="secondary" onClick={props.onCancel}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button
             type="button"

@@ -1,32 +1,29 @@
 import { Link } from "wouter";
 import { useUserData } from "../hooks/useUser.ts";
+import { useT } from "../i18n/index.ts";
 import { useAuth } from "../lib/auth.tsx";
 
 export const GOOGLE_PERMISSIONS_URL = "https://myaccount.google.com/permissions";
 
 export function Footer() {
   const { user } = useAuth();
+  const t = useT();
   const { data } = useUserData({ enabled: user !== null });
   const gmail = data?.emailSettings?.provider === "gmail";
   return (
     <footer className="app-footer">
       <div className="container">
-        <p>
-          Grapevine keeps track of your Amazon Vine orders, from ordering to an approved review. It
-          runs on your own server.
-        </p>
-        <nav aria-label="Footer">
-          <Link href="/privacy-policy">Privacy Policy</Link>
+        <p>{t("app.footer.about")}</p>
+        <nav aria-label={t("app.footer.label")}>
+          <Link href="/privacy-policy">{t("app.footer.privacy")}</Link>
           {gmail && (
             <a href={GOOGLE_PERMISSIONS_URL} target="_blank" rel="noreferrer">
-              Manage Permissions
+              {t("app.footer.managePermissions")}
             </a>
           )}
-          {user && <Link href="/account">Account Settings</Link>}
+          {user && <Link href="/account">{t("app.footer.accountSettings")}</Link>}
         </nav>
-        <small>
-          © {new Date().getFullYear()} Grapevine. Self-hosted; your data stays on your server.
-        </small>
+        <small>{t("app.footer.copyright", { year: String(new Date().getFullYear()) })}</small>
       </div>
     </footer>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Link, useLocation } from "wouter";
+import { useT } from "../i18n/index.ts";
 import { isAdmin, useAuth } from "../lib/auth.tsx";
 import { initials } from "../lib/format.ts";
 import { GrapeIcon } from "./GrapeIcon.tsx";
@@ -7,6 +8,7 @@ import { NotificationsBell } from "./notifications/NotificationsBell.tsx";
 
 export function Header() {
   const { user, logout } = useAuth();
+  const t = useT();
   const [location] = useLocation();
   const menu = useRef<HTMLDetailsElement>(null);
   const closeMenu = () => menu.current?.removeAttribute("open");
@@ -37,7 +39,7 @@ export function Header() {
         <ul>
           {user && location !== "/" && (
             <li>
-              <Link href="/" className="back-button" aria-label="Back to dashboard">
+              <Link href="/" className="back-button" aria-label={t("nav.backToDashboard")}>
                 <span aria-hidden="true">←</span>
               </Link>
             </li>
@@ -58,7 +60,7 @@ export function Header() {
           {user ? (
             <li>
               <details className="dropdown user-menu" ref={menu}>
-                <summary aria-label="User menu">
+                <summary aria-label={t("nav.userMenu")}>
                   <span className="avatar" aria-hidden="true">
                     {initials(user.displayname)}
                   </span>
@@ -70,18 +72,18 @@ export function Header() {
                   </li>
                   <li dir="ltr">
                     <Link href="/vine" onClick={closeMenu}>
-                      Vine
+                      {t("nav.vine")}
                     </Link>
                   </li>
                   <li dir="ltr">
                     <Link href="/account" onClick={closeMenu}>
-                      Account
+                      {t("nav.account")}
                     </Link>
                   </li>
                   {isAdmin(user) && (
                     <li dir="ltr">
                       <Link href="/admin/logs" onClick={closeMenu}>
-                        Admin Logs
+                        {t("nav.adminLogs")}
                       </Link>
                     </li>
                   )}
@@ -94,7 +96,7 @@ export function Header() {
                         void logout();
                       }}
                     >
-                      Logout
+                      {t("nav.logout")}
                     </a>
                   </li>
                 </ul>
@@ -103,7 +105,7 @@ export function Header() {
           ) : (
             location !== "/login" && (
               <li>
-                <Link href="/login">Sign in</Link>
+                <Link href="/login">{t("nav.signIn")}</Link>
               </li>
             )
           )}

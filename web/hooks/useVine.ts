@@ -5,12 +5,10 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ItemizedReportSummary, VineSettings, VineStanding } from "../../src/contract/vine.ts";
+import { translate } from "../i18n/index.ts";
 import { apiJson, authHeaders, errorMessage, throwIfNotOk } from "../lib/api.ts";
 import { vineKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
-
-export const VINE_SETTINGS_SAVED = "Vine settings saved";
-export const VINE_SETTINGS_SAVE_FAILED = "Failed to save Vine settings";
 
 export function useVineStanding() {
   return useQuery<VineStanding>({ queryKey: vineKeys.standing() });
@@ -29,9 +27,10 @@ export function useSaveVineSettings(describe: (message: string) => string = (m) 
     onSuccess: (saved) => {
       queryClient.setQueryData(vineKeys.settings(), saved);
       void queryClient.invalidateQueries({ queryKey: vineKeys.standing() });
-      toast({ title: VINE_SETTINGS_SAVED, variant: "success" });
+      toast({ title: translate("vine.settings.saved"), variant: "success" });
     },
-    onError: (err) => toastError(err, describe(errorMessage(err, VINE_SETTINGS_SAVE_FAILED))),
+    onError: (err) =>
+      toastError(err, describe(errorMessage(err, translate("vine.settings.saveFailed")))),
   });
 }
 

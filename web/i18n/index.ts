@@ -18,6 +18,7 @@ import {
   type Language,
   languageFromBrowser,
 } from "../../src/i18n/languages.ts";
+import { linkManifest } from "../../src/i18n/manifest.ts";
 
 /** Every message id: the keys of the English catalog, so a typo is a type error. */
 export type MessageId = keyof typeof english;
@@ -96,7 +97,10 @@ export async function setLanguage(
   await Promise.all([loadPart(language, "first"), firstOnly ? null : loadPart(language, "later")]);
   i18n.activate(language, [INTL_LOCALES[language]]);
   remember(language);
-  if (typeof document !== "undefined") document.documentElement.lang = language;
+  if (typeof document !== "undefined") {
+    document.documentElement.lang = language;
+    linkManifest(language);
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
  * itself after 5 s or with its close button, and a dismissed toast is removed after 1,000,000 ms.
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useT } from "../i18n/index.ts";
 import { SignedOutError, serverFaultMessage } from "./api.ts";
 
 export type ToastVariant = "default" | "success" | "destructive";
@@ -72,6 +73,7 @@ export function useToasts() {
 
 export function Toaster() {
   const list = useToasts().filter((t) => t.open);
+  const tr = useT();
   const ref = useRef<HTMLElement>(null);
   const newest = list[0]?.id;
   // A modal <dialog> sits in the browser's top layer, above any z-index. The toaster is a manual
@@ -88,7 +90,7 @@ export function Toaster() {
       ref={ref}
       popover="manual"
       className="toaster"
-      aria-label="Notifications"
+      aria-label={tr("app.toasts")}
       aria-live="polite"
     >
       {list.map((t) => (
@@ -100,7 +102,7 @@ export function Toaster() {
           <button
             type="button"
             className="toast-close"
-            aria-label="Close"
+            aria-label={tr("common.close")}
             onClick={() => dismissToast(t.id)}
           >
             ×

@@ -1,10 +1,14 @@
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
+import german from "../../locales/de.json";
+import japanese from "../../locales/ja.json";
+import { i18n } from "../i18n/index.ts";
 import {
   barHeights,
   evaluationLine,
   form1099Line,
   formatAmount,
   formatDay,
+  monthNames,
   pendingLine,
   periodText,
   projectionLine,
@@ -93,4 +97,57 @@ test("the standing's sentences: pending, to the minimum, projection, period, 109
   expect(form1099Line(2026, 2000, 2000)).toBe(
     "$2,000.00: at or above the $2,000 1099-NEC reporting threshold for 2026",
   );
+});
+
+describe("in the reader's language", () => {
+  const speak = (language: "de" | "ja", messages: Record<string, string>) => {
+    i18n.load(language, messages);
+    i18n.activate(language);
+  };
+  afterEach(() => i18n.activate("en"));
+
+  test("German: the support message, days, money, percents and plurals", () => {
+    speak("de", german);
+    const text = supportMessage({
+      amazonordernumber: "302-1234567-7654321",
+      asin: null,
+      productname: "Solarlampe",
+      reason: "damaged",
+      note: "Glas gesprungen",
+    });
+    expect(text.split("\n")).toEqual([
+      "Hallo Vine-Support,",
+      "",
+      "ich kann einen Artikel, den ich über Amazon Vine bestellt habe, nicht rezensieren. Bitte entfernen Sie ihn aus meiner Liste der zu rezensierenden Artikel.",
+      "",
+      "Bestellnummer: 302-1234567-7654321",
+      "ASIN: (unbekannt)",
+      "Produkt: Solarlampe",
+      "Grund: Beschädigt angekommen",
+      "Details: Glas gesprungen",
+      "",
+      "Vielen Dank.",
+    ]);
+    expect(formatDay("2026-12-24")).toBe("24. Dez. 2026");
+    expect(formatAmount(1234.5, "EUR")).toBe("1.234,50\u00a0€");
+    const rate = { rule: "2025" as const, pending: 1, percent: 89, withPending: 92 };
+    expect(pendingLine(rate)).toBe("92 %, sobald 1 offene Rezension freigegeben ist");
+    expect(toMinimumLine({ rule: "legacy", percent: 55, minimum: 60, reviewsToMinimum: 3 })).toBe(
+      "Noch 3 Rezensionen bis 60 %",
+    );
+    expect(
+      evaluationLine({ end: "2026-11-30", percent: 70, goldPercent: 90, reviewsNeeded: 1 }),
+    ).toBe("Noch 1 Rezension bis 30. Nov. 2026");
+    expect(monthNames()[2]).toBe("Mär");
+  });
+
+  test("Japanese: one plural form, Japanese dates and yen", () => {
+    speak("ja", japanese);
+    expect(formatDay("2026-12-24")).toBe("2026年12月24日");
+    expect(formatAmount(4990, "JPY")).toBe("￥4,990");
+    expect(toMinimumLine({ rule: "2025", percent: 55, minimum: 60, reviewsToMinimum: 2 })).toBe(
+      "あと2件の承認済みレビューで60%",
+    );
+    expect(monthNames("narrow")[9]).toBe("10月");
+  });
 });

@@ -4,14 +4,13 @@
  */
 
 import type { VineRate, VineStanding } from "../../src/contract/vine.ts";
-import type { RateRule } from "../../src/contract/vine-constants.ts";
-import { CANT_REVIEW_LABELS, type CantReviewReason } from "../../src/contract/vine-constants.ts";
-import { pluralForm } from "../../src/util/plural.ts";
+import type { CantReviewReason, RateRule } from "../../src/contract/vine-constants.ts";
+import { intlLocale, translate } from "../i18n/index.ts";
 
-/** "Dec 31, 2026" for a "YYYY-MM-DD" day, without any time-zone shift. */
+/** "Dec 31, 2026" for a "YYYY-MM-DD" day in the reader's language, without any time-zone shift. */
 export function formatDay(day: string): string {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat("en-US", {
+  return new Intl.DateTimeFormat(intlLocale(), {
     month: "short",
     day: "numeric",
     year: "numeric",
@@ -19,7 +18,17 @@ export function formatDay(day: string): string {
   }).format(new Date(Date.UTC(y, m - 1, d)));
 }
 
-/** A ready-to-copy message to Vine support naming the order and the reason. */
+/** "89.7" in English, "89,7" in German: a percent's number (the messages add the sign). */
+export function formatPercentNumber(value: number): string {
+  return new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 1 }).format(value);
+}
+
+/** Why Amazon will not get a review, in the reader's language (the support message, the form). */
+export function cantReviewLabel(reason: CantReviewReason): string {
+  return translate(`vine.cantReview.${reason}`);
+}
+
+/** A ready-to-copy message to Vine support naming the order and the reason, in the reader's language. */
 export function supportMessage(o: {
   amazonordernumber: string | null;
   asin: string | null;
@@ -27,25 +36,29 @@ export function supportMessage(o: {
   reason: CantReviewReason;
   note: string;
 }): string {
-  const lines = [
-    "Hello Vine Support,",
-    "",
-    "I cannot review an item I ordered through Amazon Vine. Please remove it from my review list.",
-    "",
-    `Order number: ${o.amazonordernumber?.trim() || "(not known)"}`,
-    `ASIN: ${o.asin?.trim() || "(not known)"}`,
-    `Product: ${o.productname.trim()}`,
-    `Reason: ${CANT_REVIEW_LABELS[o.reason]}`,
-  ];
-  if (o.note.trim()) lines.push(`Details: ${o.note.trim()}`);
-  lines.push("", "Thank you.");
-  return lines.join("\n");
+  const notKnown = translate("vine.support.notKnown");
+  const details = o.note.trim();
+  return translate("vine.support.message", {
+    orderNumber: o.amazonordernumber?.trim() || notKnown,
+    asin: o.asin?.trim() || notKnown,
+    product: o.productname.trim(),
+    reason: cantReviewLabel(o.reason),
+    hasDetails: details ? "yes" : "no",
+    details,
+  });
 }
 
-/** "$1,234.50", "€30.00"; an unknown currency code falls back to "30.00 XYZ". */
-export function formatAmount(amount: number, currency: string): string {
+/**
+ * "$1,234.50", "€30.00" in English, "1.234,50 $" in German; an unknown currency code falls back
+ * to "30.00 XYZ". `whole` leaves out the cents ("$600").
+ */
+export function formatAmount(amount: number, currency: string, whole = false): string {
   try {
-    return new Intl.NumberFormat("en-US", { style: "currency", currency }).format(amount);
+    return new Intl.NumberFormat(intlLocale(), {
+      style: "currency",
+      currency,
+      ...(whole ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
+    }).format(amount);
   } catch {
     return `${amount.toFixed(2)} ${currency}`;
   }
@@ -58,9 +71,16 @@ type Rate = Pick<VineRate, "rule" | "pending" | "percent" | "withPending">;
 export function evaluationLine(
   ev: Pick<Evaluation, "reviewsNeeded" | "percent" | "goldPercent" | "end">,
 ): string {
-  if (ev.reviewsNeeded === 0)
-    return `Gold review rate reached: ${ev.percent ?? 0}% of ${ev.goldPercent}%`;
-  return `Review ${ev.reviewsNeeded} more by ${formatDay(ev.end)}`;
+  if (ev.reviewsNeeded === 0) {
+    return translate("vine.evaluation.goldReached", {
+      percent: formatPercentNumber(ev.percent ?? 0),
+      goldPercent: formatPercentNumber(ev.goldPercent),
+    });
+  }
+  return translate("vine.evaluation.reviewMore", {
+    count: ev.reviewsNeeded,
+    date: formatDay(ev.end),
+  });
 }
 
 /**
@@ -74,18 +94,13 @@ export function rateState(
   return rate.percent >= rate.minimum ? "ok" : "low";
 }
 
-/** What the rate counts, in a few words ("approved of delivered"). */
-export function rateWords(rule: RateRule): { reviewed: string; counted: string } {
-  return rule === "2025"
-    ? { reviewed: "approved", counted: "delivered" }
-    : { reviewed: "reviewed", counted: "ordered" };
-}
-
 /** "92% once 3 pending reviews are approved"; null when none is pending. */
 export function pendingLine(rate: Rate): string | null {
   if (rate.withPending === null || rate.pending === 0) return null;
-  const n = rate.pending;
-  return `${rate.withPending}% once ${n} pending ${pluralForm(n, { one: "review is", other: "reviews are" })} approved`;
+  return translate("vine.rate.pending", {
+    count: rate.pending,
+    percent: formatPercentNumber(rate.withPending),
+  });
 }
 
 /** "3 more reviews reach 60%"; null when the minimum is met or nothing counts yet. */
@@ -96,20 +111,28 @@ export function toMinimumLine(rate: {
   rule: RateRule;
 }): string | null {
   if (rate.percent === null || rate.reviewsToMinimum === 0) return null;
-  const n = rate.reviewsToMinimum;
-  const kind = rate.rule === "2025" ? " approved" : "";
-  return `${n} more${kind} ${pluralForm(n, { one: "review reaches", other: "reviews reach" })} ${rate.minimum}%`;
+  return translate("vine.rate.toMinimum", {
+    rule: rate.rule,
+    count: rate.reviewsToMinimum,
+    minimum: formatPercentNumber(rate.minimum),
+  });
 }
 
 /** "48" or "48–49" for a low–high range. */
-export const span = ([a, b]: readonly [number, number]): string => (a === b ? `${a}` : `${a}–${b}`);
+export const span = ([a, b]: readonly [number, number]): string =>
+  a === b ? formatPercentNumber(a) : `${formatPercentNumber(a)}–${formatPercentNumber(b)}`;
 
 /** "At your pace so far, by Mar 31, 2027: 48–49 reviews of 53–54 items, 89–91%". */
 export function projectionLine(ev: Pick<Evaluation, "projection" | "end" | "rule">): string | null {
   const p = ev.projection;
   if (!p) return null;
-  const items = ev.rule === "2025" ? "delivered items" : "items ordered";
-  return `At your pace so far, by ${formatDay(ev.end)}: ${span(p.reviews)} reviews of ${span(p.counted)} ${items}, ${span(p.percent)}%`;
+  return translate("vine.evaluation.projection", {
+    rule: ev.rule,
+    date: formatDay(ev.end),
+    reviews: span(p.reviews),
+    counted: span(p.counted),
+    percent: span(p.percent),
+  });
 }
 
 /** "Oct 1, 2026 09:00 – Mar 31, 2027 18:00" */
@@ -124,11 +147,16 @@ export function periodText(
  * not advice): "$412.50 of the $600 1099-NEC reporting threshold for 2025".
  */
 export function form1099Line(year: number, total: number, threshold: number): string {
-  const t = formatAmount(threshold, "USD").replace(/\.00$/, "");
-  if (total >= threshold) {
-    return `${formatAmount(total, "USD")}: at or above the ${t} 1099-NEC reporting threshold for ${year}`;
-  }
-  return `${formatAmount(total, "USD")} of the ${t} 1099-NEC reporting threshold for ${year} (${formatAmount(threshold - total, "USD")} below it)`;
+  const values = {
+    total: formatAmount(total, "USD"),
+    threshold: formatAmount(threshold, "USD", true),
+    year: String(year),
+  };
+  if (total >= threshold) return translate("vine.etv.form1099Above", values);
+  return translate("vine.etv.form1099Below", {
+    ...values,
+    below: formatAmount(threshold - total, "USD"),
+  });
 }
 
 /** Bar heights (0..1) for the month totals; all zero when nothing was ordered. */
@@ -137,17 +165,8 @@ export function barHeights(months: readonly number[]): number[] {
   return months.map((m) => (max > 0 ? m / max : 0));
 }
 
-export const MONTH_NAMES = [
-  "Jan",
-  "Feb",
-  "Mar",
-  "Apr",
-  "May",
-  "Jun",
-  "Jul",
-  "Aug",
-  "Sep",
-  "Oct",
-  "Nov",
-  "Dec",
-];
+/** The twelve months' short names in the reader's language ("Jan" … "Dec"). */
+export function monthNames(form: "short" | "narrow" = "short"): string[] {
+  const fmt = new Intl.DateTimeFormat(intlLocale(), { month: form, timeZone: "UTC" });
+  return Array.from({ length: 12 }, (_, i) => fmt.format(new Date(Date.UTC(2026, i, 1))));
+}

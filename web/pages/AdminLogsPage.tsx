@@ -2,11 +2,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
-import { plural } from "../../src/util/plural.ts";
 import { ConfirmDialog } from "../components/Dialog.tsx";
 import { Check } from "../components/Field.tsx";
 import { useLogFile, useLogFiles } from "../hooks/useAdminLogs.ts";
 import { useTimeZone } from "../hooks/useTimeZone.ts";
+import { useT } from "../i18n/index.ts";
 import { ApiError, apiRequest, downloadFile, errorMessage } from "../lib/api.ts";
 import { isAdmin, useAuth } from "../lib/auth.tsx";
 import { formatBytes, formatDate } from "../lib/format.ts";
@@ -16,6 +16,7 @@ import { toast, toastError } from "../lib/toast.tsx";
 export function AdminLogsPage() {
   // Only the administrator may read them (the API answers 403): anyone else is told so, with no
   // Try Again that could never work.
+  const t = useT();
   const admin = isAdmin(useAuth().user);
   const { data, isLoading, isError, refetch, error } = useLogFiles({ enabled: admin });
   const forbidden = !admin || (error instanceof ApiError && error.status === 403);
@@ -25,70 +26,70 @@ export function AdminLogsPage() {
   const [deleting, setDeleting] = useState<string | null>(null);
 
   useEffect(() => {
-    if (isError && !forbidden) toastError(error, "Failed to load log files");
-  }, [isError, error, forbidden]);
+    if (isError && !forbidden) toastError(error, t("admin.loadFailed"));
+  }, [isError, error, forbidden, t]);
 
   const remove = useMutation({
     mutationFn: (name: string) =>
       apiRequest("DELETE", `/api/admin/logs/${encodeURIComponent(name)}`),
     onSuccess: () => {
-      toast({ title: "File Deleted", variant: "success" });
+      toast({ title: t("admin.deleted"), variant: "success" });
       setDeleting(null);
       void queryClient.invalidateQueries({ queryKey: adminLogKeys.all() });
     },
     onError: (err) => {
-      toastError(err, "Failed to delete log file");
+      toastError(err, t("admin.deleteFailed"));
       setDeleting(null);
     },
   });
 
   async function download(name: string) {
     try {
-      toast({ title: "Download Started" });
+      toast({ title: t("admin.downloadStarted") });
       await downloadFile(`/api/admin/logs/${encodeURIComponent(name)}/download`, name);
     } catch (err) {
-      toastError(err, "Failed to download log file");
+      toastError(err, t("admin.downloadFailed"));
     }
   }
 
   return (
     <main className="container">
       <hgroup>
-        <h1>Log Files</h1>
-        <p>Server logs, one file per day. Older files are removed automatically.</p>
+        <h1>{t("admin.title")}</h1>
+        <p>{t("admin.intro")}</p>
       </hgroup>
       {forbidden ? (
         <article className="empty-state">
-          <h2>Administrators Only</h2>
-          <p>Only this server's administrator (the first account created) can see its log files.</p>
+          <h2>{t("admin.forbidden.title")}</h2>
+          <p>{t("admin.forbidden.text")}</p>
           <Link href="/" className="button-link">
-            Back to dashboard
+            {t("nav.backToDashboard")}
           </Link>
         </article>
       ) : isLoading ? (
-        <article aria-busy="true">Loading log files…</article>
+        <article aria-busy="true">{t("admin.loading")}</article>
       ) : isError ? (
         <article className="empty-state">
-          <h2>Error Loading Log Files</h2>
-          <p>{errorMessage(error, "The log files could not be loaded.")}</p>
+          <h2>{t("admin.error.title")}</h2>
+          <p>{errorMessage(error, t("admin.error.text"))}</p>
           <button type="button" onClick={() => void refetch()}>
-            Try Again
+            {t("common.tryAgain")}
           </button>
         </article>
       ) : !data?.files.length ? (
         <article className="empty-state">
-          <h2>No Log Files Found</h2>
-          <p>Log files appear here as soon as the server writes its first line.</p>
+          <h2>{t("admin.empty.title")}</h2>
+          <p>{t("admin.empty.text")}</p>
         </article>
       ) : (
         <div className="table-scroll">
           <table className="striped log-table">
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Size</th>
-                <th scope="col">Modified</th>
-                <th scope="col">Actions</th>
+                <th scope="col">{t("admin.name")}</th>
+                <th scope="col">{t("admin.size")}</th>
+                <th scope="col">{t("admin.modified")}</th>
+                <th scope="col">{t("admin.actions")}</th>
               </tr>
             </thead>
             <tbody>
@@ -97,29 +98,29 @@ export function AdminLogsPage() {
                   <td>
                     <code>{f.name}</code>
                   </td>
-                  <td data-label="Size">{formatBytes(f.size)}</td>
-                  <td data-label="Modified">{formatDate(f.modified, timeZone)}</td>
+                  <td data-label={t("admin.size")}>{formatBytes(f.size)}</td>
+                  <td data-label={t("admin.modified")}>{formatDate(f.modified, timeZone)}</td>
                   <td className="actions">
                     <button
                       type="button"
                       className="outline small"
                       onClick={() => setViewing(f.name)}
                     >
-                      View
+                      {t("admin.view")}
                     </button>
                     <button
                       type="button"
                       className="outline small"
                       onClick={() => void download(f.name)}
                     >
-                      Download
+                      {t("admin.download")}
                     </button>
                     <button
                       type="button"
                       className="outline small danger"
                       onClick={() => setDeleting(f.name)}
                     >
-                      Delete
+                      {t("common.delete")}
                     </button>
                   </td>
                 </tr>
@@ -130,9 +131,9 @@ export function AdminLogsPage() {
       )}
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete log file"
-        message="Are you sure you want to delete the file? This action cannot be undone"
-        confirmLabel="Delete"
+        title={t("admin.confirmDelete.title")}
+        message={t("admin.confirmDelete.text")}
+        confirmLabel={t("common.delete")}
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting)}
         onCancel={() => setDeleting(null)}
@@ -143,6 +144,7 @@ export function AdminLogsPage() {
 }
 
 function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
+  const t = useT();
   const { data, isFetching, isError, error, refetch } = useLogFile(name);
   const [search, setSearch] = useState("");
   const [autoScroll, setAutoScroll] = useState(true);
@@ -154,8 +156,8 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
   }, []);
 
   useEffect(() => {
-    if (isError) toastError(error, "Failed to load file content");
-  }, [isError, error]);
+    if (isError) toastError(error, t("admin.viewer.loadFailed"));
+  }, [isError, error, t]);
 
   const lines = useMemo(() => {
     const all = (data?.content ?? "").split("\n");
@@ -178,7 +180,7 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
     <dialog
       ref={dialog}
       className="log-viewer"
-      aria-label={`Log file ${name}`}
+      aria-label={t("admin.viewer.label", { name })}
       onCancel={(e) => {
         e.preventDefault();
         onClose();
@@ -189,8 +191,8 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
           <strong>{name}</strong>
           <input
             type="search"
-            placeholder="Search this log..."
-            aria-label="Search this log"
+            placeholder={t("admin.viewer.searchPlaceholder")}
+            aria-label={t("admin.viewer.search")}
             value={search}
             onChange={(e) => setSearch(e.currentTarget.value)}
           />
@@ -199,7 +201,7 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
             labelClassName="inline"
             checked={autoScroll}
             onChecked={setAutoScroll}
-            label="Auto-scroll"
+            label={t("admin.viewer.autoScroll")}
           />
           <button
             type="button"
@@ -207,32 +209,37 @@ function LogViewer({ name, onClose }: { name: string; onClose: () => void }) {
             onClick={() => void refetch()}
             aria-busy={isFetching || undefined}
           >
-            Refresh
+            {t("admin.viewer.refresh")}
           </button>
           <button type="button" className="outline small" onClick={scrollToBottom}>
-            Scroll to bottom
+            {t("admin.viewer.scrollToBottom")}
           </button>
           <button type="button" className="small" onClick={onClose}>
-            Close
+            {t("common.close")}
           </button>
         </header>
         {data?.truncated && (
           <p className="log-viewer-note" role="note">
-            This file is {formatBytes(data.size)}; showing its last {formatBytes(data.shownBytes)}.
-            Download it to see all of it.
+            {t("admin.viewer.truncated", {
+              size: formatBytes(data.size),
+              shown: formatBytes(data.shownBytes),
+            })}
           </p>
         )}
         {search.trim() && (
-          <p className="log-viewer-note">
-            {plural(lines.length, { one: "matching line", other: "matching lines" })}
-          </p>
+          <p className="log-viewer-note">{t("admin.viewer.matching", { count: lines.length })}</p>
         )}
-        <pre ref={scroller} className="log-viewer-content" role="log" aria-label="Log content">
+        <pre
+          ref={scroller}
+          className="log-viewer-content"
+          role="log"
+          aria-label={t("admin.viewer.content")}
+        >
           {isError
-            ? "The file content could not be loaded."
+            ? t("admin.viewer.contentFailed")
             : data
-              ? lines.join("\n") || (search ? "No matching lines." : "This file is empty.")
-              : "Loading…"}
+              ? lines.join("\n") || (search ? t("admin.viewer.noMatches") : t("admin.viewer.empty"))
+              : t("common.loading")}
         </pre>
       </article>
     </dialog>

@@ -5,6 +5,9 @@ import { Redirect, useSearch } from "wouter";
 import { InputField } from "../components/Field.tsx";
 import { FormError } from "../components/FormError.tsx";
 import { GrapeIcon } from "../components/GrapeIcon.tsx";
+import { useT } from "../i18n/index.ts";
+import { LanguagePicker } from "../i18n/LanguagePicker.tsx";
+import { pickLanguageBeforeSignIn } from "../i18n/useLanguage.ts";
 import { errorMessage } from "../lib/api.ts";
 import { useAuth } from "../lib/auth.tsx";
 
@@ -16,6 +19,7 @@ export function safeNext(search: string): string {
 
 export function LoginPage() {
   const { user, login, register } = useAuth();
+  const t = useT();
   const search = useSearch();
   const [mode, setMode] = useState<"signin" | "register">("signin");
   const [email, setEmail] = useState("");
@@ -36,7 +40,7 @@ export function LoginPage() {
       if (registering) await register(email.trim(), password, displayname.trim());
       else await login(email.trim(), password);
     } catch (err) {
-      setError(errorMessage(err, "An error occurred"));
+      setError(errorMessage(err, t("auth.error")));
     } finally {
       setBusy(false);
     }
@@ -47,17 +51,13 @@ export function LoginPage() {
       <article className="login-card">
         <header>
           <GrapeIcon size={40} />
-          <h1>{registering ? "Create account" : "Welcome back"}</h1>
-          <p>
-            {registering
-              ? "Start tracking your Vine orders and reviews."
-              : "Sign in to keep track of your Vine orders."}
-          </p>
+          <h1>{registering ? t("auth.register.title") : t("auth.signIn.title")}</h1>
+          <p>{registering ? t("auth.register.intro") : t("auth.signIn.intro")}</p>
         </header>
         <form onSubmit={submit}>
           <FormError>{error}</FormError>
           <InputField
-            label="Email"
+            label={t("auth.email")}
             type="email"
             name="email"
             autoComplete="email"
@@ -66,7 +66,7 @@ export function LoginPage() {
             onValue={setEmail}
           />
           <InputField
-            label="Password"
+            label={t("auth.password")}
             type="password"
             name="password"
             autoComplete={registering ? "new-password" : "current-password"}
@@ -77,7 +77,7 @@ export function LoginPage() {
           />
           {registering && (
             <InputField
-              label="Display name"
+              label={t("auth.displayName")}
               type="text"
               name="displayname"
               autoComplete="name"
@@ -88,21 +88,31 @@ export function LoginPage() {
             />
           )}
           <button type="submit" disabled={busy} aria-busy={busy || undefined}>
-            {busy ? "Please wait..." : registering ? "Create account" : "Sign in"}
+            {busy
+              ? t("auth.wait")
+              : registering
+                ? t("auth.register.submit")
+                : t("auth.signIn.submit")}
           </button>
         </form>
         <footer>
-          {registering ? "Already have an account?" : "New to Grapevine?"}{" "}
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => {
-              setMode(registering ? "signin" : "register");
-              setError(null);
-            }}
-          >
-            {registering ? "Sign in" : "Create an account"}
-          </button>
+          <p>
+            {registering ? t("auth.register.haveAccount") : t("auth.signIn.new")}{" "}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setMode(registering ? "signin" : "register");
+                setError(null);
+              }}
+            >
+              {registering ? t("auth.register.toSignIn") : t("auth.signIn.toRegister")}
+            </button>
+          </p>
+          <LanguagePicker
+            className="login-language"
+            onPick={(language) => void pickLanguageBeforeSignIn(language)}
+          />
         </footer>
       </article>
     </main>

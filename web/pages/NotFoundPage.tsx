@@ -1,15 +1,17 @@
 import { Link } from "wouter";
+import { useT } from "../i18n/index.ts";
 import { useAuth } from "../lib/auth.tsx";
 
 export function NotFoundPage() {
   const { user } = useAuth();
+  const t = useT();
   return (
     <main className="container narrow">
       <article className="not-found">
-        <h1>404 Page Not Found</h1>
-        <p>There is nothing at this address. It may have moved, or the link may be mistyped.</p>
+        <h1>{t("app.notFound.title")}</h1>
+        <p>{t("app.notFound.text")}</p>
         <Link href={user ? "/" : "/login"} role="button">
-          {user ? "Back to Dashboard" : "Go to sign in"}
+          {user ? t("app.notFound.backToDashboard") : t("app.notFound.goToSignIn")}
         </Link>
       </article>
     </main>

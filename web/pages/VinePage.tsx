@@ -5,10 +5,12 @@
  * the Itemized Report import, the settings, and how it is all counted. Live: "order.*" events
  * refetch the standing (web/lib/live-events-keys.ts). A lazy chunk: not in the first-load bundle.
  */
+import { Trans } from "@lingui/react";
 import { Link } from "wouter";
 import { useNow } from "../components/orders/useNow.ts";
 import { useOrderList } from "../hooks/useOrders.ts";
 import { useVineStanding } from "../hooks/useVine.ts";
+import { useT } from "../i18n/index.ts";
 import { downloadFile, errorMessage } from "../lib/api.ts";
 import { ageText } from "../lib/format.ts";
 import { editOrderPath } from "../lib/order-links.ts";
@@ -17,11 +19,11 @@ import {
   evaluationLine,
   form1099Line,
   formatAmount,
+  formatPercentNumber,
   pendingLine,
   periodText,
   projectionLine,
   rateState,
-  rateWords,
   toMinimumLine,
 } from "../lib/vine.ts";
 import { EtvChart } from "./vine/EtvChart.tsx";
@@ -31,50 +33,46 @@ import { VineSettingsForm } from "./vine/VineSettingsForm.tsx";
 import "../styles/dashboard.css";
 import "../styles/order-card.css";
 import "../styles/vine.css";
-import { plural } from "../../src/util/plural.ts";
 import { LoadFailed } from "../components/LoadFailed.tsx";
 
 const AWAITING_SHOWN = 10;
 
 export function VinePage() {
+  const t = useT();
   const { data: s, isLoading, isError, error, refetch } = useVineStanding();
   return (
     <main className="container vine-page">
       <div className="page-head">
         <hgroup>
-          <h1>Vine</h1>
-          <p className="muted">Your standing, counted from your own orders on this server.</p>
+          <h1>{t("nav.vine")}</h1>
+          <p className="muted">{t("vine.intro")}</p>
         </hgroup>
       </div>
       {isLoading ? (
-        <div
-          className="vine-grid"
-          role="status"
-          aria-busy="true"
-          aria-label="Loading your standing"
-        >
+        <div className="vine-grid" role="status" aria-busy="true" aria-label={t("vine.loading")}>
           <div className="skeleton-card" />
           <div className="skeleton-card" />
           <div className="skeleton-card" />
         </div>
       ) : isError || !s ? (
-        <LoadFailed
-          message={errorMessage(error, "Your Vine standing could not be loaded.")}
-          onRetry={refetch}
-        />
+        <LoadFailed message={errorMessage(error, t("vine.loadFailed"))} onRetry={refetch} />
       ) : (
         <>
-          <section className="vine-grid" aria-label="Standing">
+          <section className="vine-grid" aria-label={t("vine.standing")}>
             <article className="vine-card">
-              <h2>Review rate</h2>
+              <h2>{t("vine.rate.title")}</h2>
               <RateGauge rate={s.reviewRate} />
               <p className="stat-sub">
-                {s.reviewRate.reviewed} {rateWords(s.reviewRate.rule).reviewed} of{" "}
-                {s.reviewRate.counted} {rateWords(s.reviewRate.rule).counted} in the last{" "}
-                {s.reviewRate.windowDays} days
-                {s.reviewRate.exact !== null && ` (${s.reviewRate.exact}%, rounded down)`}
+                {t("vine.rate.counts", {
+                  rule: s.reviewRate.rule,
+                  reviewed: s.reviewRate.reviewed,
+                  counted: s.reviewRate.counted,
+                  days: s.reviewRate.windowDays,
+                })}
+                {s.reviewRate.exact !== null &&
+                  t("vine.rate.exact", { exact: formatPercentNumber(s.reviewRate.exact) })}
                 {rateState(s.reviewRate) === "low" && (
-                  <strong className="vine-warning"> · below the minimum</strong>
+                  <strong className="vine-warning"> · {t("vine.rate.belowMinimum")}</strong>
                 )}
               </p>
               {toMinimumLine(s.reviewRate) && (
@@ -88,20 +86,23 @@ export function VinePage() {
             </article>
 
             <article className="vine-card">
-              <h2>Evaluation</h2>
+              <h2>{t("vine.evaluation.title")}</h2>
               {s.evaluation ? (
                 <>
                   <p className="stat-sub vine-period">
                     {periodText(s.evaluation)}
                     {s.evaluation.rolled > 0
-                      ? " · the next period after the one you saved"
+                      ? ` · ${t("vine.evaluation.rolled")}`
                       : s.evaluation.defaultEnd
-                        ? " · six months from the start"
+                        ? ` · ${t("vine.evaluation.defaultEnd")}`
                         : ""}
                   </p>
                   <label className="vine-progress">
                     <span>
-                      Reviews: {s.evaluation.reviewed} of {s.evaluation.goldItems}
+                      {t("vine.evaluation.reviews", {
+                        reviewed: s.evaluation.reviewed,
+                        goldItems: s.evaluation.goldItems,
+                      })}
                     </span>
                     <progress
                       value={Math.min(s.evaluation.reviewed, s.evaluation.goldItems)}
@@ -110,10 +111,18 @@ export function VinePage() {
                   </label>
                   <label className="vine-progress">
                     <span>
-                      Review rate: {s.evaluation.percent ?? "–"}
-                      {s.evaluation.percent !== null && "%"} of {s.evaluation.goldPercent}% (
-                      {s.evaluation.reviewed} {rateWords(s.evaluation.rule).reviewed} of{" "}
-                      {s.evaluation.counted} {rateWords(s.evaluation.rule).counted})
+                      {t("vine.evaluation.rate", {
+                        rule: s.evaluation.rule,
+                        percent:
+                          s.evaluation.percent === null
+                            ? "–"
+                            : t("vine.percent", {
+                                percent: formatPercentNumber(s.evaluation.percent),
+                              }),
+                        goldPercent: formatPercentNumber(s.evaluation.goldPercent),
+                        reviewed: s.evaluation.reviewed,
+                        counted: s.evaluation.counted,
+                      })}
                     </span>
                     <progress
                       value={Math.min(s.evaluation.percent ?? 0, s.evaluation.goldPercent)}
@@ -129,34 +138,37 @@ export function VinePage() {
                   <p className="vine-line">
                     <strong>{evaluationLine(s.evaluation)}</strong>
                     <span className={`vine-badge ${s.evaluation.onTrack ? "ok" : "low"}`}>
-                      {s.evaluation.onTrack ? "On track for Gold" : "Not on track for Gold"}
+                      {s.evaluation.onTrack
+                        ? t("vine.evaluation.onTrack")
+                        : t("vine.evaluation.notOnTrack")}
                     </span>
                   </p>
                 </>
               ) : (
-                <p className="stat-sub">
-                  Enter the start of your evaluation period (as your Vine account page shows it) in
-                  the settings below to see your progress towards Gold.
-                </p>
+                <p className="stat-sub">{t("vine.evaluation.empty")}</p>
               )}
             </article>
 
             <article className="vine-card">
-              <h2>Today</h2>
-              <p className="stat-sub">Orders placed today</p>
+              <h2>{t("vine.today.title")}</h2>
+              <p className="stat-sub">{t("vine.today.placed")}</p>
               <p className="stat-value">
-                {s.today.ordered} <span className="stat-of">of {s.today.limit}</span>
+                {s.today.ordered}{" "}
+                <span className="stat-of">{t("vine.today.of", { limit: s.today.limit })}</span>
               </p>
               <progress
                 className={s.today.ordered >= s.today.limit ? "at-limit" : undefined}
                 value={Math.min(s.today.ordered, s.today.limit)}
                 max={s.today.limit}
-                aria-label={`${s.today.ordered} of ${s.today.limit} orders today`}
+                aria-label={t("vine.today.label", {
+                  ordered: s.today.ordered,
+                  limit: s.today.limit,
+                })}
               />
               <p className="stat-sub">
                 {s.today.ordered >= s.today.limit
-                  ? "Daily limit reached"
-                  : `${s.today.limit - s.today.ordered} more can be ordered today`}
+                  ? t("vine.today.limitReached")
+                  : t("vine.today.more", { count: s.today.limit - s.today.ordered })}
               </p>
             </article>
 
@@ -167,9 +179,9 @@ export function VinePage() {
           </section>
 
           <section className="vine-section" aria-labelledby="vine-etv">
-            <h2 id="vine-etv">ETV for taxes</h2>
+            <h2 id="vine-etv">{t("vine.etv.title")}</h2>
             {s.etv.length === 0 ? (
-              <p className="muted">No orders yet: the Estimated Tax Value appears here per year.</p>
+              <p className="muted">{t("vine.etv.empty")}</p>
             ) : (
               <div className="etv-years">
                 {s.etv.map((e) => (
@@ -186,22 +198,23 @@ export function VinePage() {
                             `/api/vine/etv.csv?year=${e.year}`,
                             `grapevine-etv-${e.year}.csv`,
                           ).catch((err: unknown) =>
-                            toastError(err, errorMessage(err, "The export failed")),
+                            toastError(err, errorMessage(err, t("vine.etv.exportFailed"))),
                           )
                         }
                       >
-                        Export {e.year} CSV
+                        {t("vine.etv.export", { year: String(e.year) })}
                       </button>
                     </header>
                     <p className="stat-value">{formatAmount(e.total, e.currency)}</p>
                     <p className="stat-sub">
-                      {plural(e.orders, { one: "order", other: "orders" })}
-                      {e.canceled > 0 && ` · ${e.canceled} canceled (not counted)`}
+                      {t("vine.etv.orders", { count: e.orders })}
+                      {e.canceled > 0 && ` · ${t("vine.etv.canceled", { count: e.canceled })}`}
                     </p>
                     {e.threshold1099 !== null && (
                       <p className="stat-sub vine-1099">
-                        {form1099Line(e.year, e.total, e.threshold1099)}. Information only, not tax
-                        advice.
+                        {t("vine.etv.form1099Note", {
+                          line: form1099Line(e.year, e.total, e.threshold1099),
+                        })}
                       </p>
                     )}
                     <EtvChart year={e.year} currency={e.currency} months={e.months} />
@@ -214,62 +227,40 @@ export function VinePage() {
       )}
 
       <section className="vine-section" aria-labelledby="vine-import">
-        <h2 id="vine-import">Import Amazon's Itemized Report</h2>
+        <h2 id="vine-import">{t("vine.import.title")}</h2>
         <ImportReport />
       </section>
 
       <section className="vine-section">
         <details>
-          <summary>Vine settings</summary>
+          <summary>{t("vine.settings.title")}</summary>
           <VineSettingsForm />
         </details>
         <details>
-          <summary>How this is counted</summary>
+          <summary>{t("vine.how.title")}</summary>
           <ul className="vine-definitions">
+            <li>{t("vine.how.day")}</li>
             <li>
-              An order belongs to the day it was ordered, in your time zone (or, without an order
-              date, the day it was added). Canceled orders and orders Vine support removed from your
-              review list never count.
+              <Trans
+                id="vine.how.rate"
+                values={{ rule: s?.reviewRate.rule ?? "2025" }}
+                components={{ 0: <strong />, 1: <em />, 2: <em /> }}
+              />
             </li>
             <li>
-              <strong>Review rate</strong>, as Vine's account page counts it since 2025: reviews
-              Vine <em>approved</em> over items <em>delivered</em> (Received or later) among the
-              orders of the last window days, today included, shown as a whole percent rounded down
-              (89.7% is 89%, below Gold's 90%). Submitted reviews waiting for approval are shown
-              apart ("92% once 3 pending reviews are approved"). If your marketplace still shows the
-              older rule (reviews submitted over items ordered), choose it in the settings below.{" "}
-              {s?.reviewRate.rule === "legacy"
-                ? "You use the older rule."
-                : "You use the 2025 rule."}
+              <Trans id="vine.how.card" components={{ 0: <strong /> }} />
             </li>
             <li>
-              <strong>Vine card on the dashboard</strong>: this rate over its window. The
-              dashboard's Review Rate card is another figure: submitted reviews of every order that
-              reached Received, over all time.
+              <Trans id="vine.how.evaluation" components={{ 0: <strong /> }} />
             </li>
             <li>
-              <strong>Evaluation</strong>: the same count over your evaluation period, from its
-              start day and time to its end day and time in your time zone. Without an end it lasts
-              six months; when it ends, the next six-month period starts the day after. "Review N
-              more" is how many more approved reviews reach the Gold rate; "on track" means
-              reviewing what you have received would reach both Gold numbers. The projection scales
-              the period's counts so far (approved and pending reviews, delivered items) to its full
-              length; a range shows where rounding decides.
+              <Trans id="vine.how.today" components={{ 0: <strong /> }} />
             </li>
             <li>
-              <strong>Today</strong>: orders placed today in your time zone (their order date, or
-              without one the day their mail arrived; not the day an order was added), against your
-              tier's daily limit (Silver 3, Gold 8 by default).
+              <Trans id="vine.how.awaiting" components={{ 0: <strong /> }} />
             </li>
             <li>
-              <strong>Awaiting approval</strong>: reviews submitted and neither approved nor
-              rejected; the age is whole days since the oldest submission.
-            </li>
-            <li>
-              <strong>ETV</strong>: the sum of the estimated value of each calendar year's orders
-              per currency; canceled orders are left out of the total and counted apart. For US
-              reviewers, the year's USD total is set beside the 1099-NEC reporting threshold ($600
-              for 2025, $2,000 for payments from 2026 on), as information, not tax advice.
+              <Trans id="vine.how.etv" components={{ 0: <strong /> }} />
             </li>
           </ul>
         </details>
@@ -279,6 +270,7 @@ export function VinePage() {
 }
 
 function AwaitingApproval(props: { count: number; oldestDays: number | null }) {
+  const t = useT();
   const now = useNow();
   const list = useOrderList({
     status: "Review Submitted",
@@ -289,12 +281,12 @@ function AwaitingApproval(props: { count: number; oldestDays: number | null }) {
   });
   return (
     <article className="vine-card">
-      <h2>Awaiting approval</h2>
+      <h2>{t("vine.awaiting.title")}</h2>
       <p className="stat-value">{props.count}</p>
       <p className="stat-sub">
         {props.count === 0
-          ? "No reviews waiting on Amazon"
-          : `oldest submitted ${plural(props.oldestDays ?? 0, { one: "day", other: "days" })} ago`}
+          ? t("vine.awaiting.none")
+          : t("vine.awaiting.oldest", { count: props.oldestDays ?? 0 })}
       </p>
       {props.count > 0 && (
         <ol className="vine-awaiting">
@@ -307,7 +299,7 @@ function AwaitingApproval(props: { count: number; oldestDays: number | null }) {
           {props.count > AWAITING_SHOWN && (
             <li>
               <Link href={`/orders?status=${encodeURIComponent("Review Submitted")}`}>
-                All {props.count} →
+                {t("vine.awaiting.all", { count: props.count })}
               </Link>
             </li>
           )}

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { MiddlewareHandler } from "hono";
+import { MANIFEST_PATHS } from "../../i18n/manifest.ts";
 import type { AppEnv } from "../types.ts";
 
 /** Written by scripts/build-web.ts: the content-hashed files, which never change. */
@@ -15,7 +16,7 @@ export const IMMUTABLE_LIST = "immutable.json";
  * Fixed names that must be checked on every load: the service worker (a stale one would keep old
  * push code) and the PWA manifest.
  */
-const NO_CACHE_FILES = new Set(["/sw.js", "/pwa/manifest.webmanifest"]);
+const NO_CACHE_FILES = new Set(["/sw.js", ...MANIFEST_PATHS]);
 
 function readImmutable(root: string): Set<string> {
   try {

@@ -15,6 +15,7 @@ import {
   useState,
 } from "react";
 import { unreadCount, useNotifications } from "../../hooks/useNotifications.ts";
+import { useT } from "../../i18n/index.ts";
 import type { PopoverAnchor } from "./NotificationsPopover.tsx";
 
 export const BADGE_MAX = 99;
@@ -58,6 +59,7 @@ function anchorOf(button: HTMLElement | null): PopoverAnchor {
 }
 
 export function NotificationsBell() {
+  const t = useT();
   const { data } = useNotifications();
   const unread = unreadCount(data);
   const rises = useRiseCounter(unread, data !== undefined);
@@ -100,7 +102,8 @@ export function NotificationsBell() {
     };
   }, [open, close]);
 
-  const label = unread > 0 ? `Notifications (${unread} unread)` : "Notifications";
+  const label =
+    unread > 0 ? t("notifications.bellUnread", { count: unread }) : t("notifications.title");
   return (
     <>
       <button
@@ -108,7 +111,7 @@ export function NotificationsBell() {
         type="button"
         className="notif-bell"
         aria-label={label}
-        title="Notifications"
+        title={t("notifications.title")}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={open ? popoverId : undefined}

@@ -19,7 +19,6 @@ import {
 import { createPortal } from "react-dom";
 import { useLocation } from "wouter";
 import type { Notification } from "../../../src/contract/notifications.ts";
-import { plural } from "../../../src/util/plural.ts";
 import {
   useDeleteAllNotifications,
   useDeleteNotification,
@@ -28,6 +27,7 @@ import {
   useNotifications,
 } from "../../hooks/useNotifications.ts";
 import { useTimeZone } from "../../hooks/useTimeZone.ts";
+import { type MessageId, useT } from "../../i18n/index.ts";
 import { errorMessage } from "../../lib/api.ts";
 import { formatDate, formatRelativeTime } from "../../lib/format.ts";
 import { toastError } from "../../lib/toast.tsx";
@@ -167,11 +167,11 @@ const ICONS = {
 } as const;
 
 type Level = "critical" | "warning" | "information" | "default";
-const LEVEL_LABEL: Record<Level, string> = {
-  critical: "Critical",
-  warning: "Warning",
-  information: "Information",
-  default: "Notice",
+const LEVEL_LABEL: Record<Level, MessageId> = {
+  critical: "notifications.level.critical",
+  warning: "notifications.level.warning",
+  information: "notifications.level.information",
+  default: "notifications.level.notice",
 };
 const levelOf = (n: Notification): Level =>
   n.level === "critical" || n.level === "warning" || n.level === "information"
@@ -228,6 +228,7 @@ export function NotificationsPopover({
   rootRef: RefObject<HTMLDivElement | null>;
   onClose: (returnFocus?: boolean) => void;
 }) {
+  const t = useT();
   const { data, isPending, isError, refetch, isFetching } = useNotifications();
   const markRead = useMarkNotificationRead();
   const remove = useDeleteNotification();
@@ -273,7 +274,7 @@ export function NotificationsPopover({
   }, [rootRef, navigate, onClose]);
 
   const fail = (title: string) => (err: unknown) =>
-    toastError(err, title, errorMessage(err, "Please try again."));
+    toastError(err, title, errorMessage(err, t("notifications.pleaseTryAgain")));
 
   const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
     if (e.key !== "ArrowLeft" && e.key !== "ArrowRight" && e.key !== "Home" && e.key !== "End") {
@@ -290,21 +291,21 @@ export function NotificationsPopover({
   if (isPending) {
     body = (
       <p className="notif-state" aria-busy="true">
-        Loading notifications…
+        {t("notifications.loading")}
       </p>
     );
   } else if (isError) {
     body = (
       <div className="notif-state" role="alert">
-        <strong>Could not load notifications</strong>
-        <p>Check your connection and try again.</p>
+        <strong>{t("notifications.loadFailed")}</strong>
+        <p>{t("notifications.checkConnection")}</p>
         <button
           type="button"
           className="secondary outline small"
           onClick={() => void refetch()}
           aria-busy={isFetching}
         >
-          Try again
+          {t("notifications.tryAgain")}
         </button>
       </div>
     );
@@ -315,15 +316,15 @@ export function NotificationsPopover({
           <span className="notif-state-icon">
             <Icon size={28}>{ICONS.check}</Icon>
           </span>
-          <strong>All caught up!</strong>
-          <p>No unread notifications</p>
+          <strong>{t("notifications.caughtUp")}</strong>
+          <p>{t("notifications.noUnread")}</p>
         </div>
       ) : (
         <div className="notif-state">
           <span className="notif-state-icon">
             <Icon size={28}>{ICONS.inbox}</Icon>
           </span>
-          <strong>No notifications yet</strong>
+          <strong>{t("notifications.none")}</strong>
         </div>
       );
   } else {
@@ -339,12 +340,14 @@ export function NotificationsPopover({
               // In the Unread tab the item goes away with its buttons: keep focus in the popover.
               if (tab === "unread") rootRef.current?.focus();
               markRead.mutate(n.notificationid, {
-                onError: fail("Failed to mark notification as read"),
+                onError: fail(t("notifications.markReadFailed")),
               });
             }}
             onDelete={() => {
               rootRef.current?.focus();
-              remove.mutate(n.notificationid, { onError: fail("Failed to delete notification") });
+              remove.mutate(n.notificationid, {
+                onError: fail(t("notifications.deleteFailed")),
+              });
             }}
           />
         ))}
@@ -363,34 +366,33 @@ export function NotificationsPopover({
       style={positionStyle(anchor)}
     >
       <header className="notif-head">
-        <h2 id={headingId}>Notifications</h2>
+        <h2 id={headingId}>{t("notifications.title")}</h2>
         <div className="notif-head-actions">
           {unread.length > 0 && (
             <IconButton
-              label="Mark all as read"
+              label={t("notifications.markAllRead")}
               icon="checkAll"
               onClick={() =>
                 markAll.mutate(undefined, {
-                  onError: fail("Failed to mark all notifications as read"),
+                  onError: fail(t("notifications.markAllReadFailed")),
                 })
               }
             />
           )}
           <IconButton
-            label="Delete all notifications"
+            label={t("notifications.deleteAll")}
             icon="trash"
             className="notif-danger"
             disabled={all.length === 0}
             onClick={() => setConfirmAll(true)}
           />
-          <IconButton label="Close" icon="close" onClick={() => onClose(true)} />
+          <IconButton label={t("common.close")} icon="close" onClick={() => onClose(true)} />
         </div>
       </header>
       {confirmAll && all.length > 0 && (
         <fieldset className="notif-confirm" aria-labelledby={`${headingId}-confirm`}>
           <p id={`${headingId}-confirm`}>
-            Delete all {plural(all.length, { one: "notification", other: "notifications" })}? This
-            cannot be undone.
+            {t("notifications.confirmDeleteAll", { count: all.length })}
           </p>
           <div className="notif-confirm-actions">
             <button
@@ -399,7 +401,7 @@ export function NotificationsPopover({
               autoFocus
               onClick={() => setConfirmAll(false)}
             >
-              Keep them
+              {t("notifications.keep")}
             </button>
             <button
               type="button"
@@ -408,31 +410,33 @@ export function NotificationsPopover({
               disabled={removeAll.isPending}
               onClick={() =>
                 removeAll.mutate(undefined, {
-                  onError: fail("Failed to delete notifications"),
+                  onError: fail(t("notifications.deleteAllFailed")),
                   onSettled: () => setConfirmAll(false),
                 })
               }
             >
-              Delete all
+              {t("notifications.deleteAllConfirm")}
             </button>
           </div>
         </fieldset>
       )}
-      <div className="notif-tabs" role="tablist" aria-label="Show">
-        {(["unread", "all"] as const).map((t) => (
+      <div className="notif-tabs" role="tablist" aria-label={t("notifications.show")}>
+        {(["unread", "all"] as const).map((tabName) => (
           <button
-            key={t}
-            id={tabIds[t]}
+            key={tabName}
+            id={tabIds[tabName]}
             type="button"
             role="tab"
             className="notif-tab"
-            aria-selected={tab === t}
+            aria-selected={tab === tabName}
             aria-controls={panelId}
-            tabIndex={tab === t ? 0 : -1}
-            onClick={() => setTab(t)}
+            tabIndex={tab === tabName ? 0 : -1}
+            onClick={() => setTab(tabName)}
             onKeyDown={onTabKey}
           >
-            {t === "unread" ? `Unread (${unread.length})` : `All (${all.length})`}
+            {tabName === "unread"
+              ? t("notifications.tabUnread", { count: unread.length })
+              : t("notifications.tabAll", { count: all.length })}
           </button>
         ))}
       </div>
@@ -457,15 +461,21 @@ function NotificationItem({
   onRead: () => void;
   onDelete: () => void;
 }) {
+  const t = useT();
   const level = levelOf(n);
+  const levelLabel = t(LEVEL_LABEL[level]);
   const html = useMemo(() => sanitizeNotificationHtml(n.message), [n.message]);
   return (
     <li className={`notif-item notif-level-${level}${n.isread ? "" : " notif-unread"}`}>
-      <span className="notif-level-icon" title={LEVEL_LABEL[level]}>
+      <span className="notif-level-icon" title={levelLabel}>
         <Icon size={18}>{ICONS[level]}</Icon>
       </span>
       <div className="notif-body">
-        <span className="notif-sr">{`${LEVEL_LABEL[level]}${n.isread ? "" : ", unread"}: `}</span>
+        <span className="notif-sr">
+          {n.isread
+            ? t("notifications.srRead", { level: levelLabel })
+            : t("notifications.srUnread", { level: levelLabel })}
+        </span>
         {/* Sanitised above: simple formatting and safe links only. */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised with DOMPurify */}
         <div className="notif-message" dangerouslySetInnerHTML={{ __html: html }} />
@@ -474,8 +484,10 @@ function NotificationItem({
         </time>
       </div>
       <div className="notif-item-actions">
-        {!n.isread && <IconButton label="Mark as read" icon="check" onClick={onRead} />}
-        <IconButton label="Delete notification" icon="trash" onClick={onDelete} />
+        {!n.isread && (
+          <IconButton label={t("notifications.markRead")} icon="check" onClick={onRead} />
+        )}
+        <IconButton label={t("notifications.delete")} icon="trash" onClick={onDelete} />
       </div>
     </li>
   );

@@ -6,36 +6,45 @@
  */
 import { Link } from "wouter";
 import { useVineStanding } from "../../hooks/useVine.ts";
-import { pendingLine, rateState, rateWords, toMinimumLine } from "../../lib/vine.ts";
+import { useT } from "../../i18n/index.ts";
+import { formatPercentNumber, pendingLine, rateState, toMinimumLine } from "../../lib/vine.ts";
 
 export function VineCard() {
+  const t = useT();
   const { data: s } = useVineStanding();
   const rate = s?.reviewRate;
   const low = rate ? rateState(rate) === "low" : false;
-  const words = rate ? rateWords(rate.rule) : null;
   const toMinimum = rate ? toMinimumLine(rate) : null;
   const pending = rate ? pendingLine(rate) : null;
   return (
     <article className="stat-card vine-stat-card">
       <h3>
-        <Link href="/vine">Vine</Link>
+        <Link href="/vine">{t("nav.vine")}</Link>
       </h3>
       <p className="stat-value" style={low ? { color: "var(--gv-danger)" } : undefined}>
-        {rate ? (rate.percent === null ? "–" : `${rate.percent}%`) : "–"}
+        {rate?.percent != null
+          ? t("vine.percent", { percent: formatPercentNumber(rate.percent) })
+          : "–"}
       </p>
       <p className="stat-sub">
-        {rate && words
-          ? `${rate.reviewed} ${words.reviewed} of ${rate.counted} ${words.counted}, last ${rate.windowDays} days (minimum ${rate.minimum}%)`
-          : "Vine's review rate"}
+        {rate
+          ? t("vine.card.counts", {
+              rule: rate.rule,
+              reviewed: rate.reviewed,
+              counted: rate.counted,
+              days: rate.windowDays,
+              minimum: formatPercentNumber(rate.minimum),
+            })
+          : t("vine.card.title")}
       </p>
       {toMinimum && <p className="stat-sub vine-to-minimum">{toMinimum}</p>}
       {pending && <p className="stat-sub">{pending}</p>}
       <p className="stat-sub muted vine-rate-note">
-        {rate?.rule === "legacy"
-          ? "Vine's older rule, over its window; Review Rate counts every order you received."
-          : "As Vine counts it, over its window; Review Rate counts submitted reviews of every order you received."}
+        {t("vine.card.note", { rule: rate?.rule ?? "2025" })}
       </p>
-      <p className="stat-sub">{s ? `${s.today.ordered} of ${s.today.limit} ordered today` : "…"}</p>
+      <p className="stat-sub">
+        {s ? t("vine.card.today", { ordered: s.today.ordered, limit: s.today.limit }) : "…"}
+      </p>
     </article>
   );
 }

@@ -2,12 +2,13 @@
  * Import Amazon's Itemized Report (.xlsx or .csv) and show what it did. The orders it changed
  * arrive over the live-event stream too; the standing and order lists are refetched here at once.
  */
+import { Trans } from "@lingui/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { ItemizedReportSummary } from "../../../src/contract/vine.ts";
-import { plural } from "../../../src/util/plural.ts";
 import { invalidateAfterOrderChange } from "../../hooks/useOrders.ts";
 import { uploadItemizedReport } from "../../hooks/useVine.ts";
+import { useT } from "../../i18n/index.ts";
 import { errorMessage, SignedOutError } from "../../lib/api.ts";
 import { vineKeys } from "../../lib/query-keys.ts";
 import { toast } from "../../lib/toast.tsx";
@@ -20,6 +21,7 @@ type Phase =
 
 export function ImportReport() {
   const queryClient = useQueryClient();
+  const t = useT();
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
@@ -33,29 +35,25 @@ export function ImportReport() {
       setPhase({ kind: "done", summary });
       setFile(null);
       if (input.current) input.current.value = "";
-      toast({ title: "Itemized Report imported", variant: "success" });
+      toast({ title: t("vine.import.imported"), variant: "success" });
       void queryClient.invalidateQueries({ queryKey: vineKeys.standing() });
       void invalidateAfterOrderChange(queryClient);
     } catch (err) {
       if (err instanceof SignedOutError) return;
-      setPhase({ kind: "error", message: errorMessage(err, "The report could not be imported.") });
+      setPhase({ kind: "error", message: errorMessage(err, t("vine.import.failed")) });
     }
   }
 
   return (
     <form className="vine-import" onSubmit={(e) => void submit(e)}>
-      <p className="muted">
-        On Amazon, open Vine → Account → Itemized Report, download the year, and import the file
-        here: each order gets Amazon's ETV, cancellations mark orders Canceled, and orders you do
-        not have yet are added. Importing the same file again changes nothing.
-      </p>
+      <p className="muted">{t("vine.import.help")}</p>
       <div className="vine-import-row">
         <input
           ref={input}
           type="file"
           name="file"
           accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
-          aria-label="Itemized Report file (.xlsx or .csv)"
+          aria-label={t("vine.import.fileLabel")}
           onChange={(e) => {
             setFile(e.currentTarget.files?.[0] ?? null);
             setPhase({ kind: "idle" });
@@ -66,7 +64,7 @@ export function ImportReport() {
           disabled={!file || phase.kind === "uploading"}
           aria-busy={phase.kind === "uploading" || undefined}
         >
-          {phase.kind === "uploading" ? "Importing…" : "Import Report"}
+          {phase.kind === "uploading" ? t("vine.import.importing") : t("vine.import.submit")}
         </button>
       </div>
       {phase.kind === "error" && (
@@ -77,23 +75,33 @@ export function ImportReport() {
       {phase.kind === "done" && (
         <div className="vine-import-summary" role="status">
           <p>
-            <strong>{plural(phase.summary.rows, { one: "row", other: "rows" })} read:</strong>{" "}
-            {phase.summary.created} added, {phase.summary.updated} updated, {phase.summary.canceled}{" "}
-            canceled, {phase.summary.unchanged} unchanged, {phase.summary.skipped} skipped.
+            <Trans
+              id="vine.import.summary"
+              values={{
+                count: phase.summary.rows,
+                created: phase.summary.created,
+                updated: phase.summary.updated,
+                canceled: phase.summary.canceled,
+                unchanged: phase.summary.unchanged,
+                skipped: phase.summary.skipped,
+              }}
+              components={{ 0: <strong /> }}
+            />
           </p>
           <p className="muted">
-            Headers on row {phase.summary.headerRow}
-            {phase.summary.dateForm ? `; dates read as ${phase.summary.dateForm}` : ""}.
+            {t("vine.import.headers", {
+              row: phase.summary.headerRow,
+              hasDateForm: phase.summary.dateForm ? "yes" : "no",
+              dateForm: phase.summary.dateForm ?? "",
+            })}
           </p>
           {phase.summary.errors.length > 0 && (
             <ul>
               {phase.summary.errors.slice(0, 20).map((e) => (
-                <li key={e.row}>
-                  Row {e.row}: {e.message}
-                </li>
+                <li key={e.row}>{t("vine.import.rowError", { row: e.row, message: e.message })}</li>
               ))}
               {phase.summary.errors.length > 20 && (
-                <li>…and {phase.summary.errors.length - 20} more</li>
+                <li>{t("vine.import.more", { count: phase.summary.errors.length - 20 })}</li>
               )}
             </ul>
           )}

@@ -1,8 +1,6 @@
 /** The Vine thresholds (GET/PUT /api/user/vine-settings); today's US values are the defaults. */
 import { type FormEvent, useEffect, useState } from "react";
 import {
-  RATE_RULE_HINTS,
-  RATE_RULE_LABELS,
   RATE_RULES,
   type RateRule,
   VINE_TIERS,
@@ -11,6 +9,7 @@ import {
 } from "../../../src/contract/vine-constants.ts";
 import { Field, InputField, SelectField } from "../../components/Field.tsx";
 import { useSaveVineSettings, useVineSettings } from "../../hooks/useVine.ts";
+import { type MessageId, translate, useT } from "../../i18n/index.ts";
 
 type NumberField = Exclude<
   keyof VineSettings,
@@ -21,35 +20,45 @@ type NumberField = Exclude<
   | "evaluationEndTime"
   | "rateRule"
 >;
-const NUMBERS: { field: NumberField; label: string; suffix?: string }[] = [
-  { field: "rateWindowDays", label: "Review rate window", suffix: "days" },
-  { field: "rateMinimum", label: "Minimum review rate", suffix: "%" },
-  { field: "goldItems", label: "Gold: reviews needed" },
-  { field: "goldPercent", label: "Gold: review rate", suffix: "%" },
-  { field: "dailyLimitSilver", label: "Daily limit (Silver)", suffix: "orders" },
-  { field: "dailyLimitGold", label: "Daily limit (Gold)", suffix: "orders" },
+const NUMBERS: { field: NumberField; label: MessageId; suffix?: MessageId }[] = [
+  { field: "rateWindowDays", label: "vine.settings.rateWindowDays", suffix: "vine.settings.days" },
+  { field: "rateMinimum", label: "vine.settings.rateMinimum", suffix: "vine.settings.percent" },
+  { field: "goldItems", label: "vine.settings.goldItems" },
+  { field: "goldPercent", label: "vine.settings.goldPercent", suffix: "vine.settings.percent" },
+  {
+    field: "dailyLimitSilver",
+    label: "vine.settings.dailyLimitSilver",
+    suffix: "vine.settings.orders",
+  },
+  {
+    field: "dailyLimitGold",
+    label: "vine.settings.dailyLimitGold",
+    suffix: "vine.settings.orders",
+  },
 ];
 
 /** The form's own names for the settings, in the server's messages too. */
-const LABELS: Record<string, string> = {
+const LABELS: Record<string, MessageId> = {
   ...Object.fromEntries(NUMBERS.map((n) => [n.field, n.label])),
-  tier: "Tier",
-  evaluationStart: "Evaluation period starts",
-  evaluationEnd: "Evaluation period ends",
+  tier: "vine.settings.tier",
+  evaluationStart: "vine.settings.evaluationStart",
+  evaluationEnd: "vine.settings.evaluationEnd",
 };
 export const withFormLabels = (message: string): string =>
-  message.replace(/\b(tier|evaluationStart|evaluationEnd|[a-z]+(?:[A-Z][a-z]+)+)\b/g, (name) =>
-    LABELS[name] ? `"${LABELS[name]}"` : name,
-  );
+  message.replace(/\b(tier|evaluationStart|evaluationEnd|[a-z]+(?:[A-Z][a-z]+)+)\b/g, (name) => {
+    const label = LABELS[name];
+    return label ? translate("vine.settings.quoted", { label: translate(label) }) : name;
+  });
 
 export function VineSettingsForm() {
+  const t = useT();
   const { data } = useVineSettings();
   const save = useSaveVineSettings(withFormLabels);
   const [form, setForm] = useState<VineSettings | null>(null);
   useEffect(() => {
     if (data) setForm(data);
   }, [data]);
-  if (!form) return <p aria-busy="true">Loading settings…</p>;
+  if (!form) return <p aria-busy="true">{t("vine.settings.loading")}</p>;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -63,29 +72,29 @@ export function VineSettingsForm() {
     <form className="vine-settings" onSubmit={submit}>
       <div className="vine-settings-grid">
         <SelectField
-          label="Tier"
+          label={t("vine.settings.tier")}
           name="tier"
           value={form.tier}
           onValue={(tier) => setForm({ ...form, tier: tier as VineTier })}
-          options={VINE_TIERS.map((t) => ({ value: t, label: t }))}
+          options={VINE_TIERS.map((tier) => ({ value: tier, label: t(`vine.tier.${tier}`) }))}
         />
         <SelectField
-          label="Review rate rule"
-          hint={RATE_RULE_HINTS[form.rateRule]}
+          label={t("vine.settings.rateRule")}
+          hint={t(`vine.rateRule.hint.${form.rateRule}`)}
           name="rateRule"
           value={form.rateRule}
           onValue={(rateRule) => setForm({ ...form, rateRule: rateRule as RateRule })}
-          options={RATE_RULES.map((r) => ({ value: r, label: RATE_RULE_LABELS[r] }))}
+          options={RATE_RULES.map((r) => ({ value: r, label: t(`vine.rateRule.${r}`) }))}
         />
         <InputField
-          label="Evaluation period start day"
+          label={t("vine.settings.startDay")}
           type="date"
           name="evaluationStart"
           value={form.evaluationStart ?? ""}
           onValue={(v) => setForm({ ...form, evaluationStart: v || null })}
         />
         <InputField
-          label="Evaluation period start time"
+          label={t("vine.settings.startTime")}
           type="time"
           name="evaluationStartTime"
           value={form.evaluationStartTime}
@@ -94,7 +103,8 @@ export function VineSettingsForm() {
         <InputField
           label={
             <>
-              Evaluation period end day <small className="muted">(empty: six months)</small>
+              {t("vine.settings.endDay")}{" "}
+              <small className="muted">{t("vine.settings.endDayHint")}</small>
             </>
           }
           type="date"
@@ -103,7 +113,7 @@ export function VineSettingsForm() {
           onValue={(v) => setForm({ ...form, evaluationEnd: v || null })}
         />
         <InputField
-          label="Evaluation period end time"
+          label={t("vine.settings.endTime")}
           type="time"
           name="evaluationEndTime"
           value={form.evaluationEndTime}
@@ -114,8 +124,8 @@ export function VineSettingsForm() {
             key={field}
             label={
               <>
-                {label}
-                {suffix && <small className="muted"> ({suffix})</small>}
+                {t(label)}
+                {suffix && <small className="muted"> ({t(suffix)})</small>}
               </>
             }
             control={(a) => (
@@ -133,13 +143,9 @@ export function VineSettingsForm() {
           />
         ))}
       </div>
-      <p className="muted">
-        The evaluation period is the one your Vine account page shows, with its start and end times;
-        once it ends, the next six-month period follows. Amazon changes these rules and they differ
-        by country: the defaults are today's US values (Silver 3 items a day, Gold 8).
-      </p>
+      <p className="muted">{t("vine.settings.note")}</p>
       <button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
-        Save Vine Settings
+        {t("vine.settings.save")}
       </button>
     </form>
   );
