@@ -7,11 +7,11 @@
  */
 import { describe, expect, test } from "bun:test";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
-import { type Catalog, compileCatalog } from "./catalog.ts";
+import { type Catalog, catalogOf, compileCatalog } from "./catalog.ts";
 import { LANGUAGES } from "./languages.ts";
 
 const catalogs = Object.fromEntries(
-  LANGUAGES.map((l) => [l, require(`../../locales/${l}.json`) as Catalog]),
+  LANGUAGES.map((l) => [l, catalogOf(require(`../../locales/${l}.json`))]),
 ) as Record<(typeof LANGUAGES)[number], Catalog>;
 const english = catalogs.en;
 
