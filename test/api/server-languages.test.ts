@@ -1,13 +1,15 @@
 /**
  * The server's words in the receiving user's language (docs/i18n.md, `server.*` ids): a review
  * reminder in the bell and on the user's ntfy channel (the local fake of test/support/fake-alerts.ts),
- * a channel's test alert, and old notifications following a change of language. The real app
+ * a channel's test alert, webhooks (their machine fields unchanged), and old notifications
+ * following a change of language. The real app
  * (test/harness.ts); the reminders run on a fixed `now`.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import type { AlertChannel, Notification } from "../../src/contract/index.ts";
 import { createRemindersRepo } from "../../src/features/reminders/reminders.repo.ts";
 import { runReviewReminders } from "../../src/features/reminders/reminders.service.ts";
+import { deliveredNotice } from "../../src/features/tracking/tracking.messages.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { type FakeAlerts, startFakeAlerts } from "../support/fake-alerts.ts";
 import { seedOrder } from "../support/seed-orders.ts";
@@ -161,5 +163,42 @@ test("a channel's test alert is in its user's language", async () => {
     topic: "reviews-ja",
     title: "Grapevine テスト通知",
     message: `Grapevine からの通知はこのチャンネル（${ja.channel.name}）に届きます。`,
+  });
+});
+
+test("webhooks carry the text in the user's language and their machine fields unchanged", async () => {
+  const h = harness();
+  const u = await reviewer(h, "de");
+  for (const format of ["json", "discord", "slack"]) {
+    const res = await h.req("POST", "/api/user/alert-channels", {
+      token: u.token,
+      body: { type: "webhook", url: `${fake.url}/hook/${format}`, format, events: ["delivered"] },
+    });
+    expect(res.status).toBe(201);
+  }
+  h.services.alerts.start();
+  h.services.notifications.notify(
+    u.userid,
+    "information",
+    deliveredNotice([{ id: u.orderId, name: "Garden Hose", details: null }]),
+    { event: "delivered", orderId: u.orderId },
+  );
+  const reqs = await fake.received(3);
+  const by = (p: string) => reqs.find((r) => r.path === p)?.json;
+  const url = `http://grapevine.local:3000/orders/${u.orderId}/edit`;
+  expect(by("/hook/json")).toMatchObject({
+    event: "delivered",
+    title: "Zugestellt",
+    message: "Zugestellt: Garden Hose.",
+    url,
+    order: { product: "Garden Hose <50 m> & Reel", status: "Received" },
+  });
+  expect(by("/hook/discord")).toMatchObject({
+    content: "Zugestellt",
+    embeds: [{ fields: [{ name: "Bestellung" }, { name: "Status", value: "Received" }] }],
+  });
+  expect(by("/hook/slack")).toMatchObject({
+    text: "Zugestellt: Zugestellt: Garden Hose.",
+    blocks: [{}, { elements: [{ text: `<${url}|In Grapevine öffnen>` }] }],
   });
 });
