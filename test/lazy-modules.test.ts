@@ -27,6 +27,8 @@ const LAZY = [
   "node_modules/@fastify/busboy/",
   "node_modules/openai/",
   "node_modules/mailparser/",
+  "node_modules/@lingui/core/",
+  "node_modules/@lingui/message-utils/",
   "node_modules/imapflow/",
   "src/mail/amazon/reader.ts",
 ];

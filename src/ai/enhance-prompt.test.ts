@@ -126,6 +126,21 @@ describe("buildEnhancePrompt", () => {
     expect(system(off)).not.toMatch(/subject for the review/);
   });
 
+  test("every kind of request asks for the answer in the review's own language, not English", () => {
+    for (const i of [
+      input({ requestType: "improve" }),
+      input({
+        requestType: "grammar",
+        settings: settings({ aiEditingOption: "Grammar & Spelling" }),
+      }),
+      input({ text: null, subject: "Ein guter Wasserkocher" }),
+    ]) {
+      const prompt = system(buildEnhancePrompt(i));
+      expect(prompt).toContain("answer in the language the review is written in");
+      expect(prompt).toContain("Never translate it into English or any other language");
+    }
+  });
+
   test("a subject alone asks for a subject only, without a text length", () => {
     const p = buildEnhancePrompt(input({ text: null, subject: "ok kettle" }));
     expect(p.wants).toEqual({ text: false, subject: true });

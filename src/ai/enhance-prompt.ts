@@ -9,6 +9,9 @@
  * - improve: rewrite for clarity towards the target word count, in the user's tone mix (tones
  *   above 0 with their weights).
  * - A subject is asked for when one was sent, or when autoGenerateSubject is on and there is text.
+ * - The answer is in the language the review is written in (German on amazon.de, Japanese on
+ *   amazon.co.jp…), never translated: the model tells the language from the text itself, so no
+ *   setting of the user's is sent.
  *
  * The model is asked for a JSON object; the reply is read tolerantly (code fences, a preamble,
  * reasoning models' <think> blocks, other key names, or plain prose as a last resort).
@@ -43,6 +46,10 @@ export type EnhancePrompt = {
   generateSubject: boolean;
   temperature: number;
 };
+
+/** The answer stays in the review's own language, whatever the language of these instructions. */
+export const LANGUAGE_RULE =
+  "Language: answer in the language the review is written in (that of the review text, or of the subject when there is no text), with that language's spelling and punctuation. Never translate it into English or any other language; the language of the product name does not count.";
 
 /** What each tone asks of the writing. */
 export const TONE_GUIDE: Record<Tone, string> = {
@@ -127,6 +134,7 @@ export function buildEnhancePrompt(input: EnhanceInput): EnhancePrompt {
   const system = [
     "You are an editor helping a reviewer polish a product review they wrote themselves.",
     ...rules,
+    LANGUAGE_RULE,
     "The product name is context only: do not return it.",
     `Answer with only this JSON object and nothing else: ${shape}`,
   ].join("\n");

@@ -163,6 +163,12 @@ export const notifications = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     /** HTML built on the server from escaped values; sanitised again in the browser. */
     message: text("message").notNull(),
+    /**
+     * What the notification says as catalog messages (JSON of NotificationMessage,
+     * src/features/notifications/message.ts), rendered in the reader's language when it is read;
+     * null for notifications from before languages (their `message` is shown).
+     */
+    content: text("content"),
     level: text("level").notNull().default("information"),
     isRead: integer("is_read", { mode: "boolean" }).notNull().default(false),
     createdAt: text("created_at").notNull().default(now),

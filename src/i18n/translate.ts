@@ -2,23 +2,22 @@
  * The server's words in a user's language: notifications, review reminders, alert messages and
  * the English sentence of each API error code, from the same catalogs as the web app
  * (`locales/<language>.json`, docs/i18n.md). A language's catalog is read and compiled the first
- * time a message in it is needed; a message missing from it falls back to English.
+ * time a message in it is needed; a message missing from it falls back to English. Lingui itself
+ * (@lingui/core, @lingui/message-utils) is loaded then too, not at start (test/lazy-modules.test.ts).
  */
-import { type I18n, setupI18n } from "@lingui/core";
-import { type Catalog, compileCatalog } from "./catalog.ts";
+import type { I18n } from "@lingui/core";
+import type { Catalog } from "./catalog.ts";
 import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage, type Language } from "./languages.ts";
 
-// Static requires, so the server bundle (scripts/build-server.ts) carries every catalog. A JSON
-// file that something also imported as a module comes back as that module (its `default`).
-const json = (mod: Catalog | { default: Catalog }): Catalog =>
-  "default" in mod && typeof mod.default === "object" ? mod.default : (mod as Catalog);
-const CATALOGS: Record<Language, () => Catalog> = {
-  en: () => json(require("../../locales/en.json")),
-  de: () => json(require("../../locales/de.json")),
-  fr: () => json(require("../../locales/fr.json")),
-  es: () => json(require("../../locales/es.json")),
-  it: () => json(require("../../locales/it.json")),
-  ja: () => json(require("../../locales/ja.json")),
+// Static requires, so the server bundle (scripts/build-server.ts) carries every catalog; a JSON
+// file also imported as a module comes back as that module (`catalogOf` takes its object).
+const CATALOGS: Record<Language, () => unknown> = {
+  en: () => require("../../locales/en.json"),
+  de: () => require("../../locales/de.json"),
+  fr: () => require("../../locales/fr.json"),
+  es: () => require("../../locales/es.json"),
+  it: () => require("../../locales/it.json"),
+  ja: () => require("../../locales/ja.json"),
 };
 
 export type MessageValues = Record<string, string | number | Date | null | undefined>;
@@ -29,7 +28,9 @@ const loaded = new Map<Language, I18n>();
 function i18nFor(language: Language): I18n {
   let i18n = loaded.get(language);
   if (!i18n) {
-    const messages = compileCatalog(CATALOGS[language]());
+    const { catalogOf, compileCatalog } = require("./catalog.ts") as typeof import("./catalog.ts");
+    const { setupI18n } = require("@lingui/core") as typeof import("@lingui/core");
+    const messages = compileCatalog(catalogOf(CATALOGS[language]()));
     i18n = setupI18n();
     i18n.loadAndActivate({ locale: INTL_LOCALES[language], messages });
     loaded.set(language, i18n);

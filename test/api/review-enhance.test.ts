@@ -119,6 +119,26 @@ describe("a successful enhancement", () => {
     expect(prompt).toContain("Bamboo Cutting Board, Large");
   });
 
+  test("a German review: the model is asked to answer in the review's language, not in English", async () => {
+    const h = harness();
+    const u = await setup(h);
+    const text = "Das Brett ist groß und rutscht nicht. Es lässt sich leicht reinigen.";
+    for (const requestType of ["improve", "grammar"] as const) {
+      const r = await enhance(h, u.token, u.orderId, { requestType, text });
+      expect(r.status).toBe(200);
+    }
+    expect(ai.requests).toHaveLength(2);
+    for (const req of ai.requests) {
+      const [system, user] = req.body?.messages ?? [];
+      expect(system?.content).toContain(
+        "Language: answer in the language the review is written in (that of the review text, or of the subject when there is no text)",
+      );
+      expect(system?.content).toContain("Never translate it into English or any other language");
+      // The review itself goes as written; nothing names a language for the model to use.
+      expect(user?.content).toContain(text);
+    }
+  });
+
   test("only the product name, subject and text leave the server", async () => {
     const h = harness();
     const u = await setup(h);

@@ -11,7 +11,7 @@ import type { UserData } from "../../src/contract/index.ts";
 import type { Language } from "../../src/i18n/languages.ts";
 import { useUserData } from "../hooks/useUser.ts";
 import { apiJson } from "../lib/api.ts";
-import { userKeys } from "../lib/query-keys.ts";
+import { notificationKeys, userKeys } from "../lib/query-keys.ts";
 import { currentLanguage, setLanguage } from "./index.ts";
 
 const PICKED_KEY = "language-picked";
@@ -46,6 +46,8 @@ export function useSaveLanguage() {
     mutationFn: saveLanguage,
     onSuccess: async ({ language }) => {
       queryClient.setQueryData<UserData>(userKeys.data(), (d) => (d ? { ...d, language } : d));
+      // The server writes notifications in the account's language when they are read.
+      void queryClient.invalidateQueries({ queryKey: notificationKeys.all() });
       await setLanguage(language);
     },
   });
@@ -63,11 +65,12 @@ export function useAccountLanguage(signedIn: boolean) {
     const save = picked ?? (account === null ? shown : null);
     if (save && save !== account) {
       saveLanguage(save)
-        .then(() =>
+        .then(() => {
           queryClient.setQueryData<UserData>(userKeys.data(), (d) =>
             d ? { ...d, language: save } : d,
-          ),
-        )
+          );
+          void queryClient.invalidateQueries({ queryKey: notificationKeys.all() });
+        })
         .catch(() => {
           // saved the next time the app starts; the screens are in it already
         });

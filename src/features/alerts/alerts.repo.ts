@@ -37,9 +37,14 @@ export function createAlertsRepo(db: Db) {
     `INSERT INTO alert_outbox (channel_id, event, title, message, order_json, quiet, next_attempt_at)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
   );
+  const language = db.$client.prepare<{ language: string | null }, [number]>(
+    "SELECT language FROM users WHERE id = ?1",
+  );
   const owned = (userId: number, id: number) =>
     and(eq(alertChannels.id, id), eq(alertChannels.userId, userId));
   return {
+    /** The user's saved language (null when none is: English); alerts are written in it. */
+    languageOf: (userId: number): string | null => language.get(userId)?.language ?? null,
     transaction: <T>(fn: () => T): T => db.$client.transaction(fn)(),
 
     listChannels: (userId: number): AlertChannelRow[] =>

@@ -10,15 +10,13 @@
  * Quiet hours: rows queued during them wait, and go out as ONE summary when they end.
  */
 import type { AlertChannelEvent } from "../../contract/events.ts";
-import {
-  ALERT_EVENT_LABELS,
-  type AlertEvent,
-  type NotificationLevel,
-} from "../../contract/index.ts";
+import type { AlertEvent, NotificationLevel } from "../../contract/index.ts";
 import type { AlertChannelRow, AlertOutboxRow, OrderRow } from "../../db/schema.ts";
+import type { Language } from "../../i18n/languages.ts";
+import { languageOrDefault, translate } from "../../i18n/translate.ts";
 import type { Logger } from "../../log.ts";
 import { orderPath } from "../../util/app-links.ts";
-import { html, type SafeHtml } from "../notifications/html.ts";
+import { type NotificationMessage, part } from "../notifications/message.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import { eventsOf } from "./alerts.codec.ts";
 import { quietHoursOf, quietUntil } from "./alerts.quiet-hours.ts";
@@ -43,8 +41,8 @@ const URGENT: ReadonlySet<AlertEvent> = new Set([
   "mailbox_supervisor_failing",
 ]);
 
-/** One alert, or the summary of the alerts held during quiet hours. */
-function payloadOf(rows: AlertOutboxRow[], sentAt: string): AlertPayload {
+/** One alert, or the summary of the alerts held during quiet hours (in the user's language). */
+function payloadOf(rows: AlertOutboxRow[], sentAt: string, language: Language): AlertPayload {
   const first = rows[0] as AlertOutboxRow;
   if (rows.length === 1) {
     const order = first.orderJson ? (JSON.parse(first.orderJson) as AlertPayload["order"]) : null;
@@ -56,17 +54,19 @@ function payloadOf(rows: AlertOutboxRow[], sentAt: string): AlertPayload {
       order,
       urgent: URGENT.has(first.event as AlertEvent),
       sentAt,
+      language,
     };
   }
   const lines = rows.map((r) => `• ${r.title}: ${r.message}`);
   return {
     event: "summary",
-    title: `${rows.length} alerts during quiet hours`,
+    title: translate(language, "server.alerts.quietSummary", { count: rows.length }),
     message: lines.join("\n").slice(0, 3500),
     path: null,
     order: null,
     urgent: rows.some((r) => URGENT.has(r.event as AlertEvent)),
     sentAt,
+    language,
   };
 }
 
@@ -78,7 +78,7 @@ export function createSender(deps: {
   /** Sends one payload to the channel; never throws. */
   send: (row: AlertChannelRow, payload: AlertPayload) => Promise<SendOutcome>;
   /** The bell: tells a user their channel was paused (no event kind: never an alert itself). */
-  notify: (userId: number, level: NotificationLevel, message: SafeHtml) => unknown;
+  notify: (userId: number, level: NotificationLevel, message: NotificationMessage) => unknown;
   timeZoneOf: (userId: number) => string | null;
   findOrder: (userId: number, orderId: number) => OrderRow | undefined;
   publishChange: (userId: number, type: AlertChannelEvent) => void;
@@ -106,11 +106,9 @@ export function createSender(deps: {
     repo.failPending(row.id, "Not sent: the channel was paused", nowIso);
     log.warn({ channelId: row.id, type: row.type }, "alerts: channel paused");
     try {
-      deps.notify(
-        row.userId,
-        "warning",
-        html`Alerts to <strong>${row.name}</strong> are paused: ${reason}. Check the channel in Account Settings → Alerts and save it to resume.`,
-      );
+      deps.notify(row.userId, "warning", [
+        part("server.alerts.paused", { channel: row.name, reason }),
+      ]);
     } catch (err) {
       log.error({ err }, "alerts: could not tell the user about a paused channel");
     }
@@ -187,7 +185,8 @@ export function createSender(deps: {
       if (stopped) return;
       const current = repo.channelById(channelId);
       if (!current || current.pausedAt) return;
-      const payload = payloadOf(batch, clock().toISOString());
+      const language = languageOrDefault(repo.languageOf(current.userId));
+      const payload = payloadOf(batch, clock().toISOString(), language);
       const outcome = await send(current, payload);
       const at = clock();
       const attempts = Math.max(...batch.map((r) => r.attempts)) + 1;
@@ -297,6 +296,7 @@ export function createSender(deps: {
           : null;
         const now = clock();
         const zone = deps.timeZoneOf(userId);
+        const language = languageOrDefault(repo.languageOf(userId));
         // One write for all of them (a savepoint inside the caller's transaction, if any).
         repo.transaction(() =>
           repo.queue(
@@ -305,7 +305,7 @@ export function createSender(deps: {
               return {
                 channelId: c.id,
                 event,
-                title: title || ALERT_EVENT_LABELS[event],
+                title: title || translate(language, `server.alertEvent.${event}`),
                 message,
                 orderJson,
                 quiet: until !== null,

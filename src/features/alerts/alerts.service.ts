@@ -12,13 +12,14 @@ import type { AlertChannelEvent } from "../../contract/events.ts";
 import type { AlertTestResult, NotificationLevel } from "../../contract/index.ts";
 import type { AlertChannelRow, OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
+import { languageOrDefault, translate } from "../../i18n/translate.ts";
 import type { Logger } from "../../log.ts";
 import { accountPath } from "../../util/app-links.ts";
 import { AppError } from "../../util/errors.ts";
 import { plural } from "../../util/plural.ts";
 import { createRateWindow } from "../../util/rate-window.ts";
 import type { Secrets } from "../../util/secrets.ts";
-import type { SafeHtml } from "../notifications/html.ts";
+import type { NotificationMessage } from "../notifications/message.ts";
 import { createChannels } from "./alerts.channels.ts";
 import { targetOf } from "./alerts.codec.ts";
 import type { AlertsRepo } from "./alerts.repo.ts";
@@ -37,7 +38,7 @@ export type AlertsDeps = {
   secrets: Secrets;
   events: EventBus;
   /** The bell: tells a user their channel was paused (no event kind: never an alert itself). */
-  notify: (userId: number, level: NotificationLevel, message: SafeHtml) => unknown;
+  notify: (userId: number, level: NotificationLevel, message: NotificationMessage) => unknown;
   timeZoneOf: (userId: number) => string | null;
   findOrder: (userId: number, orderId: number) => OrderRow | undefined;
   isAdmin: (userId: number) => boolean;
@@ -115,10 +116,13 @@ export function createAlertsService(deps: AlertsDeps) {
         );
       }
       const nowIso = clock().toISOString();
+      const language = languageOrDefault(repo.languageOf(userId));
+      const title = translate(language, "server.alerts.testTitle");
       const outcome = await send(row, {
         event: "test",
-        title: "Grapevine test alert",
-        message: `Alerts from Grapevine reach this channel (${row.name}).`,
+        title,
+        message: translate(language, "server.alerts.testMessage", { channel: row.name }),
+        language,
         path: accountPath("alerts"),
         order: null,
         urgent: false,
@@ -129,7 +133,7 @@ export function createAlertsService(deps: AlertsDeps) {
         const r = repo.insertOutbox({
           channelId: row.id,
           event: "test",
-          title: "Grapevine test alert",
+          title,
           message: "",
           orderJson: null,
           quiet: false,

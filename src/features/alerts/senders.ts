@@ -11,6 +11,8 @@
  * read what a LAN service answers).
  */
 import type { AlertEvent, AlertWebhookJson, WebhookFormat } from "../../contract/alerts.ts";
+import type { Language } from "../../i18n/languages.ts";
+import { translate } from "../../i18n/translate.ts";
 import { retryAfterMs } from "../../util/retry-after.ts";
 import {
   OutgoingError,
@@ -33,6 +35,8 @@ export type AlertPayload = {
   /** High for things that need doing (overdue, mailbox, server problems). */
   urgent: boolean;
   sentAt: string;
+  /** The receiving user's language: `title` and `message` are in it, and so are the labels. */
+  language?: Language;
 };
 
 export type NtfyTarget = {
@@ -126,8 +130,16 @@ export function buildRequest(
               ...(p.order
                 ? {
                     fields: [
-                      { name: "Order", value: p.order.number ?? "—", inline: true },
-                      { name: "Status", value: p.order.status, inline: true },
+                      {
+                        name: translate(p.language ?? "en", "server.alerts.order"),
+                        value: p.order.number ?? "—",
+                        inline: true,
+                      },
+                      {
+                        name: translate(p.language ?? "en", "server.alerts.status"),
+                        value: p.order.status,
+                        inline: true,
+                      },
                     ],
                   }
                 : {}),
@@ -151,7 +163,12 @@ export function buildRequest(
               ? [
                   {
                     type: "context",
-                    elements: [{ type: "mrkdwn", text: `<${link}|Open in Grapevine>` }],
+                    elements: [
+                      {
+                        type: "mrkdwn",
+                        text: `<${link}|${slackEscape(translate(p.language ?? "en", "server.alerts.open"))}>`,
+                      },
+                    ],
                   },
                 ]
               : []),

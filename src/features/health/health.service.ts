@@ -20,7 +20,7 @@ import type { Db } from "../../db/client.ts";
 import { pingDatabase } from "../../db/client.ts";
 import type { Logger } from "../../log.ts";
 import { ADMIN_USER_ID } from "../auth/auth.service.ts";
-import { html } from "../notifications/html.ts";
+import { part } from "../notifications/message.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 
 export const HEALTH_WATCH_INTERVAL_MS = 60_000;
@@ -121,7 +121,13 @@ export function createHealthService(deps: {
       deps.notifications.notify(
         ADMIN_USER_ID,
         "critical",
-        html`The server is running out of disk space: ${freeMb} MB free in ${deps.dataDir} (the warning level is ${deps.minFreeMb} MB, DISK_FREE_MIN_MB). When it is full, nothing can be saved and mail stops being imported. Free some space.`,
+        [
+          part("server.health.diskLow", {
+            free: String(freeMb),
+            folder: deps.dataDir,
+            min: String(deps.minFreeMb),
+          }),
+        ],
         { event: "disk_nearly_full" },
       );
       alerted = true;

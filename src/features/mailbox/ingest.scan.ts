@@ -9,8 +9,8 @@ import type { AlertEvent } from "../../contract/alerts.ts";
 import type { IngestSummary, NotificationLevel, SkipReason } from "../../contract/index.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { Logger } from "../../log.ts";
-import { plural } from "../../util/plural.ts";
-import { html, type SafeHtml } from "../notifications/html.ts";
+import type { SafeHtml } from "../notifications/html.ts";
+import { type MessagePart, type NotificationMessage, part } from "../notifications/message.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import type { Change, ImportMode } from "./apply-facts.ts";
 import { type Applied, emptyChanges, type IngestResult } from "./ingest.ledger.ts";
@@ -40,7 +40,7 @@ export type ScanDeps = {
   notify: (
     userId: number,
     level: NotificationLevel,
-    message: SafeHtml,
+    message: SafeHtml | NotificationMessage,
     alert?: NotificationAlert,
   ) => unknown;
   clock: () => Date;
@@ -176,57 +176,60 @@ export function scanEvents(scan: Scan): AlertEvent[] {
 }
 
 /** The one notification of a scan: new orders by name, then the other changes as counts. */
-export function scanMessage(scan: Scan): SafeHtml {
+export function scanMessage(scan: Scan): NotificationMessage {
   const created = scan.summary.ordersCreated;
-  const where = scan.source === "import" ? "your imported mail" : "your mail";
-  const parts: SafeHtml[] = [];
+  const source = { choice: scan.source === "import" ? "import" : "mail" };
+  const parts: MessagePart[] = [];
   if (created > 0) {
-    const shown = scan.createdNames.slice(0, NOTIFY_NAMES);
-    const more = created - shown.length;
+    const names = scan.createdNames.slice(0, NOTIFY_NAMES);
+    const more = created - names.length;
     parts.push(
-      html`<strong>${plural(created, { one: "new order", other: "new orders" })}</strong> from ${where}: ${shown.map(
-        (n, i) => html`${i > 0 ? ", " : ""}${n}`,
-      )}${more > 0 ? ` and ${more} more` : ""}.`,
+      more > 0
+        ? part("server.scan.createdMore", { count: created, source, names, more })
+        : part("server.scan.created", { count: created, source, names }),
     );
   }
   const c = scan.changes;
   const counted: [number, string][] = [
-    [c.shipped, "shipped"],
-    [c.delivered, "delivered"],
-    [c.canceled, "canceled"],
-    [c.delayed, "delayed"],
-    [c.details, "updated"],
+    [c.shipped, "server.scan.change.shipped"],
+    [c.delivered, "server.scan.change.delivered"],
+    [c.canceled, "server.scan.change.canceled"],
+    [c.delayed, "server.scan.change.delayed"],
+    [c.details, "server.scan.change.updated"],
   ];
-  const other = counted.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`);
-  if (other.length > 0) {
-    const lead = created > 0 ? " " : "";
+  const changes = counted.filter(([n]) => n > 0);
+  if (changes.length > 0) {
     parts.push(
-      html`${lead}<strong>${plural(scan.summary.ordersUpdated, { one: "order", other: "orders" })} updated</strong> from ${where}: ${other.join(", ")}.`,
+      part("server.scan.updated", {
+        count: scan.summary.ordersUpdated,
+        source,
+        changes: changes.map(([count, id]) => part(id, { count })),
+      }),
     );
   }
   const unknown = scan.summary.messages.notUnderstood;
-  if (unknown > 0) {
-    const lead = parts.length > 0 ? " " : "";
-    parts.push(
-      html`${lead}${notUnderstoodSentence(unknown, scan.summary.notUnderstoodByMarketplace)}`,
-    );
-  }
-  return html`${parts}`;
+  if (unknown > 0) parts.push(notUnderstood(unknown, scan.summary.notUnderstoodByMarketplace));
+  return parts;
 }
 
 /**
  * "2 emails from Amazon were not understood (JP 2); they are read again when Grapevine's mail
  * reader is updated." (docs/messages.md, Mail and account).
  */
-export function notUnderstoodSentence(
+export function notUnderstood(
   n: number,
   byMarketplace: Partial<Record<string, number>>,
-): string {
+): MessagePart {
   const where = Object.entries(byMarketplace)
     .filter(([, c]) => (c ?? 0) > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
-    .map(([m, c]) => `${m === "unknown" ? "other marketplaces" : m} ${c}`);
-  return `${plural(n, { one: "email", other: "emails" })} from Amazon ${n === 1 ? "was" : "were"} not understood${
-    where.length > 0 ? ` (${where.join(", ")})` : ""
-  }; ${n === 1 ? "it is" : "they are"} read again when Grapevine's mail reader is updated.`;
+    .map(
+      ([m, c]): MessagePart =>
+        m === "unknown"
+          ? part("server.scan.otherMarketplaces", { count: c ?? 0 })
+          : part("server.scan.marketplace", { marketplace: m, count: c ?? 0 }),
+    );
+  return where.length > 0
+    ? part("server.scan.notUnderstoodWhere", { count: n, where })
+    : part("server.scan.notUnderstood", { count: n });
 }

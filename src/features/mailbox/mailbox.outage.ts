@@ -7,7 +7,7 @@
  * themselves) ends its outage without a notice. In memory: a restart starts counting afresh.
  */
 import type { SupervisorSnapshot } from "../../mail/imap/supervisor.ts";
-import { html, type SafeHtml } from "../notifications/html.ts";
+import { type NotificationMessage, part, yesNo } from "../notifications/message.ts";
 
 export const SUPERVISOR_FAILING_AFTER_MS = 30 * 60_000;
 
@@ -16,8 +16,21 @@ export function supervisorFailingNotice(o: {
   emailAddress: string | null;
   minutes: number;
   lastError: string | null;
-}): SafeHtml {
-  return html`The mailbox monitor of user ${o.userId}${o.emailAddress ? html` (<strong>${o.emailAddress}</strong>)` : ""} has not been able to connect to Gmail for ${o.minutes} minutes${o.lastError ? `: ${o.lastError}` : "."} Their Amazon mail is not being read meanwhile; it keeps trying by itself. Check the server's network and the log (<a href="/admin/logs">Admin Logs</a>).`;
+}): NotificationMessage {
+  return [
+    part(
+      "server.mailbox.supervisorFailing",
+      {
+        user: String(o.userId),
+        hasAddress: yesNo(o.emailAddress),
+        address: o.emailAddress ?? "",
+        minutes: o.minutes,
+        hasError: yesNo(o.lastError),
+        error: o.lastError ?? "",
+      },
+      "/admin/logs",
+    ),
+  ];
 }
 
 export function createOutageWatch(deps: {

@@ -11,7 +11,7 @@ import { createAttemptLimiter } from "../../mail/imap/manager.ts";
 import type { SupervisorSnapshot } from "../../mail/imap/supervisor.ts";
 import { AppError, conflict, notFound } from "../../util/errors.ts";
 import { plural } from "../../util/plural.ts";
-import { html, type SafeHtml } from "../notifications/html.ts";
+import { type NotificationMessage, part } from "../notifications/message.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 
 export const APP_PASSWORD_REFUSED =
@@ -29,8 +29,8 @@ export function requireConnected(repo: MailboxRepo, userId: number): MailboxAcco
 }
 
 /** The one critical notification when the stored credentials are refused. */
-export function expiredNotice(emailAddress: string): SafeHtml {
-  return html`Gmail refused the saved credentials for <strong>${emailAddress}</strong>, so new Amazon mail is not being read. Connect your Gmail account again in Account Settings.`;
+export function expiredNotice(emailAddress: string): NotificationMessage {
+  return [part("server.mailbox.expired", { address: emailAddress })];
 }
 
 export function createMailboxStatus(deps: {

@@ -1,7 +1,7 @@
 /** Queries on the notifications table; every read and write is scoped to one user. */
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { type NotificationRow, notifications } from "../../db/schema.ts";
+import { type NotificationRow, notifications, users } from "../../db/schema.ts";
 
 export function createNotificationsRepo(db: Db) {
   const owned = (userId: number, id: number) =>
@@ -18,8 +18,16 @@ export function createNotificationsRepo(db: Db) {
     },
     findOwned: (userId: number, id: number): NotificationRow | undefined =>
       db.select().from(notifications).where(owned(userId, id)).get(),
-    insert: (row: { userId: number; level: string; message: string }): NotificationRow =>
-      db.insert(notifications).values(row).returning().get(),
+    /** The user's saved language (null when none is: English). */
+    languageOf: (userId: number): string | null =>
+      db.select({ language: users.language }).from(users).where(eq(users.id, userId)).get()
+        ?.language ?? null,
+    insert: (row: {
+      userId: number;
+      level: string;
+      message: string;
+      content?: string | null;
+    }): NotificationRow => db.insert(notifications).values(row).returning().get(),
     /** Marks one as read; the number of rows that changed (0 when it was read already). */
     markRead: (userId: number, id: number): number =>
       db

@@ -11,9 +11,11 @@ import {
 } from "../../contract/index.ts";
 import type { NotificationRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
+import type { Language } from "../../i18n/languages.ts";
+import { languageOrDefault, translate } from "../../i18n/translate.ts";
 import { notFound } from "../../util/errors.ts";
-import { plural } from "../../util/plural.ts";
 import { SafeHtml, toPlainText } from "./html.ts";
+import { type NotificationMessage, parseMessage, renderMessage } from "./message.ts";
 import type { NotificationsRepo } from "./notifications.repo.ts";
 
 /** GET /api/notifications answers at most this many, newest first. */
@@ -27,10 +29,24 @@ export function isNotificationLevel(level: unknown): level is NotificationLevel 
   return (NOTIFICATION_LEVELS as readonly unknown[]).includes(level);
 }
 
-export function toNotification(row: NotificationRow): Notification {
+/**
+ * A stored notification as the API shows it, in the reader's language: one stored as catalog
+ * messages (`content`) is rendered now, so switching language changes old notifications too;
+ * an older one (or one whose content cannot be read) shows the text it was stored with.
+ */
+export function toNotification(row: NotificationRow, language: Language = "en"): Notification {
+  const content = parseMessage(row.content);
+  let message = row.message;
+  if (content) {
+    try {
+      message = renderMessage(language, content).toString();
+    } catch {
+      // A message the catalogs no longer compile: the text it was stored with.
+    }
+  }
   return {
     notificationid: row.id,
-    message: row.message,
+    message,
     level: isNotificationLevel(row.level) ? row.level : "other",
     isread: row.isRead,
     createdate: row.createdAt,
@@ -50,10 +66,14 @@ export function createNotificationsService(deps: {
   onAlert?: (userId: number, text: string, alert: NotificationAlert) => void;
 }) {
   const { repo, events } = deps;
+  const languageOf = (userId: number): Language => languageOrDefault(repo.languageOf(userId));
 
   return {
     list(userId: number): Notification[] {
-      return repo.listForUser(userId, NOTIFICATIONS_LIST_CAP).map(toNotification);
+      const language = languageOf(userId);
+      return repo
+        .listForUser(userId, NOTIFICATIONS_LIST_CAP)
+        .map((row) => toNotification(row, language));
     },
 
     markRead(userId: number, id: number) {
@@ -76,7 +96,7 @@ export function createNotificationsService(deps: {
         message:
           updated === 0
             ? "No unread notifications"
-            : `${plural(updated, { one: "notification", other: "notifications" })} marked as read`,
+            : translate("en", "server.notifications.markedRead", { count: updated }),
         updated,
       };
     },
@@ -89,21 +109,23 @@ export function createNotificationsService(deps: {
         message:
           deleted === 0
             ? "No notifications to delete"
-            : `${plural(deleted, { one: "notification", other: "notifications" })} deleted`,
+            : translate("en", "server.notifications.deleted", { count: deleted }),
         deleted,
       };
     },
 
     /**
-     * Stores a notification for the user and tells their open browsers. `message` must come from
-     * the `html` template (values escaped); an unknown level or a plain string is refused.
+     * Stores a notification for the user and tells their open browsers. `message` is catalog
+     * messages (message.ts: shown in the reader's language whenever it is read) or HTML from the
+     * `html` template (values escaped; shown as it is); an unknown level or a plain string is
+     * refused. The API's answers above stay English for API clients, like its errors' `error`.
      * `alert` (optional) names the event kind and order: the user's alert channels that chose the
      * event get it too, sent in the background (never delaying this call).
      */
     notify(
       userId: number,
       level: NotificationLevel,
-      message: SafeHtml,
+      message: SafeHtml | NotificationMessage,
       alert?: NotificationAlert,
     ): Notification {
       if (!isNotificationLevel(level)) {
@@ -111,25 +133,36 @@ export function createNotificationsService(deps: {
           `Unknown notification level "${String(level)}": use one of ${NOTIFICATION_LEVELS.join(", ")}`,
         );
       }
-      if (!(message instanceof SafeHtml)) {
+      const language = languageOf(userId);
+      const content = Array.isArray(message) ? (message as NotificationMessage) : null;
+      const rendered = content ? renderMessage(language, content) : message;
+      if (!(rendered instanceof SafeHtml)) {
         throw new TypeError("A notification message must be built with the html template");
       }
-      const text = message.toString();
+      const text = rendered.toString();
       if (text.trim() === "") throw new TypeError("A notification message cannot be empty");
       if (text.length > NOTIFICATION_MESSAGE_MAX) {
         throw new RangeError(
           `A notification message is limited to ${NOTIFICATION_MESSAGE_MAX} characters`,
         );
       }
-      const row = repo.insert({ userId, level, message: text });
+      const row = repo.insert({
+        userId,
+        level,
+        message: text,
+        content: content ? JSON.stringify(content) : null,
+      });
       events.publish(userId, "notification.created");
-      if (alert) deps.onAlert?.(userId, toPlainText(message), alert);
-      return toNotification(row);
+      if (alert) deps.onAlert?.(userId, toPlainText(rendered), alert);
+      return toNotification(row, language);
     },
 
     /** The user's notifications for GET /api/user/export (all of them, newest first). */
     exportSection(userId: number): { notifications: Notification[] } {
-      return { notifications: repo.listForUser(userId).map(toNotification) };
+      const language = languageOf(userId);
+      return {
+        notifications: repo.listForUser(userId).map((row) => toNotification(row, language)),
+      };
     },
   };
 }

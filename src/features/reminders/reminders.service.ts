@@ -12,7 +12,7 @@
 import type { NotificationLevel } from "../../contract/index.ts";
 import { reviewLink } from "../../util/app-links.ts";
 import { dayInZone } from "../../util/calendar-day.ts";
-import { html, type SafeHtml } from "../notifications/html.ts";
+import { type NotificationMessage, part } from "../notifications/message.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
 import type { ReminderCandidate, RemindersRepo } from "./reminders.repo.ts";
 
@@ -23,7 +23,8 @@ type Rule = {
   dateField: "dateDelivered" | "dateReviewRejected";
   /** Ascending: warning, then critical. */
   thresholds: [Threshold, Threshold];
-  message: (c: ReminderCandidate, days: number, level: NotificationLevel) => SafeHtml;
+  /** The notification (in the user's language when read: server.reminder.* in locales/). */
+  message: (c: ReminderCandidate, days: number, level: NotificationLevel) => NotificationMessage;
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -37,8 +38,13 @@ export const REMINDER_RULES: readonly Rule[] = [
       { days: 14, level: "warning" },
       { days: 30, level: "critical" },
     ],
-    message: (c, days, level) =>
-      html`${level === "critical" ? "Review overdue" : "Review due"}: <strong>${c.productName}</strong> was delivered ${days} days ago. <a href="${reviewLink(c.orderId)}">Write the review</a>`,
+    message: (c, days, level) => [
+      part(
+        level === "critical" ? "server.reminder.reviewOverdue" : "server.reminder.reviewDue",
+        { product: c.productName, days },
+        reviewLink(c.orderId),
+      ),
+    ],
   },
   {
     prefix: "rejected",
@@ -48,8 +54,13 @@ export const REMINDER_RULES: readonly Rule[] = [
       { days: 3, level: "warning" },
       { days: 7, level: "critical" },
     ],
-    message: (c, days, level) =>
-      html`${level === "critical" ? "Rewrite overdue" : "Rewrite due"}: the review of <strong>${c.productName}</strong> was rejected ${days} days ago. <a href="${reviewLink(c.orderId)}">Rewrite the review</a>`,
+    message: (c, days, level) => [
+      part(
+        level === "critical" ? "server.reminder.rewriteOverdue" : "server.reminder.rewriteDue",
+        { product: c.productName, days },
+        reviewLink(c.orderId),
+      ),
+    ],
   },
 ];
 

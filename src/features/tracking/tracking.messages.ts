@@ -12,7 +12,7 @@ import type {
 import { orderPath, reviewLink } from "../../util/app-links.ts";
 import { AppError } from "../../util/errors.ts";
 import { plural } from "../../util/plural.ts";
-import { html, type SafeHtml } from "../notifications/html.ts";
+import { type NotificationMessage, part, yesNo } from "../notifications/message.ts";
 
 export const CARRIER_UNKNOWN_WARNING =
   "The carrier could not be recognised from this tracking number; choose it by hand.";
@@ -70,17 +70,32 @@ function countText(reason: TrackingFailureReason, n: number, name: string): stri
 /** The notification about orders that became Received by carrier tracking. */
 export function deliveredNotice(
   delivered: { id: number; name: string; details: string | null }[],
-): SafeHtml {
+): NotificationMessage {
   const first = delivered[0];
   if (delivered.length === 1 && first) {
-    return html`Delivered: <strong>${first.name}</strong>${first.details ? ` (${first.details})` : ""}. <a href="${reviewLink(first.id)}">Write the review</a>`;
+    return [
+      part(
+        "server.tracking.delivered",
+        { product: first.name, hasDetails: yesNo(first.details), details: first.details ?? "" },
+        reviewLink(first.id),
+      ),
+    ];
   }
-  const shown = delivered.slice(0, NOTIFY_NAMES);
-  const more = delivered.length - shown.length;
-  return html`<strong>${plural(delivered.length, { one: "order", other: "orders" })} delivered</strong> according to carrier tracking: ${shown.map(
-    (d, i) => html`${i > 0 ? ", " : ""}${d.name}`,
-  )}${more > 0 ? ` and ${more} more` : ""}.`;
+  const names = delivered.slice(0, NOTIFY_NAMES).map((d) => d.name);
+  const more = delivered.length - names.length;
+  return [
+    more > 0
+      ? part("server.tracking.deliveredManyMore", { count: delivered.length, names, more })
+      : part("server.tracking.deliveredMany", { count: delivered.length, names }),
+  ];
 }
+
+const PROBLEM_MESSAGES: Record<TrackingProblem | "not-found", string> = {
+  "failed-attempt": "server.tracking.failedAttempt",
+  returned: "server.tracking.returned",
+  "not-found": "server.tracking.notFound",
+  exception: "server.tracking.problem",
+};
 
 /** The user's notification about trouble with one parcel. */
 export function problemNotice(
@@ -89,20 +104,21 @@ export function problemNotice(
   problem: TrackingProblem | "not-found",
   status: string | null,
   notFoundChecks: number,
-): SafeHtml {
-  const name = CARRIER_NAMES[carrier];
-  const open = html` <a href="${orderPath(o.id, { from: "/" })}">Open the order</a>`;
-  const said = status ? `: ${status}` : ".";
-  switch (problem) {
-    case "failed-attempt":
-      return html`${name} could not deliver <strong>${o.name}</strong>${said}${open}`;
-    case "returned":
-      return html`${name} is returning <strong>${o.name}</strong> to the sender${said}${open}`;
-    case "not-found":
-      return html`${name} still does not know tracking number ${o.number} of <strong>${o.name}</strong> after ${notFoundChecks} checks: check the number on the order.${open}`;
-    default:
-      return html`${name} reports a problem with <strong>${o.name}</strong>${said}${open}`;
-  }
+): NotificationMessage {
+  return [
+    part(
+      PROBLEM_MESSAGES[problem] ?? "server.tracking.problem",
+      {
+        carrier: CARRIER_NAMES[carrier],
+        product: o.name,
+        number: o.number,
+        checks: notFoundChecks,
+        hasStatus: yesNo(status),
+        status: status ?? "",
+      },
+      orderPath(o.id, { from: "/" }),
+    ),
+  ];
 }
 /** The HTTP answer for a single look-up that got no answer. */
 export function failureError(
