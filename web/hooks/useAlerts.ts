@@ -11,6 +11,7 @@ import type {
   UpdateAlertChannelBody,
   WebPushKey,
 } from "../../src/contract/alerts.ts";
+import { translate } from "../i18n/index.ts";
 import { apiJson, errorMessage } from "../lib/api.ts";
 import { alertKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
@@ -31,9 +32,9 @@ export function useCreateAlertChannel() {
       apiJson<AlertChannel>("POST", "/api/user/alert-channels", body),
     onSuccess: (ch) => {
       void invalidate();
-      toast({ title: "Alert channel saved", description: ch.name, variant: "success" });
+      toast({ title: translate("alerts.saved"), description: ch.name, variant: "success" });
     },
-    onError: (err) => toastError(err, errorMessage(err, "The alert channel could not be saved")),
+    onError: (err) => toastError(err, errorMessage(err, translate("alerts.saveFailed"))),
   });
 }
 
@@ -44,9 +45,9 @@ export function useUpdateAlertChannel() {
       apiJson<AlertChannel>("PUT", `/api/user/alert-channels/${id}`, body),
     onSuccess: () => {
       void invalidate();
-      toast({ title: "Alert channel saved", variant: "success" });
+      toast({ title: translate("alerts.saved"), variant: "success" });
     },
-    onError: (err) => toastError(err, errorMessage(err, "The alert channel could not be saved")),
+    onError: (err) => toastError(err, errorMessage(err, translate("alerts.saveFailed"))),
   });
 }
 
@@ -56,9 +57,9 @@ export function useDeleteAlertChannel() {
     mutationFn: (id: number) => apiJson<unknown>("DELETE", `/api/user/alert-channels/${id}`),
     onSuccess: () => {
       void invalidate();
-      toast({ title: "Alert channel deleted", variant: "success" });
+      toast({ title: translate("alerts.deleted"), variant: "success" });
     },
-    onError: (err) => toastError(err, errorMessage(err, "The alert channel could not be deleted")),
+    onError: (err) => toastError(err, errorMessage(err, translate("alerts.deleteFailed"))),
   });
 }
 
@@ -70,23 +71,28 @@ export function useTestAlertChannel() {
       apiJson<AlertTestResult>("POST", `/api/user/alert-channels/${id}/test`),
     onSuccess: (r) => {
       void invalidate();
-      if (r.ok) toast({ title: "Test alert sent", variant: "success" });
-      else toast({ title: "Test alert failed", description: r.error, variant: "destructive" });
+      if (r.ok) toast({ title: translate("alerts.test.sent"), variant: "success" });
+      else
+        toast({
+          title: translate("alerts.test.failed"),
+          description: r.error,
+          variant: "destructive",
+        });
     },
-    onError: (err) => toastError(err, errorMessage(err, "The test alert could not be sent")),
+    onError: (err) => toastError(err, errorMessage(err, translate("alerts.test.sendFailed"))),
   });
 }
 
 /** Why this browser cannot receive push, or null when it can. */
 export function pushUnsupportedReason(): string | null {
   if (!window.isSecureContext) {
-    return "Push needs Grapevine opened over https:// (or on localhost).";
+    return translate("alerts.push.needsHttps");
   }
   if (!("serviceWorker" in navigator) || !("PushManager" in window)) {
-    return "This browser does not support push notifications. On an iPhone, add Grapevine to the Home Screen first.";
+    return translate("alerts.push.unsupported");
   }
   if (typeof Notification !== "undefined" && Notification.permission === "denied") {
-    return "Notifications are blocked for this site in the browser's settings.";
+    return translate("alerts.push.blocked");
   }
   return null;
 }
@@ -103,7 +109,7 @@ function deviceName(): string {
           ? "Windows"
           : /Linux/.test(ua)
             ? "Linux"
-            : "Device";
+            : translate("alerts.push.someDevice");
   const browser = /Edg\//.test(ua)
     ? "Edge"
     : /Firefox\//.test(ua)
@@ -112,8 +118,8 @@ function deviceName(): string {
         ? "Chrome"
         : /Safari\//.test(ua)
           ? "Safari"
-          : "Browser";
-  return `${browser} on ${os}`;
+          : translate("alerts.push.someBrowser");
+  return translate("alerts.push.deviceName", { browser, os });
 }
 
 /** Asks for permission, subscribes with the server's VAPID key and saves this device's channel. */
@@ -125,7 +131,7 @@ export function useEnablePush() {
       if (reason) throw new Error(reason);
       const permission = await Notification.requestPermission();
       if (permission !== "granted") {
-        throw new Error("Notifications were not allowed, so push cannot be turned on.");
+        throw new Error(translate("alerts.push.notAllowed"));
       }
       const reg = await navigator.serviceWorker.register("/sw.js");
       await navigator.serviceWorker.ready;
@@ -149,11 +155,11 @@ export function useEnablePush() {
     },
     onSuccess: (ch) => {
       void invalidate();
-      toast({ title: "Push enabled on this device", description: ch.name, variant: "success" });
+      toast({ title: translate("alerts.push.enabled"), description: ch.name, variant: "success" });
     },
     onError: (err) =>
       toast({
-        title: "Push could not be enabled",
+        title: translate("alerts.push.enableFailed"),
         description: err instanceof Error ? errorMessage(err, err.message) : String(err),
         variant: "destructive",
       }),

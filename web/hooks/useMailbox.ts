@@ -10,6 +10,7 @@ import type {
   MailFolder,
 } from "../../src/contract/index.ts";
 import type { EmailSettings, UserData } from "../../src/contract/user.ts";
+import { translate } from "../i18n/index.ts";
 import { apiJson, apiRequest } from "../lib/api.ts";
 import { mailboxKeys, userKeys } from "../lib/query-keys.ts";
 
@@ -147,10 +148,17 @@ export const useManualReconnect = () =>
 export const useRetryIdle = () => useMailboxAction("/api/imap/retry-idle", "retry real-time");
 
 /** Friendly words for each state of the mailbox (docs/behaviour.md#states-and-transitions Mailbox status). */
-export const MAILBOX_STATE_LABELS: Record<MailboxState, string> = {
-  idle: "Real-time monitoring",
-  connected: "Connected",
-  polling: "Checking every 5 minutes",
-  disconnected: "Disconnected",
-  connecting: "Connecting…",
-};
+export function mailboxStateWords(state: MailboxState): string {
+  switch (state) {
+    case "idle":
+      return translate("mailbox.state.idle");
+    case "connected":
+      return translate("mailbox.state.connected");
+    case "polling":
+      return translate("mailbox.state.polling");
+    case "disconnected":
+      return translate("mailbox.state.disconnected");
+    case "connecting":
+      return translate("mailbox.state.connecting");
+  }
+}

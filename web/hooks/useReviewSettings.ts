@@ -5,13 +5,10 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ReviewSettings } from "../../src/contract/constants.ts";
+import { translate } from "../i18n/index.ts";
 import { apiJson, errorMessage, FIVE_MINUTES } from "../lib/api.ts";
 import { reviewSettingsKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
-
-export const REVIEW_SETTINGS_FETCH_FAILED = "Failed to fetch review settings";
-export const REVIEW_SETTINGS_SAVE_FAILED = "Failed to save settings";
-export const REVIEW_SETTINGS_SAVED = "Settings saved";
 
 /** The signed-in user's review settings (the server answers the defaults when none were saved). */
 export function useReviewSettings(opts: { enabled?: boolean } = {}) {
@@ -30,8 +27,8 @@ export function useSaveReviewSettings() {
       apiJson<ReviewSettings>("PUT", "/api/user/review-settings", settings),
     onSuccess: (saved) => {
       queryClient.setQueryData(reviewSettingsKeys.all(), saved);
-      toast({ title: REVIEW_SETTINGS_SAVED, variant: "success" });
+      toast({ title: translate("reviewSettings.saved"), variant: "success" });
     },
-    onError: (err) => toastError(err, errorMessage(err, REVIEW_SETTINGS_SAVE_FAILED)),
+    onError: (err) => toastError(err, errorMessage(err, translate("reviewSettings.saveFailed"))),
   });
 }

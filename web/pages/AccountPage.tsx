@@ -8,6 +8,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Tabs } from "../components/Tabs.tsx";
 import { afterConnect } from "../hooks/useMailbox.ts";
+import { type T, useT } from "../i18n/index.ts";
 import {
   announceOAuthResult,
   readOAuthResult,
@@ -31,42 +32,57 @@ const AlertsTab = lazy(() =>
   import("./account/AlertsTab.tsx").then((m) => ({ default: m.AlertsTab })),
 );
 
-const TABS: Tab[] = [
-  { id: "profile", label: "Profile Information", short: "Profile", render: () => <ProfileTab /> },
-  {
-    id: "reviews",
-    label: "Review Settings",
-    short: "Reviews",
-    render: () => (
-      <Suspense fallback={<article aria-busy="true" aria-label="Loading review settings" />}>
-        <ReviewSettingsTab />
-      </Suspense>
-    ),
-  },
-  {
-    id: "tracking",
-    label: "Shipment Tracking",
-    short: "Tracking",
-    render: () => <TrackingTab />,
-  },
-  { id: "email", label: "Email Configuration", short: "Email", render: () => <EmailTab /> },
-  {
-    id: "alerts",
-    label: "Alerts",
-    short: "Alerts",
-    render: () => (
-      <Suspense fallback={<article aria-busy="true" aria-label="Loading alert channels" />}>
-        <AlertsTab />
-      </Suspense>
-    ),
-  },
-];
+const TAB_IDS = ["profile", "reviews", "tracking", "email", "alerts"] as const;
+
+/** The tabs in the reader's language. */
+function tabs(t: T): Tab[] {
+  return [
+    {
+      id: "profile",
+      label: t("account.tab.profile"),
+      short: t("account.tab.profileShort"),
+      render: () => <ProfileTab />,
+    },
+    {
+      id: "reviews",
+      label: t("account.tab.reviews"),
+      short: t("account.tab.reviewsShort"),
+      render: () => (
+        <Suspense fallback={<article aria-busy="true" aria-label={t("reviewSettings.loading")} />}>
+          <ReviewSettingsTab />
+        </Suspense>
+      ),
+    },
+    {
+      id: "tracking",
+      label: t("account.tab.tracking"),
+      short: t("account.tab.trackingShort"),
+      render: () => <TrackingTab />,
+    },
+    {
+      id: "email",
+      label: t("account.tab.email"),
+      short: t("account.tab.emailShort"),
+      render: () => <EmailTab />,
+    },
+    {
+      id: "alerts",
+      label: t("account.tab.alerts"),
+      short: t("account.tab.alertsShort"),
+      render: () => (
+        <Suspense fallback={<article aria-busy="true" aria-label={t("alerts.loading")} />}>
+          <AlertsTab />
+        </Suspense>
+      ),
+    },
+  ];
+}
 
 function initialTab(): string {
   const params = new URLSearchParams(window.location.search);
   if (readOAuthResult(window.location.search)) return "email";
   const wanted = params.get("tab");
-  return TABS.some((t) => t.id === wanted) ? wanted! : TABS[0]!.id;
+  return TAB_IDS.some((id) => id === wanted) ? wanted! : TAB_IDS[0];
 }
 
 /** The return from Gmail's authorization: toast, address cleanup, and (on success) the scan. */
@@ -89,10 +105,12 @@ function useOAuthReturn(onReturn: () => void) {
 }
 
 export function AccountPage() {
+  const t = useT();
+  const TABS = tabs(t);
   const [active, setActive] = useState(initialTab);
   const showEmail = useRef(() => setActive("email")).current;
   useOAuthReturn(showEmail);
-  const tab = TABS.find((t) => t.id === active) ?? TABS[0]!;
+  const tab = TABS.find((x) => x.id === active) ?? TABS[0]!;
   // The chosen tab goes in the address, so a reload or a shared link opens the same tab.
   const selectTab = (id: string) => {
     setActive(id);
@@ -104,10 +122,10 @@ export function AccountPage() {
   return (
     <main className="container">
       <hgroup>
-        <h1>Account Settings</h1>
-        <p>Your profile, review and tracking settings, email connection and data.</p>
+        <h1>{t("account.title")}</h1>
+        <p>{t("account.subtitle")}</p>
       </hgroup>
-      <Tabs tabs={TABS} active={tab.id} onSelect={selectTab} label="Account sections">
+      <Tabs tabs={TABS} active={tab.id} onSelect={selectTab} label={t("account.sections")}>
         {tab.render()}
       </Tabs>
     </main>

@@ -5,19 +5,21 @@
  */
 import type { MailboxAction, MailboxStatus } from "../../../src/contract/mailbox.ts";
 import { useManualReconnect, useRetryIdle } from "../../hooks/useMailbox.ts";
+import { useT } from "../../i18n/index.ts";
 import { formatDate } from "../../lib/format.ts";
 import "../../styles/mailbox-status.css";
 
 export function ReconnectOffer({ status, timeZone }: { status: MailboxStatus; timeZone?: string }) {
+  const t = useT();
   const reconnect = useManualReconnect();
   const retry = useRetryIdle();
   if (status.status === "disconnected" && status.manualReconnect.buttonState !== "hidden") {
     return (
       <Offer
         kind="reconnect"
-        text={status.lastError ?? "The connection to your mailbox was lost."}
+        text={status.lastError ?? t("mailbox.offer.lost")}
         action={status.manualReconnect}
-        label="Reconnect"
+        label={t("mailbox.offer.reconnect")}
         autoNext={status.nextAttemptTime}
         busy={reconnect.isPending}
         onClick={() => reconnect.mutate()}
@@ -29,12 +31,9 @@ export function ReconnectOffer({ status, timeZone }: { status: MailboxStatus; ti
     return (
       <Offer
         kind="retry"
-        text={
-          status.lastError ??
-          "Real-time monitoring is unavailable: new mail is checked every 5 minutes."
-        }
+        text={status.lastError ?? t("mailbox.offer.polling")}
         action={status.idleRetry}
-        label="Retry real-time monitoring"
+        label={t("mailbox.offer.retry")}
         busy={retry.isPending}
         onClick={() => retry.mutate()}
         timeZone={timeZone}
@@ -56,19 +55,22 @@ function Offer(props: {
   timeZone?: string;
 }) {
   const { action } = props;
+  const t = useT();
   return (
     <section className={`mailbox-offer mailbox-offer-${props.kind}`} aria-label={props.label}>
       <div className="mailbox-offer-body">
         <p className="mailbox-offer-text">{props.text}</p>
         {props.autoNext && (
           <small className="mailbox-offer-note mailbox-offer-auto">
-            Next automatic try: {formatDate(props.autoNext, props.timeZone)}
+            {t("mailbox.offer.nextAuto", { time: formatDate(props.autoNext, props.timeZone) })}
           </small>
         )}
         {action.message && <small className="mailbox-offer-note">{action.message}</small>}
         {action.nextAttemptTime && (
           <small className="mailbox-offer-note">
-            Next attempt: {formatDate(action.nextAttemptTime, props.timeZone)}
+            {t("mailbox.offer.nextAttempt", {
+              time: formatDate(action.nextAttemptTime, props.timeZone),
+            })}
           </small>
         )}
       </div>

@@ -4,48 +4,45 @@
  * answered, each channel's last deliveries, and "Enable push on this device". The form, a
  * channel's card, the push card and the form's rules are in `alerts/`.
  */
+import { Trans } from "@lingui/react";
 import { useState } from "react";
 import { LoadFailed } from "../../components/LoadFailed.tsx";
 import { useAlertChannels } from "../../hooks/useAlerts.ts";
+import { useT } from "../../i18n/index.ts";
 import "../../styles/alerts.css";
 import { ChannelCard } from "./alerts/ChannelCard.tsx";
 import { ChannelForm } from "./alerts/ChannelForm.tsx";
 import { PushCard } from "./alerts/PushCard.tsx";
+import { NewTabLink } from "./NewTabLink.tsx";
 
 export function AlertsTab() {
+  const t = useT();
   const channels = useAlertChannels();
   const [adding, setAdding] = useState(false);
-  if (channels.isLoading) return <article aria-busy="true" aria-label="Loading alert channels" />;
+  if (channels.isLoading) return <article aria-busy="true" aria-label={t("alerts.loading")} />;
   if (channels.isError || !channels.data) {
-    return (
-      <LoadFailed message="Your alert channels could not be loaded." onRetry={channels.refetch} />
-    );
+    return <LoadFailed message={t("alerts.loadFailed")} onRetry={channels.refetch} />;
   }
   return (
     <div className="alerts-tab">
       <article>
         <header>
-          <h2>Alerts</h2>
+          <h2>{t("alerts.title")}</h2>
         </header>
         <p>
-          Get the bell's news where you are: an{" "}
-          <a href="https://ntfy.sh" target="_blank" rel="noreferrer">
-            ntfy
-          </a>{" "}
-          topic, a webhook into Home Assistant, Discord or Slack, or push on this device. Each
-          channel chooses its events and can keep quiet at night.
+          <Trans id="alerts.intro" components={{ 0: <NewTabLink href="https://ntfy.sh" /> }} />
         </p>
         {adding ? (
           <ChannelForm channel={null} onDone={() => setAdding(false)} />
         ) : (
           <button type="button" onClick={() => setAdding(true)}>
-            Add a Channel
+            {t("alerts.addChannel")}
           </button>
         )}
       </article>
       <PushCard />
       {channels.data.length === 0 ? (
-        <p className="alert-none">No alert channels yet.</p>
+        <p className="alert-none">{t("alerts.none")}</p>
       ) : (
         channels.data.map((ch) => <ChannelCard key={ch.id} channel={ch} />)
       )}

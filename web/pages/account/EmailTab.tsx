@@ -5,6 +5,7 @@
 import { useState } from "react";
 import { useTimeZone } from "../../hooks/useTimeZone.ts";
 import { useUserData } from "../../hooks/useUser.ts";
+import { useT } from "../../i18n/index.ts";
 import { ConnectedBox, ExpiredWarning, ProviderChooser } from "./email/ConnectionCards.tsx";
 import { FolderSettings } from "./email/FolderSettings.tsx";
 import { GmailConnectDialog, useGmailOAuth } from "./email/GmailConnectDialog.tsx";
@@ -17,6 +18,7 @@ import "../../styles/mailbox.css";
 import { LoadFailed } from "../../components/LoadFailed.tsx";
 
 export function EmailTab() {
+  const t = useT();
   const { data: user, isLoading, isError, refetch } = useUserData();
   const timeZone = useTimeZone();
   const oauth = useGmailOAuth();
@@ -25,10 +27,10 @@ export function EmailTab() {
   const connected = settings?.isConnected === true;
 
   if (isLoading) {
-    return <article aria-busy="true" aria-label="Loading email settings" />;
+    return <article aria-busy="true" aria-label={t("email.loading")} />;
   }
   if (isError || !user) {
-    return <LoadFailed message="Your email settings could not be loaded." onRetry={refetch} />;
+    return <LoadFailed message={t("email.loadFailed")} onRetry={refetch} />;
   }
 
   return (

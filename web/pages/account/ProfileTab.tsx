@@ -11,6 +11,9 @@ import { Dialog } from "../../components/Dialog.tsx";
 import { InputField, SelectField } from "../../components/Field.tsx";
 import { FormError } from "../../components/FormError.tsx";
 import { useUserData } from "../../hooks/useUser.ts";
+import { intlLocale, translate, useT } from "../../i18n/index.ts";
+import { LanguagePicker } from "../../i18n/LanguagePicker.tsx";
+import { useSaveLanguage } from "../../i18n/useLanguage.ts";
 import { apiJson, apiRequest, downloadFile, errorMessage } from "../../lib/api.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { userKeys } from "../../lib/query-keys.ts";
@@ -20,9 +23,10 @@ export const PASSWORD_MIN = 6;
 
 /** The client-side rules of the change-password dialog (docs/behaviour.md#validation); null when valid. */
 export function passwordChangeError(current: string, next: string, confirm: string): string | null {
-  if (!current || !next || !confirm) return "Please fill in all fields";
-  if (next !== confirm) return "New passwords do not match";
-  if (next.length < PASSWORD_MIN) return "Password must be at least 6 characters long";
+  if (!current || !next || !confirm) return translate("profile.password.fillAll");
+  if (next !== confirm) return translate("profile.password.mismatch");
+  if (next.length < PASSWORD_MIN)
+    return translate("profile.password.tooShort", { min: PASSWORD_MIN });
   return null;
 }
 
@@ -30,27 +34,68 @@ export function ProfileTab() {
   return (
     <>
       <ProfileForm />
+      <LanguageCard />
       <VineMarketplace />
       <YourData />
     </>
   );
 }
 
-/** The marketplaces as the Profile tab names them (only this screen does). */
-const MARKETPLACE_LABELS: Record<MarketplaceCode, string> = {
-  US: "United States (amazon.com)",
-  UK: "United Kingdom (amazon.co.uk)",
-  DE: "Germany (amazon.de)",
-  FR: "France (amazon.fr)",
-  IT: "Italy (amazon.it)",
-  ES: "Spain (amazon.es)",
-  JP: "Japan (amazon.co.jp)",
-  CA: "Canada (amazon.ca)",
-  AU: "Australia (amazon.com.au)",
+/** Each marketplace's Amazon site, after its country's name in the reader's language. */
+const MARKETPLACE_DOMAINS: Record<MarketplaceCode, string> = {
+  US: "amazon.com",
+  UK: "amazon.co.uk",
+  DE: "amazon.de",
+  FR: "amazon.fr",
+  IT: "amazon.it",
+  ES: "amazon.es",
+  JP: "amazon.co.jp",
+  CA: "amazon.ca",
+  AU: "amazon.com.au",
 };
+
+/** "Germany (amazon.de)", "Deutschland (amazon.de)": the country named by Intl in the reader's language. */
+function marketplaceLabel(m: MarketplaceCode): string {
+  const region = m === "UK" ? "GB" : m;
+  let country: string = m;
+  try {
+    country = new Intl.DisplayNames([intlLocale()], { type: "region" }).of(region) ?? m;
+  } catch {
+    // no region names in this browser: the code stays
+  }
+  return translate("profile.marketplace.option", { country, domain: MARKETPLACE_DOMAINS[m] });
+}
+
+/** The account's language (docs/i18n.md): the screens switch to it once it is saved. */
+function LanguageCard() {
+  const t = useT();
+  const save = useSaveLanguage();
+  return (
+    <article>
+      <header>
+        <h2>{t("profile.language.title")}</h2>
+      </header>
+      <p>{t("profile.language.hint")}</p>
+      <LanguagePicker
+        className="profile-language"
+        disabled={save.isPending}
+        onPick={(language) =>
+          save.mutate(language, {
+            // The app shows the new language by now: the toast is in it.
+            onSuccess: () =>
+              toast({ title: translate("profile.language.saved"), variant: "success" }),
+            onError: (err) =>
+              toastError(err, errorMessage(err, translate("profile.language.saveFailed"))),
+          })
+        }
+      />
+    </article>
+  );
+}
 
 /** The user's Amazon Vine marketplace: the currency of orders added by hand. */
 function VineMarketplace() {
+  const t = useT();
   const { data } = useUserData();
   const queryClient = useQueryClient();
   const save = useMutation({
@@ -60,39 +105,37 @@ function VineMarketplace() {
       }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: userKeys.data() });
-      toast({ title: "Vine marketplace saved", variant: "success" });
+      toast({ title: translate("profile.marketplace.saved"), variant: "success" });
     },
-    onError: (err) => toastError(err, errorMessage(err, "Failed to save the Vine marketplace")),
+    onError: (err) =>
+      toastError(err, errorMessage(err, translate("profile.marketplace.saveFailed"))),
   });
   const value = data?.vineMarketplace ?? "US";
   return (
     <article>
       <header>
-        <h2>Vine marketplace</h2>
+        <h2>{t("profile.marketplace.title")}</h2>
       </header>
       <SelectField
         id="vine-marketplace"
-        label="Marketplace"
+        label={t("profile.marketplace.label")}
         hint={
-          <>
-            Orders you add by hand are in {MARKETPLACE_CURRENCY[value]}; orders from Amazon mail are
-            in their marketplace's currency.
-            {data && !data.vineMarketplaceSet
-              ? " Not chosen yet: your first Amazon mail will set it."
-              : ""}
-          </>
+          data && !data.vineMarketplaceSet
+            ? t("profile.marketplace.hintNotChosen", { currency: MARKETPLACE_CURRENCY[value] })
+            : t("profile.marketplace.hint", { currency: MARKETPLACE_CURRENCY[value] })
         }
         name="vineMarketplace"
         value={value}
         disabled={!data || save.isPending}
         onValue={(v) => save.mutate(v as MarketplaceCode)}
-        options={MARKETPLACES.map((m) => ({ value: m, label: MARKETPLACE_LABELS[m] }))}
+        options={MARKETPLACES.map((m) => ({ value: m, label: marketplaceLabel(m) }))}
       />
     </article>
   );
 }
 
 function ProfileForm() {
+  const t = useT();
   const { data } = useUserData();
   const { setUser } = useAuth();
   const queryClient = useQueryClient();
@@ -121,9 +164,9 @@ function ProfileForm() {
       setCurrentPassword("");
       setUser(res.user);
       void queryClient.invalidateQueries({ queryKey: userKeys.data() });
-      toast({ title: "Profile updated", variant: "success" });
+      toast({ title: translate("profile.updated"), variant: "success" });
     },
-    onError: (err) => toastError(err, errorMessage(err, "Failed to update profile")),
+    onError: (err) => toastError(err, errorMessage(err, translate("profile.updateFailed"))),
   });
 
   function submit(e: FormEvent) {
@@ -134,19 +177,19 @@ function ProfileForm() {
   return (
     <article>
       <header>
-        <h2>Profile</h2>
+        <h2>{t("profile.title")}</h2>
       </header>
       <form onSubmit={submit}>
         <div className="grid">
           <InputField
-            label="Display name"
+            label={t("profile.displayName")}
             name="displayname"
             value={displayname}
             onValue={setDisplayname}
             autoComplete="name"
           />
           <InputField
-            label="Email"
+            label={t("profile.email")}
             name="email"
             type="email"
             value={email}
@@ -156,7 +199,7 @@ function ProfileForm() {
         </div>
         {emailChanged && (
           <InputField
-            label="Current password (needed to change your email)"
+            label={t("profile.currentPasswordForEmail")}
             name="currentPassword"
             type="password"
             value={currentPassword}
@@ -167,10 +210,10 @@ function ProfileForm() {
         )}
         <div className="button-row">
           <button type="submit" disabled={save.isPending} aria-busy={save.isPending || undefined}>
-            Update Profile
+            {t("profile.update")}
           </button>
           <button type="button" className="secondary" onClick={() => setPasswordOpen(true)}>
-            Change Password
+            {t("profile.password.change")}
           </button>
         </div>
       </form>
@@ -180,6 +223,7 @@ function ProfileForm() {
 }
 
 function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const t = useT();
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
@@ -197,10 +241,11 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
     mutationFn: () =>
       apiRequest("PUT", "/api/user/password", { currentPassword: current, newPassword: next }),
     onSuccess: () => {
-      toast({ title: "Password changed", variant: "success" });
+      toast({ title: translate("profile.password.changed"), variant: "success" });
       close();
     },
-    onError: (err) => toastError(err, errorMessage(err, "Failed to change password")),
+    onError: (err) =>
+      toastError(err, errorMessage(err, translate("profile.password.changeFailed"))),
   });
 
   function submit(e: FormEvent) {
@@ -211,25 +256,25 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
   }
 
   return (
-    <Dialog open={open} title="Change Password" onClose={close}>
+    <Dialog open={open} title={t("profile.password.change")} onClose={close}>
       <form onSubmit={submit} id="change-password-form">
         <FormError>{error}</FormError>
         <InputField
-          label="Current password"
+          label={t("profile.password.current")}
           type="password"
           autoComplete="current-password"
           value={current}
           onValue={setCurrent}
         />
         <InputField
-          label="New password"
+          label={t("profile.password.new")}
           type="password"
           autoComplete="new-password"
           value={next}
           onValue={setNext}
         />
         <InputField
-          label="Confirm new password"
+          label={t("profile.password.confirm")}
           type="password"
           autoComplete="new-password"
           value={confirm}
@@ -237,14 +282,14 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
         />
         <footer className="button-row end">
           <button type="button" className="secondary" onClick={close}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button
             type="submit"
             disabled={change.isPending}
             aria-busy={change.isPending || undefined}
           >
-            Change Password
+            {t("profile.password.change")}
           </button>
         </footer>
       </form>
@@ -253,6 +298,7 @@ function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose: () =>
 }
 
 function YourData() {
+  const t = useT();
   const { signOutLocally } = useAuth();
   const [, navigate] = useLocation();
   const [deleteOpen, setDeleteOpen] = useState(false);
@@ -266,11 +312,11 @@ function YourData() {
       signOutLocally();
       navigate("/login", { replace: true });
       toast({
-        title: "Account deleted",
-        description: "Your account and all its data have been removed from this server.",
+        title: translate("profile.data.deleted"),
+        description: translate("profile.data.deletedText"),
       });
     },
-    onError: (err) => toastError(err, errorMessage(err, "Failed to delete account")),
+    onError: (err) => toastError(err, errorMessage(err, translate("profile.data.deleteFailed"))),
   });
 
   async function exportData(kind: "json" | "archive") {
@@ -278,9 +324,9 @@ function YourData() {
     try {
       if (kind === "json") await downloadFile("/api/user/export", "grapevine-export.json");
       else await downloadFile("/api/user/export/archive", "grapevine-export.tar");
-      toast({ title: "Export downloaded" });
+      toast({ title: translate("profile.data.exported") });
     } catch (err) {
-      toastError(err, errorMessage(err, "Failed to export your data"));
+      toastError(err, errorMessage(err, translate("profile.data.exportFailed")));
     } finally {
       setExporting(null);
     }
@@ -294,13 +340,9 @@ function YourData() {
   return (
     <article>
       <header>
-        <h2>Your data</h2>
+        <h2>{t("profile.data.title")}</h2>
       </header>
-      <p>
-        Everything Grapevine keeps about you stays on this server. You can download it as a JSON
-        file, or as an archive (.tar) that also holds your review photos and videos, or delete your
-        account with all of its data for good.
-      </p>
+      <p>{t("profile.data.text")}</p>
       <div className="button-row">
         <button
           type="button"
@@ -309,7 +351,7 @@ function YourData() {
           disabled={exporting !== null}
           aria-busy={exporting === "json" || undefined}
         >
-          Export my data
+          {t("profile.data.export")}
         </button>
         <button
           type="button"
@@ -318,25 +360,22 @@ function YourData() {
           disabled={exporting !== null}
           aria-busy={exporting === "archive" || undefined}
         >
-          Export with photos and videos
+          {t("profile.data.exportArchive")}
         </button>
         <button type="button" className="danger outline" onClick={() => setDeleteOpen(true)}>
-          Delete account
+          {t("profile.data.delete")}
         </button>
       </div>
-      <Dialog open={deleteOpen} title="Delete account" onClose={closeDelete}>
+      <Dialog open={deleteOpen} title={t("profile.data.delete")} onClose={closeDelete}>
         <form
           onSubmit={(e) => {
             e.preventDefault();
             remove.mutate();
           }}
         >
-          <p>
-            This removes your account and all of its data from this server. This action cannot be
-            undone. Enter your password to confirm.
-          </p>
+          <p>{t("profile.data.deleteConfirm")}</p>
           <InputField
-            label="Password"
+            label={t("profile.data.password")}
             type="password"
             autoComplete="current-password"
             value={password}
@@ -345,7 +384,7 @@ function YourData() {
           />
           <footer className="button-row end">
             <button type="button" className="secondary" onClick={closeDelete}>
-              Cancel
+              {t("common.cancel")}
             </button>
             <button
               type="submit"
@@ -353,7 +392,7 @@ function YourData() {
               disabled={!password || remove.isPending}
               aria-busy={remove.isPending || undefined}
             >
-              Delete my account
+              {t("profile.data.deleteMine")}
             </button>
           </footer>
         </form>

@@ -17,11 +17,8 @@ import {
   type Tone,
 } from "../../../src/contract/constants.ts";
 import { Check, SelectField } from "../../components/Field.tsx";
-import {
-  REVIEW_SETTINGS_FETCH_FAILED,
-  useReviewSettings,
-  useSaveReviewSettings,
-} from "../../hooks/useReviewSettings.ts";
+import { useReviewSettings, useSaveReviewSettings } from "../../hooks/useReviewSettings.ts";
+import { type MessageId, type T, translate, useT } from "../../i18n/index.ts";
 import { toastError } from "../../lib/toast.tsx";
 import {
   initialToneState,
@@ -33,18 +30,31 @@ import {
 import "../../styles/review-settings.css";
 import { usePublicConfig } from "../../hooks/usePublicConfig.ts";
 
-const AI_OPTION_HINTS: Record<AiEditingOption, string> = {
-  None: "No Enhance buttons; nothing is sent to an AI server.",
-  "Grammar & Spelling": "Fixes grammar and spelling and keeps your own words.",
-  "Improve Writing": "Rewrites toward your target length in the tone mix below.",
+const AI_OPTION_IDS: Record<AiEditingOption, { label: MessageId; hint: MessageId }> = {
+  None: { label: "reviewSettings.ai.none", hint: "reviewSettings.ai.noneHint" },
+  "Grammar & Spelling": {
+    label: "reviewSettings.ai.grammar",
+    hint: "reviewSettings.ai.grammarHint",
+  },
+  "Improve Writing": { label: "reviewSettings.ai.improve", hint: "reviewSettings.ai.improveHint" },
 };
 
-const toneLabel = (tone: Tone) => tone.charAt(0).toUpperCase() + tone.slice(1);
+const TONE_IDS: Record<Tone, MessageId> = {
+  humorous: "reviewSettings.tone.humorous",
+  professional: "reviewSettings.tone.professional",
+  friendly: "reviewSettings.tone.friendly",
+  concise: "reviewSettings.tone.concise",
+  encouraging: "reviewSettings.tone.encouraging",
+  formal: "reviewSettings.tone.formal",
+};
+
+const toneLabel = (t: T, tone: Tone) => t(TONE_IDS[tone]);
 
 /** What the person is editing: the four values plus the tones' "least recently changed" order. */
 type Draft = { settings: ReviewSettings; tones: ToneState };
 
 export function ReviewSettingsTab() {
+  const t = useT();
   const query = useReviewSettings();
   const save = useSaveReviewSettings();
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -52,18 +62,22 @@ export function ReviewSettingsTab() {
   // docs/messages.md: a failed fetch is a toast (once per failure), and the form offers to try again.
   const { isError, error, errorUpdatedAt } = query;
   useEffect(() => {
-    if (isError && errorUpdatedAt) toastError(error, REVIEW_SETTINGS_FETCH_FAILED);
+    if (isError && errorUpdatedAt) toastError(error, translate("reviewSettings.fetchFailed"));
   }, [isError, error, errorUpdatedAt]);
 
   if (query.isPending) {
     return (
-      <article className="review-settings" aria-busy="true" aria-label="Loading review settings" />
+      <article
+        className="review-settings"
+        aria-busy="true"
+        aria-label={t("reviewSettings.loading")}
+      />
     );
   }
   if (!query.data) {
     return (
       <article className="review-settings">
-        <p role="alert">{REVIEW_SETTINGS_FETCH_FAILED}.</p>
+        <p role="alert">{t("reviewSettings.fetchFailedSentence")}</p>
         <button
           type="button"
           className="secondary"
@@ -71,7 +85,7 @@ export function ReviewSettingsTab() {
           aria-busy={query.isFetching || undefined}
           disabled={query.isFetching}
         >
-          Try again
+          {t("reviewSettings.tryAgain")}
         </button>
       </article>
     );
@@ -108,15 +122,15 @@ export function ReviewSettingsTab() {
   return (
     <article className="review-settings" aria-labelledby="review-settings-title">
       <header>
-        <h2 id="review-settings-title">Review Settings</h2>
-        <p>How long your reviews should be, and how the AI helps you write them.</p>
+        <h2 id="review-settings-title">{t("account.tab.reviews")}</h2>
+        <p>{t("reviewSettings.intro")}</p>
       </header>
       <form onSubmit={submit}>
         <div className="rs-field">
           <div className="rs-slider-head">
-            <label htmlFor="rs-words">Target review length</label>
+            <label htmlFor="rs-words">{t("reviewSettings.length")}</label>
             <output htmlFor="rs-words" className="rs-value">
-              {form.targetWordCount} words
+              {t("reviewSettings.words", { count: form.targetWordCount })}
             </output>
           </div>
           <input
@@ -127,13 +141,17 @@ export function ReviewSettingsTab() {
             max={REVIEW_WORDS_MAX}
             step={REVIEW_WORDS_STEP}
             value={form.targetWordCount}
-            aria-valuetext={`${form.targetWordCount} words`}
+            aria-valuetext={t("reviewSettings.words", { count: form.targetWordCount })}
             aria-describedby="rs-words-hint"
             onChange={(e) => change({ targetWordCount: Number(e.currentTarget.value) })}
           />
           <small id="rs-words-hint">
-            {REVIEW_WORDS_MIN} to {REVIEW_WORDS_MAX} words. The word counter on Edit Order turns
-            green within 15% of this target and yellow within 30%.
+            {t("reviewSettings.lengthHint", {
+              min: REVIEW_WORDS_MIN,
+              max: REVIEW_WORDS_MAX,
+              green: 15,
+              yellow: 30,
+            })}
           </small>
         </div>
 
@@ -141,29 +159,29 @@ export function ReviewSettingsTab() {
           <SelectField
             layout="stack"
             id="rs-ai"
-            label="AI editing assistance"
+            label={t("reviewSettings.ai.label")}
             hint={
-              <>
-                {AI_OPTION_HINTS[form.aiEditingOption]}
-                {form.aiEditingOption !== "None" &&
-                  " Only the subject, the review text and the product name are sent."}
-              </>
+              form.aiEditingOption === "None"
+                ? t(AI_OPTION_IDS.None.hint)
+                : t("reviewSettings.ai.hintSent", {
+                    hint: t(AI_OPTION_IDS[form.aiEditingOption].hint),
+                  })
             }
             name="aiEditingOption"
             value={form.aiEditingOption}
             onValue={(v) => change({ aiEditingOption: v as AiEditingOption })}
-            options={AI_EDITING_OPTIONS.map((o) => ({ value: o, label: o }))}
+            options={AI_EDITING_OPTIONS.map((o) => ({
+              value: o,
+              label: t(AI_OPTION_IDS[o].label),
+            }))}
           />
           {form.aiEditingOption !== "None" && <AiServerNote />}
         </div>
 
         {form.aiEditingOption === "Improve Writing" && (
           <fieldset className="rs-tones" aria-describedby="rs-tones-hint">
-            <legend>Tone mix</legend>
-            <small id="rs-tones-hint">
-              The tones always add up to {TONE_TOTAL}%. Raising one takes from the tones you changed
-              least recently; lowering one gives to them.
-            </small>
+            <legend>{t("reviewSettings.tones")}</legend>
+            <small id="rs-tones-hint">{t("reviewSettings.tonesHint", { total: TONE_TOTAL })}</small>
             <div className="rs-tone-grid">
               {TONES.map((tone) => {
                 const value = form.toneAllocation[tone];
@@ -175,10 +193,10 @@ export function ReviewSettingsTab() {
                         <span className="rs-tick" aria-hidden="true">
                           {value > 0 ? "✓" : "\u00a0"}
                         </span>
-                        {toneLabel(tone)}
+                        {toneLabel(t, tone)}
                       </label>
                       <output htmlFor={id} className="rs-value">
-                        {value}%
+                        {t("reviewSettings.percent", { value })}
                       </output>
                     </div>
                     <input
@@ -189,7 +207,7 @@ export function ReviewSettingsTab() {
                       max={TONE_TOTAL}
                       step={1}
                       value={value}
-                      aria-valuetext={`${value} percent`}
+                      aria-valuetext={t("reviewSettings.percentText", { value })}
                       onChange={(e) => moveTone(tone, Number(e.currentTarget.value))}
                     />
                   </div>
@@ -198,7 +216,10 @@ export function ReviewSettingsTab() {
             </div>
             {!tonesValid && (
               <p className="field-error" role="alert">
-                The tone total must equal {TONE_TOTAL} (it is {toneTotal(form.toneAllocation)}).
+                {t("reviewSettings.tonesInvalid", {
+                  total: TONE_TOTAL,
+                  actual: toneTotal(form.toneAllocation),
+                })}
               </p>
             )}
           </fieldset>
@@ -210,10 +231,10 @@ export function ReviewSettingsTab() {
           checked={form.autoGenerateSubject}
           aria-describedby="rs-subject-hint"
           onChecked={(on) => change({ autoGenerateSubject: on })}
-          label="Auto-generate subject"
+          label={t("reviewSettings.subject")}
         />
         <small id="rs-subject-hint" className="rs-check-hint">
-          When enhancing, the AI also writes a subject line from your review.
+          {t("reviewSettings.subjectHint")}
         </small>
 
         <div className="button-row rs-actions">
@@ -223,14 +244,14 @@ export function ReviewSettingsTab() {
             disabled={!dirty || busy}
             onClick={() => setDraft(null)}
           >
-            Reset Changes
+            {t("reviewSettings.reset")}
           </button>
           <button
             type="submit"
             disabled={!dirty || busy || !tonesValid}
             aria-busy={busy || undefined}
           >
-            Save Settings
+            {t("reviewSettings.save")}
           </button>
         </div>
       </form>
@@ -240,12 +261,8 @@ export function ReviewSettingsTab() {
 
 /** Says so when this installation has no AI server yet (GET /api/config), instead of surprising later. */
 function AiServerNote() {
+  const t = useT();
   const { data } = usePublicConfig();
   if (!data || data.aiAvailable) return null;
-  return (
-    <p className="rs-note">
-      No AI server is set up on this Grapevine yet: the Enhance buttons will say so until the
-      administrator configures one.
-    </p>
-  );
+  return <p className="rs-note">{t("reviewSettings.noAiServer")}</p>;
 }

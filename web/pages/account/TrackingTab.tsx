@@ -5,6 +5,7 @@
  * that is not in the list (one saved from the browser) is shown as it is rather than replaced.
  */
 
+import { Trans } from "@lingui/react";
 import { type FormEvent, useState } from "react";
 import {
   CARRIER_LABELS,
@@ -14,11 +15,12 @@ import {
 } from "../../../src/contract/constants.ts";
 import { FormError } from "../../components/FormError.tsx";
 import { useSaveTrackingPreferences, useTrackingPreferences } from "../../hooks/useTracking.ts";
+import { currentLanguage, intlLocale, type MessageId, type T, useT } from "../../i18n/index.ts";
 import {
   defaultPreferenceTimeZone,
   detectBrowserTimeZone,
   isPreferenceTimeZone,
-  TIMEZONE_LABELS,
+  type PreferenceTimeZone,
   TRACKING_TIME_OPTIONS,
 } from "../../lib/timezone.ts";
 import { preferencesProblem } from "../../lib/tracking-toasts.ts";
@@ -29,26 +31,52 @@ import { usePublicConfig } from "../../hooks/usePublicConfig.ts";
 
 type Form = { timezone: string; updateTime: string };
 
-/** "2:30 PM" for "14:30". */
-const timeLabel = (value: string) =>
-  TRACKING_TIME_OPTIONS.find((o) => o.value === value)?.label ?? value;
+const ZONE_IDS: Record<PreferenceTimeZone, MessageId> = {
+  "America/New_York": "trackingSettings.zone.newYork",
+  "America/Chicago": "trackingSettings.zone.chicago",
+  "America/Denver": "trackingSettings.zone.denver",
+  "America/Los_Angeles": "trackingSettings.zone.losAngeles",
+  "America/Phoenix": "trackingSettings.zone.phoenix",
+  "America/Anchorage": "trackingSettings.zone.anchorage",
+  "Pacific/Honolulu": "trackingSettings.zone.honolulu",
+  "Europe/London": "trackingSettings.zone.london",
+  "Europe/Paris": "trackingSettings.zone.paris",
+  "Europe/Berlin": "trackingSettings.zone.berlin",
+  "Asia/Tokyo": "trackingSettings.zone.tokyo",
+  "Asia/Shanghai": "trackingSettings.zone.shanghai",
+  "Australia/Sydney": "trackingSettings.zone.sydney",
+};
+
+/** A listed zone as the reader's language names it ("Central Time (Chicago)"). */
+const zoneLabel = (t: T, zone: PreferenceTimeZone) => t(ZONE_IDS[zone]);
+
+/**
+ * "2:30 PM" for "14:30" in English (the spec's 12-hour labels); the reader's own clock in other
+ * languages ("14:30", "14 h 30").
+ */
+function timeLabel(value: string): string {
+  const listed = TRACKING_TIME_OPTIONS.find((o) => o.value === value)?.label;
+  if (currentLanguage() === "en" || !/^\d{2}:\d{2}$/.test(value)) return listed ?? value;
+  const [h, m] = value.split(":").map(Number);
+  return new Intl.DateTimeFormat(intlLocale(), {
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "UTC",
+  }).format(new Date(Date.UTC(2000, 0, 1, h, m)));
+}
 
 export function TrackingTab() {
+  const t = useT();
   const prefs = useTrackingPreferences();
   const save = useSaveTrackingPreferences();
   const [draft, setDraft] = useState<Form | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
   if (prefs.isLoading) {
-    return <article aria-busy="true" aria-label="Loading tracking preferences" />;
+    return <article aria-busy="true" aria-label={t("trackingSettings.loading")} />;
   }
   if (prefs.isError || !prefs.data) {
-    return (
-      <LoadFailed
-        message="Your tracking preferences could not be loaded."
-        onRetry={prefs.refetch}
-      />
-    );
+    return <LoadFailed message={t("trackingSettings.loadFailed")} onRetry={prefs.refetch} />;
   }
 
   const saved: Form = {
@@ -85,52 +113,50 @@ export function TrackingTab() {
   return (
     <article className="tracking-tab">
       <header>
-        <h2>Shipment Tracking</h2>
+        <h2>{t("trackingSettings.title")}</h2>
       </header>
       <p>
-        Once a day Grapevine asks the carriers about your orders. Only <strong>Shipped</strong>{" "}
-        orders with a tracking number are checked, and they are marked <strong>Received</strong>{" "}
-        automatically when the carrier reports them delivered.
+        <Trans id="trackingSettings.intro" components={{ 0: <strong />, 1: <strong /> }} />
       </p>
       <form onSubmit={submit} noValidate>
         <div className="grid">
           <SelectField
-            label="Timezone"
-            invalid={problem === "Please select a timezone"}
-            hint="Dates everywhere in Grapevine are shown in this zone too."
+            label={t("trackingSettings.timezone")}
+            invalid={problem !== null && form.timezone.trim() === ""}
+            hint={t("trackingSettings.timezoneHint")}
             name="timezone"
             value={form.timezone}
             disabled={busy}
             onValue={(timezone) => update({ timezone })}
             options={[
               ...extraZones.map((z) => ({ value: z, label: z })),
-              ...TRACKING_TIMEZONES.map((z) => ({ value: z, label: TIMEZONE_LABELS[z] })),
+              ...TRACKING_TIMEZONES.map((z) => ({ value: z, label: zoneLabel(t, z) })),
             ]}
           />
           <SelectField
-            label="Daily update time"
-            invalid={problem === "Please select a valid update time"}
-            hint={
-              <>
-                Checked every day at {timeLabel(form.updateTime)} in{" "}
-                {isPreferenceTimeZone(form.timezone)
-                  ? TIMEZONE_LABELS[form.timezone]
-                  : form.timezone}
-                .
-              </>
-            }
+            label={t("trackingSettings.updateTime")}
+            invalid={problem !== null && form.timezone.trim() !== ""}
+            hint={t("trackingSettings.updateTimeHint", {
+              time: timeLabel(form.updateTime),
+              zone: isPreferenceTimeZone(form.timezone)
+                ? zoneLabel(t, form.timezone)
+                : form.timezone,
+            })}
             name="updateTime"
             value={form.updateTime}
             disabled={busy}
             onValue={(updateTime) => update({ updateTime })}
-            options={[...extraTimes.map((t) => ({ value: t, label: t })), ...TRACKING_TIME_OPTIONS]}
+            options={[
+              ...extraTimes.map((x) => ({ value: x, label: x })),
+              ...TRACKING_TIME_OPTIONS.map((o) => ({ value: o.value, label: timeLabel(o.value) })),
+            ]}
           />
         </div>
         <FormError>{problem}</FormError>
         <CarrierNote />
         <div className="button-row">
           <button type="submit" disabled={busy} aria-busy={busy || undefined}>
-            Save Preferences
+            {t("trackingSettings.save")}
           </button>
         </div>
       </form>
@@ -140,16 +166,19 @@ export function TrackingTab() {
 
 /** Which carriers this installation can ask (GET /api/config), so nobody waits for a check that cannot happen. */
 function CarrierNote() {
+  const t = useT();
   const { data } = usePublicConfig();
   if (!data) return null;
   const lookups = CARRIERS.filter((c: Carrier) => data.trackingCarriers.includes(c));
+  const carriers = lookups.map((c) => CARRIER_LABELS[c]).join(t("trackingSettings.listSeparator"));
+  const amazon = lookups.includes("AMAZON");
   return (
     <p className="muted tracking-carriers">
       {lookups.length > 0
-        ? `Carriers checked on this server: ${lookups.map((c) => CARRIER_LABELS[c]).join(", ")}.`
-        : "No carrier look-ups are set up on this server yet, so Shipped orders are not checked."}
-      {!lookups.includes("AMAZON") &&
-        " Amazon Logistics orders are marked delivered from Amazon's own emails."}
+        ? amazon
+          ? t("trackingSettings.carriers", { carriers })
+          : t("trackingSettings.carriersNoAmazon", { carriers })
+        : t("trackingSettings.noCarriers")}
     </p>
   );
 }

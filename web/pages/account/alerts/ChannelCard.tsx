@@ -1,38 +1,50 @@
 /** One alert channel: where it sends, its events, Send Test / Edit / Delete, its last deliveries. */
 import { useState } from "react";
-import { ALERT_EVENT_LABELS } from "../../../../src/contract/alert-events.ts";
 import type { AlertChannel } from "../../../../src/contract/alerts.ts";
 import { ConfirmDialog } from "../../../components/Dialog.tsx";
 import { useDeleteAlertChannel, useTestAlertChannel } from "../../../hooks/useAlerts.ts";
 import { useTimeZone } from "../../../hooks/useTimeZone.ts";
+import { type T, useT } from "../../../i18n/index.ts";
 import { formatDate } from "../../../lib/format.ts";
 import { ChannelForm } from "./ChannelForm.tsx";
-import { describeTarget } from "./channel-draft.ts";
+import { alertEventLabel, describeTarget } from "./channel-draft.ts";
 
-const TYPE_LABELS = { ntfy: "ntfy", webhook: "Webhook", webpush: "Push on a device" } as const;
+const typeLabel = (t: T, type: AlertChannel["type"]) =>
+  type === "ntfy"
+    ? "ntfy"
+    : type === "webhook"
+      ? t("alerts.type.webhook")
+      : t("alerts.type.webpush");
 
 export function ChannelCard(props: { channel: AlertChannel }) {
+  const t = useT();
   const ch = props.channel;
   const zone = useTimeZone();
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState(false);
   const test = useTestAlertChannel();
   const remove = useDeleteAlertChannel();
-  const state = ch.paused ? "Paused" : ch.enabled ? "On" : "Off";
+  const state = ch.paused ? "paused" : ch.enabled ? "on" : "off";
+  const stateLabel =
+    state === "paused"
+      ? t("alerts.state.paused")
+      : state === "on"
+        ? t("alerts.state.on")
+        : t("alerts.state.off");
   return (
     <article className="alert-channel" aria-label={ch.name} data-channel-id={ch.id}>
       <header>
         <div>
           <h3>{ch.name}</h3>
           <small>
-            {TYPE_LABELS[ch.type]} · {describeTarget(ch)}
+            {typeLabel(t, ch.type)} · {describeTarget(ch)}
           </small>
         </div>
-        <span className={`alert-state alert-state-${state.toLowerCase()}`}>{state}</span>
+        <span className={`alert-state alert-state-${state}`}>{stateLabel}</span>
       </header>
       {ch.paused && (
         <p className="alert-paused" role="status">
-          Paused: {ch.paused.reason}
+          {t("alerts.paused", { reason: ch.paused.reason })}
         </p>
       )}
       {editing ? (
@@ -41,12 +53,12 @@ export function ChannelCard(props: { channel: AlertChannel }) {
         <>
           <p className="alert-summary">
             {ch.events.length === 0
-              ? "No events chosen: this channel sends nothing."
-              : ch.events.map((e) => ALERT_EVENT_LABELS[e]).join(", ")}
+              ? t("alerts.noEvents")
+              : ch.events.map((e) => alertEventLabel(e)).join(t("alerts.listSeparator"))}
             {ch.quietHours && (
               <>
                 <br />
-                Quiet hours {ch.quietHours.start}–{ch.quietHours.end}
+                {t("alerts.quietHours", { start: ch.quietHours.start, end: ch.quietHours.end })}
               </>
             )}
           </p>
@@ -58,29 +70,29 @@ export function ChannelCard(props: { channel: AlertChannel }) {
               disabled={test.isPending}
               onClick={() => test.mutate(ch.id)}
             >
-              Send Test
+              {t("alerts.sendTest")}
             </button>
             <button type="button" className="outline secondary" onClick={() => setEditing(true)}>
-              Edit
+              {t("common.edit")}
             </button>
             <button type="button" className="outline contrast" onClick={() => setConfirm(true)}>
-              Delete
+              {t("common.delete")}
             </button>
           </div>
         </>
       )}
       <details className="alert-deliveries" open={ch.deliveries.length > 0 || undefined}>
-        <summary>Last deliveries</summary>
+        <summary>{t("alerts.deliveries")}</summary>
         {ch.deliveries.length === 0 ? (
-          <p>Nothing sent yet.</p>
+          <p>{t("alerts.deliveries.none")}</p>
         ) : (
           <div className="overflow-auto">
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Result</th>
+                  <th scope="col">{t("alerts.deliveries.time")}</th>
+                  <th scope="col">{t("alerts.deliveries.event")}</th>
+                  <th scope="col">{t("alerts.deliveries.result")}</th>
                 </tr>
               </thead>
               <tbody>
@@ -88,16 +100,9 @@ export function ChannelCard(props: { channel: AlertChannel }) {
                   <tr key={d.id} className={`delivery-${d.status}`}>
                     <td>{formatDate(d.at, zone)}</td>
                     <td>
-                      {d.event === "test" ? "Test" : (ALERT_EVENT_LABELS[d.event] ?? d.event)}
+                      {d.event === "test" ? t("alerts.deliveries.test") : alertEventLabel(d.event)}
                     </td>
-                    <td>
-                      {d.status === "pending"
-                        ? "Waiting: "
-                        : d.status === "failed"
-                          ? "Failed: "
-                          : ""}
-                      {d.result ?? (d.status === "pending" ? "not sent yet" : "")}
-                    </td>
+                    <td>{deliveryResult(t, d.status, d.result)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -107,13 +112,21 @@ export function ChannelCard(props: { channel: AlertChannel }) {
       </details>
       <ConfirmDialog
         open={confirm}
-        title="Delete alert channel"
-        message={`Delete "${ch.name}"? Alerts waiting for it are dropped.`}
-        confirmLabel="Delete"
+        title={t("alerts.delete.title")}
+        message={t("alerts.delete.text", { name: ch.name })}
+        confirmLabel={t("common.delete")}
         busy={remove.isPending}
         onConfirm={() => remove.mutate(ch.id, { onSuccess: () => setConfirm(false) })}
         onCancel={() => setConfirm(false)}
       />
     </article>
   );
+}
+
+/** "Waiting: not sent yet", "Failed: 502 Bad Gateway", or what the far side answered. */
+function deliveryResult(t: T, status: string, result: string | null | undefined): string {
+  if (status === "pending")
+    return t("alerts.deliveries.waiting", { result: result ?? t("alerts.deliveries.notSent") });
+  if (status === "failed") return t("alerts.deliveries.failed", { result: result ?? "" });
+  return result ?? "";
 }

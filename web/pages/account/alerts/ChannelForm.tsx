@@ -1,15 +1,17 @@
 /** The add / edit form of an alert channel; its rules are in `channel-draft.ts`. */
 import { type FormEvent, useState } from "react";
-import { ALERT_EVENT_LABELS, type WebhookFormat } from "../../../../src/contract/alert-events.ts";
+import { WEBHOOK_FORMATS, type WebhookFormat } from "../../../../src/contract/alert-events.ts";
 import type { AlertChannel } from "../../../../src/contract/alerts.ts";
 import { Check, Field, InputField, SelectField } from "../../../components/Field.tsx";
 import { useCreateAlertChannel, useUpdateAlertChannel } from "../../../hooks/useAlerts.ts";
+import { type T, useT } from "../../../i18n/index.ts";
 import { isAdmin, useAuth } from "../../../lib/auth.tsx";
 import {
+  alertEventLabel,
   createBody,
   type Draft,
   draftOf,
-  FORMAT_LABELS,
+  formatLabel,
   type NtfyAccess,
   requiredFields,
   toggleEvent,
@@ -17,19 +19,17 @@ import {
   userEvents,
 } from "./channel-draft.ts";
 
-const ACCESS_OPTIONS = [
-  { value: "none", label: "None (public topic)" },
-  { value: "token", label: "Access token" },
-  { value: "password", label: "User name and password" },
+const accessOptions = (t: T) => [
+  { value: "none", label: t("alerts.access.none") },
+  { value: "token", label: t("alerts.access.token") },
+  { value: "password", label: t("alerts.access.password") },
 ];
-const FORMAT_OPTIONS = (Object.keys(FORMAT_LABELS) as WebhookFormat[]).map((f) => ({
-  value: f,
-  label: FORMAT_LABELS[f],
-}));
+const formatOptions = () => WEBHOOK_FORMATS.map((f) => ({ value: f, label: formatLabel(f) }));
 
 type Edit = { d: Draft; set: (patch: Partial<Draft>) => void; busy: boolean };
 
 export function ChannelForm(props: { channel: AlertChannel | null; onDone: () => void }) {
+  const t = useT();
   const { user } = useAuth();
   const admin = isAdmin(user);
   const ch = props.channel;
@@ -52,19 +52,19 @@ export function ChannelForm(props: { channel: AlertChannel | null; onDone: () =>
     <form
       className="alert-form"
       onSubmit={submit}
-      aria-label={ch ? `Edit ${ch.name}` : "Add a channel"}
+      aria-label={ch ? t("alerts.form.editLabel", { name: ch.name }) : t("alerts.form.addLabel")}
     >
       {!ch && (
         <fieldset>
-          <legend>Kind</legend>
-          {(["ntfy", "webhook"] as const).map((t) => (
+          <legend>{t("alerts.form.kind")}</legend>
+          {(["ntfy", "webhook"] as const).map((kind) => (
             <Check
-              key={t}
+              key={kind}
               kind="radio"
               name={`${idp}-type`}
-              checked={d.type === t}
-              onChecked={() => set({ type: t })}
-              label={t === "ntfy" ? "ntfy" : "Webhook (Home Assistant, Discord, Slack)"}
+              checked={d.type === kind}
+              onChecked={() => set({ type: kind })}
+              label={kind === "ntfy" ? "ntfy" : t("alerts.form.webhookKind")}
             />
           ))}
         </fieldset>
@@ -72,7 +72,7 @@ export function ChannelForm(props: { channel: AlertChannel | null; onDone: () =>
       <Field
         label={
           <>
-            Name <small>(optional)</small>
+            {t("alerts.form.name")} <small>{t("alerts.form.optional")}</small>
           </>
         }
         control={(a) => (
@@ -88,14 +88,14 @@ export function ChannelForm(props: { channel: AlertChannel | null; onDone: () =>
       {type === "ntfy" && <NtfyFields {...edit} channel={ch} idp={idp} />}
       {type === "webhook" && <WebhookFields {...edit} channel={ch} idp={idp} />}
       <fieldset className="alert-events">
-        <legend>Send alerts for</legend>
+        <legend>{t("alerts.form.events")}</legend>
         {userEvents(admin).map((ev) => (
           <Check
             key={ev}
             checked={d.events.includes(ev)}
             disabled={busy}
             onChecked={(on) => set({ events: toggleEvent(d.events, ev, on) })}
-            label={ALERT_EVENT_LABELS[ev]}
+            label={alertEventLabel(ev)}
           />
         ))}
       </fieldset>
@@ -106,32 +106,32 @@ export function ChannelForm(props: { channel: AlertChannel | null; onDone: () =>
           checked={d.enabled}
           disabled={busy}
           onChecked={(enabled) => set({ enabled })}
-          label={ch.paused ? "On (saving resumes the paused channel)" : "On"}
+          label={ch.paused ? t("alerts.form.onResumes") : t("alerts.form.on")}
         />
       )}
       <div className="alert-form-actions">
         <button type="button" className="secondary" onClick={props.onDone} disabled={busy}>
-          Cancel
+          {t("common.cancel")}
         </button>
         <button type="submit" aria-busy={busy || undefined} disabled={busy}>
-          {ch ? "Save Channel" : "Add Channel"}
+          {ch ? t("alerts.form.save") : t("alerts.form.add")}
         </button>
       </div>
     </form>
   );
 }
 
-const keepSaved = (ch: AlertChannel | null) =>
-  ch ? "Leave empty to keep the saved one" : undefined;
+const keepSaved = (t: T, ch: AlertChannel | null) => (ch ? t("alerts.form.keepSaved") : undefined);
 
 function NtfyFields({ d, set, busy, channel: ch, idp }: Edit & ChannelIds) {
-  const keep = keepSaved(ch);
+  const t = useT();
+  const keep = keepSaved(t, ch);
   const required = requiredFields(Boolean(ch));
   return (
     <>
       <div className="grid">
         <InputField
-          label="ntfy server"
+          label={t("alerts.form.ntfyServer")}
           type="url"
           value={d.serverUrl}
           required={required.serverUrl}
@@ -139,10 +139,14 @@ function NtfyFields({ d, set, busy, channel: ch, idp }: Edit & ChannelIds) {
           disabled={busy}
         />
         <InputField
-          label="Topic"
+          label={t("alerts.form.topic")}
           value={d.topic}
           required={required.topic}
-          placeholder={ch ? `${ch.ntfy?.topic} (${keep?.toLowerCase()})` : "e.g. grapevine-8f3k2"}
+          placeholder={
+            ch
+              ? t("alerts.form.topicKeep", { topic: ch.ntfy?.topic ?? "" })
+              : t("alerts.form.topicExample", { example: "grapevine-8f3k2" })
+          }
           onValue={(topic) => set({ topic })}
           disabled={busy}
         />
@@ -150,15 +154,15 @@ function NtfyFields({ d, set, busy, channel: ch, idp }: Edit & ChannelIds) {
       <SelectField
         layout="stack"
         id={`${idp}-access`}
-        label="Access"
+        label={t("alerts.form.access")}
         value={d.access}
         onValue={(access) => set({ access: access as NtfyAccess })}
         disabled={busy}
-        options={ACCESS_OPTIONS}
+        options={accessOptions(t)}
       />
       {d.access === "token" && (
         <InputField
-          label="Access token"
+          label={t("alerts.access.token")}
           type="password"
           autoComplete="off"
           value={d.token}
@@ -170,14 +174,14 @@ function NtfyFields({ d, set, busy, channel: ch, idp }: Edit & ChannelIds) {
       {d.access === "password" && (
         <div className="grid">
           <InputField
-            label="User name"
+            label={t("alerts.form.userName")}
             autoComplete="off"
             value={d.username}
             onValue={(username) => set({ username })}
             disabled={busy}
           />
           <InputField
-            label="Password"
+            label={t("alerts.form.password")}
             type="password"
             autoComplete="new-password"
             value={d.password}
@@ -194,17 +198,18 @@ function NtfyFields({ d, set, busy, channel: ch, idp }: Edit & ChannelIds) {
 type ChannelIds = { channel: AlertChannel | null; idp: string };
 
 function WebhookFields({ d, set, busy, channel: ch, idp }: Edit & ChannelIds) {
+  const t = useT();
   return (
     <div className="grid">
       <InputField
-        label="Webhook URL"
+        label={t("alerts.form.webhookUrl")}
         type="url"
         autoComplete="off"
         value={d.url}
         required={requiredFields(Boolean(ch)).url}
         placeholder={
           ch
-            ? `${ch.webhook?.url} — ${keepSaved(ch)}`
+            ? `${ch.webhook?.url} — ${keepSaved(t, ch)}`
             : "http://homeassistant.local:8123/api/webhook/…"
         }
         onValue={(url) => set({ url })}
@@ -214,17 +219,18 @@ function WebhookFields({ d, set, busy, channel: ch, idp }: Edit & ChannelIds) {
         layout="stack"
         className=""
         id={`${idp}-format`}
-        label="Format"
+        label={t("alerts.form.format")}
         value={d.format}
         onValue={(format) => set({ format: format as WebhookFormat })}
         disabled={busy}
-        options={FORMAT_OPTIONS}
+        options={formatOptions()}
       />
     </div>
   );
 }
 
 function QuietHours({ d, set, busy }: Edit) {
+  const t = useT();
   return (
     <fieldset>
       <Check
@@ -232,12 +238,12 @@ function QuietHours({ d, set, busy }: Edit) {
         checked={d.quiet}
         disabled={busy}
         onChecked={(quiet) => set({ quiet })}
-        label="Quiet hours (alerts wait and arrive as one summary when they end)"
+        label={t("alerts.form.quietHours")}
       />
       {d.quiet && (
         <div className="grid">
           <InputField
-            label="From"
+            label={t("alerts.form.from")}
             type="time"
             value={d.quietStart}
             required={requiredFields(false).quietTimes}
@@ -245,7 +251,7 @@ function QuietHours({ d, set, busy }: Edit) {
             disabled={busy}
           />
           <InputField
-            label="Until"
+            label={t("alerts.form.until")}
             type="time"
             value={d.quietEnd}
             required={requiredFields(false).quietTimes}

@@ -1,16 +1,15 @@
 /** "Enable push on this device": this browser's push subscription as an alert channel. */
 import { pushUnsupportedReason, useEnablePush } from "../../../hooks/useAlerts.ts";
+import { useT } from "../../../i18n/index.ts";
 
 export function PushCard() {
+  const t = useT();
   const enable = useEnablePush();
   const reason = pushUnsupportedReason();
   return (
     <article className="alert-push">
-      <h3>Push on this device</h3>
-      <p>
-        Alerts as notifications on this phone or computer, even when Grapevine is closed. On a
-        phone, install Grapevine first (Add to Home Screen).
-      </p>
+      <h3>{t("alerts.push.title")}</h3>
+      <p>{t("alerts.push.text")}</p>
       {reason && <p className="alert-paused">{reason}</p>}
       <button
         type="button"
@@ -18,7 +17,7 @@ export function PushCard() {
         aria-busy={enable.isPending || undefined}
         onClick={() => enable.mutate()}
       >
-        Enable push on this device
+        {t("alerts.push.enable")}
       </button>
     </article>
   );

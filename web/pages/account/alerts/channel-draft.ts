@@ -16,12 +16,35 @@ import type {
   CreateAlertChannelBody,
   UpdateAlertChannelBody,
 } from "../../../../src/contract/alerts.ts";
+import { type MessageId, translate } from "../../../i18n/index.ts";
 
-export const FORMAT_LABELS: Record<WebhookFormat, string> = {
-  json: "JSON (Home Assistant and others)",
-  discord: "Discord",
-  slack: "Slack",
+/** A webhook format as the form names it; its first word names it on a channel's card. */
+export function formatLabel(format: WebhookFormat): string {
+  return format === "json"
+    ? translate("alerts.format.json")
+    : format === "discord"
+      ? "Discord"
+      : "Slack";
+}
+
+const EVENT_IDS: Record<AlertEvent, MessageId> = {
+  new_order: "alerts.event.newOrder",
+  shipped: "alerts.event.shipped",
+  delivered: "alerts.event.delivered",
+  review_due: "alerts.event.reviewDue",
+  review_overdue: "alerts.event.reviewOverdue",
+  review_decided: "alerts.event.reviewDecided",
+  mailbox_attention: "alerts.event.mailboxAttention",
+  tracking_problem: "alerts.event.trackingProblem",
+  disk_nearly_full: "alerts.event.diskNearlyFull",
+  mailbox_supervisor_failing: "alerts.event.mailboxSupervisorFailing",
 };
+
+/** An event as the Account page names it, in the reader's language (the event's own name if unknown). */
+export function alertEventLabel(event: string): string {
+  const id = EVENT_IDS[event as AlertEvent];
+  return id ? translate(id) : event;
+}
 
 export type NtfyAccess = "none" | "token" | "password";
 
@@ -133,8 +156,9 @@ export function updateBody(d: Draft, ch: AlertChannel): UpdateAlertChannelBody {
 
 /** The line under a channel's name: where it sends. */
 export function describeTarget(ch: AlertChannel): string {
-  if (ch.ntfy) return `${ch.ntfy.serverUrl} · topic ${ch.ntfy.topic}`;
-  if (ch.webhook) return `${FORMAT_LABELS[ch.webhook.format].split(" ")[0]} · ${ch.webhook.url}`;
+  if (ch.ntfy)
+    return translate("alerts.target.ntfy", { server: ch.ntfy.serverUrl, topic: ch.ntfy.topic });
+  if (ch.webhook) return `${formatLabel(ch.webhook.format).split(" ")[0]} · ${ch.webhook.url}`;
   if (ch.webpush) return `${ch.webpush.deviceName} · ${ch.webpush.service}`;
   return "";
 }

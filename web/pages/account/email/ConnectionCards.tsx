@@ -9,6 +9,7 @@ import { MailboxStatusBadge } from "../../../components/mailbox/MailboxStatusBad
 import { ReconnectOffer } from "../../../components/mailbox/ReconnectOffer.tsx";
 import { useNow } from "../../../components/orders/useNow.ts";
 import { useDisconnectEmail, useMailboxStatus } from "../../../hooks/useMailbox.ts";
+import { translate, useT } from "../../../i18n/index.ts";
 import { errorMessage } from "../../../lib/api.ts";
 import { formatRelativeTime } from "../../../lib/format.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
@@ -17,6 +18,7 @@ export const SOON_PROVIDERS = ["Outlook", "Yahoo", "iCloud", "Other providers"] 
 
 export function ConnectedBox(props: { user: UserData; settings: EmailSettings; timeZone: string }) {
   const { user, settings, timeZone } = props;
+  const t = useT();
   const now = useNow();
   const { data: status, isError } = useMailboxStatus(true);
   const disconnect = useDisconnectEmail();
@@ -29,7 +31,7 @@ export function ConnectedBox(props: { user: UserData; settings: EmailSettings; t
   return (
     <article className="mailbox-connected" aria-labelledby="mailbox-connected-title">
       <header className="card-head">
-        <h2 id="mailbox-connected-title">Email Connection</h2>
+        <h2 id="mailbox-connected-title">{t("email.connection.title")}</h2>
         <MailboxStatusBadge
           state={
             status?.reconnecting
@@ -44,15 +46,15 @@ export function ConnectedBox(props: { user: UserData; settings: EmailSettings; t
         </span>
         <dl className="mailbox-facts">
           <div>
-            <dt>Gmail address</dt>
+            <dt>{t("email.connection.address")}</dt>
             <dd className="mailbox-address">{settings.emailAddress ?? "—"}</dd>
           </div>
           <div>
-            <dt>Last processed</dt>
+            <dt>{t("email.connection.lastProcessed")}</dt>
             <dd>{formatRelativeTime(last, now, timeZone)}</dd>
           </div>
           <div>
-            <dt>Emails scanned</dt>
+            <dt>{t("email.connection.scanned")}</dt>
             <dd>{scanned}</dd>
           </div>
         </dl>
@@ -63,27 +65,31 @@ export function ConnectedBox(props: { user: UserData; settings: EmailSettings; t
           aria-busy={disconnect.isPending || undefined}
           onClick={() => setConfirming(true)}
         >
-          Disconnect
+          {t("email.disconnect")}
         </button>
       </div>
       {showError && <p className="mailbox-error">{status.lastError}</p>}
       {status && <ReconnectOffer status={status} timeZone={timeZone} />}
       <ConfirmDialog
         open={confirming}
-        title="Disconnect Gmail?"
-        message={`Grapevine stops reading ${settings.emailAddress ?? "your mailbox"} and forgets its credentials. Your orders stay. You can connect again at any time.`}
-        confirmLabel="Disconnect"
+        title={t("email.disconnect.title")}
+        message={
+          settings.emailAddress
+            ? t("email.disconnect.text", { address: settings.emailAddress })
+            : t("email.disconnect.textNoAddress")
+        }
+        confirmLabel={t("email.disconnect")}
         busy={disconnect.isPending}
         onCancel={() => setConfirming(false)}
         onConfirm={() =>
           disconnect.mutate(undefined, {
             onSuccess: () => {
               setConfirming(false);
-              toast({ title: "Disconnected", variant: "success" });
+              toast({ title: translate("email.disconnect.done"), variant: "success" });
             },
             onError: (err) => {
               setConfirming(false);
-              toastError(err, errorMessage(err, "Failed to disconnect email account"));
+              toastError(err, errorMessage(err, translate("email.disconnect.failed")));
             },
           })
         }
@@ -93,14 +99,12 @@ export function ConnectedBox(props: { user: UserData; settings: EmailSettings; t
 }
 
 export function ProviderChooser({ onGmail }: { onGmail: () => void }) {
+  const t = useT();
   return (
     <article className="provider-chooser" aria-labelledby="provider-chooser-title">
       <header>
-        <h2 id="provider-chooser-title">Connect your email</h2>
-        <p>
-          Grapevine finds your Vine orders in Amazon's emails. Choose your email provider to connect
-          it.
-        </p>
+        <h2 id="provider-chooser-title">{t("email.chooser.title")}</h2>
+        <p>{t("email.chooser.text")}</p>
       </header>
       <div className="provider-grid">
         <button type="button" className="provider-option" onClick={onGmail}>
@@ -109,44 +113,51 @@ export function ProviderChooser({ onGmail }: { onGmail: () => void }) {
           </span>
           <span className="provider-name">Gmail</span>
         </button>
-        {SOON_PROVIDERS.map((p) => (
-          <button
-            key={p}
-            type="button"
-            className="provider-option provider-soon"
-            aria-disabled="true"
-            onClick={() =>
-              toast({
-                title: "Coming Soon",
-                description: `${p} integration will be available in a future update.`,
-              })
-            }
-          >
-            <span className="provider-mark" aria-hidden="true">
-              {p === "Other providers" ? "@" : p[0]}
-            </span>
-            <span className="provider-name">{p}</span>
-            <span className="soon-badge">Soon</span>
-          </button>
-        ))}
+        {SOON_PROVIDERS.map((p) => {
+          const name = p === "Other providers" ? t("email.chooser.otherProviders") : p;
+          return (
+            <button
+              key={p}
+              type="button"
+              className="provider-option provider-soon"
+              aria-disabled="true"
+              onClick={() =>
+                toast({
+                  title: translate("email.chooser.soonTitle"),
+                  description:
+                    p === "Other providers"
+                      ? translate("email.chooser.soonOther")
+                      : translate("email.chooser.soonText", { provider: p }),
+                })
+              }
+            >
+              <span className="provider-mark" aria-hidden="true">
+                {p === "Other providers" ? "@" : p[0]}
+              </span>
+              <span className="provider-name">{name}</span>
+              <span className="soon-badge">{t("email.chooser.soon")}</span>
+            </button>
+          );
+        })}
       </div>
     </article>
   );
 }
 
 export function ExpiredWarning(props: { emailAddress: string | null; onReconnect: () => void }) {
+  const t = useT();
   return (
     <article className="mailbox-expired" aria-labelledby="mailbox-expired-title">
       {/* An article may not be an alert (ARIA in HTML): the alert is its content. */}
       <div role="alert">
-        <h2 id="mailbox-expired-title">Email Authorization Expired</h2>
+        <h2 id="mailbox-expired-title">{t("email.expired.title")}</h2>
         <p>
-          Gmail no longer accepts Grapevine's authorization
-          {props.emailAddress ? ` for ${props.emailAddress}` : ""}, so new Amazon emails are not
-          being read. Please reconnect your Gmail account to resume tracking your orders.
+          {props.emailAddress
+            ? t("email.expired.text", { address: props.emailAddress })
+            : t("email.expired.textNoAddress")}
         </p>
         <button type="button" onClick={props.onReconnect}>
-          Reconnect Gmail
+          {t("email.expired.reconnect")}
         </button>
       </div>
     </article>

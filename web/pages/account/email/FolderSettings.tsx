@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import type { EmailSettings } from "../../../../src/contract/user.ts";
 import { Check, SelectField } from "../../../components/Field.tsx";
 import { useMailFolders, useRefreshFolders, useSaveFolders } from "../../../hooks/useMailbox.ts";
+import { translate, useT } from "../../../i18n/index.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
 import {
   type FolderForm,
@@ -20,6 +21,7 @@ import {
 } from "./settings.ts";
 
 export function FolderSettings({ settings }: { settings: EmailSettings }) {
+  const t = useT();
   const folders = useMailFolders(true);
   const refresh = useRefreshFolders();
   const save = useSaveFolders();
@@ -66,13 +68,17 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
       onSuccess: () => {
         setDraft(null);
         toast({
-          title: "Folder Settings Saved",
-          description: "Your folder preferences have been saved successfully.",
+          title: translate("email.folders.saved"),
+          description: translate("email.folders.savedText"),
           variant: "success",
         });
       },
       onError: (err) =>
-        toastError(err, "Save Failed", "Failed to save folder settings. Please try again."),
+        toastError(
+          err,
+          translate("email.folders.saveFailed"),
+          translate("email.folders.saveFailedText"),
+        ),
     });
   }
 
@@ -80,23 +86,24 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
     refresh.mutate(undefined, {
       onSuccess: () =>
         toast({
-          title: "Folders Refreshed",
-          description: "Your email folders have been updated successfully.",
+          title: translate("email.folders.refreshed"),
+          description: translate("email.folders.refreshedText"),
           variant: "success",
         }),
       onError: (err) =>
-        toastError(err, "Refresh Failed", "Failed to refresh folders. Please try again."),
+        toastError(
+          err,
+          translate("email.folders.refreshFailed"),
+          translate("email.folders.refreshFailedText"),
+        ),
     });
   }
 
   return (
     <article className="folder-settings" aria-labelledby="folder-settings-title">
       <header>
-        <h2 id="folder-settings-title">Email Folder Settings</h2>
-        <p>
-          Choose where Grapevine looks for Amazon's emails and what it does with them once their
-          orders are saved.
-        </p>
+        <h2 id="folder-settings-title">{t("email.folders.title")}</h2>
+        <p>{t("email.folders.text")}</p>
       </header>
       <form
         onSubmit={(e) => {
@@ -106,8 +113,8 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
       >
         <div className="grid">
           <SelectField
-            label="Monitor folder"
-            hint="Only Amazon's emails in this folder are read."
+            label={t("email.folders.monitor")}
+            hint={t("email.folders.monitorHint")}
             name="selectedFolder"
             value={form.selectedFolder}
             aria-busy={folders.isLoading || undefined}
@@ -115,8 +122,8 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
             options={monitorOptions}
           />
           <SelectField
-            label="Move processed emails to"
-            hint="Optional: a folder to move each email to after its order is saved."
+            label={t("email.folders.moveTo")}
+            hint={t("email.folders.moveToHint")}
             name="processedFolder"
             value={form.processedFolder}
             onValue={(processedFolder) => update({ ...form, processedFolder })}
@@ -128,13 +135,9 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
           name="markProcessedAsRead"
           checked={form.markProcessedAsRead}
           onChecked={(on) => update({ ...form, markProcessedAsRead: on })}
-          label="Mark processed emails as read"
+          label={t("email.folders.markRead")}
         />
-        {folders.isError && (
-          <p className="mailbox-error">
-            The folder list could not be loaded. Use 'Refresh folder list' to try again.
-          </p>
-        )}
+        {folders.isError && <p className="mailbox-error">{t("email.folders.listFailed")}</p>}
         <div className="button-row folder-actions">
           <button
             type="button"
@@ -143,7 +146,7 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
             aria-busy={refresh.isPending || undefined}
             onClick={onRefresh}
           >
-            Refresh folder list
+            {t("email.folders.refresh")}
           </button>
           <span className="spacer" />
           <button
@@ -152,10 +155,10 @@ export function FolderSettings({ settings }: { settings: EmailSettings }) {
             disabled={!dirty || busy}
             onClick={() => setDraft(null)}
           >
-            Reset Settings
+            {t("email.folders.reset")}
           </button>
           <button type="submit" disabled={!dirty || busy} aria-busy={busy || undefined}>
-            {busy ? "Saving..." : "Save Settings"}
+            {busy ? t("email.folders.saving") : t("email.folders.save")}
           </button>
         </div>
       </form>

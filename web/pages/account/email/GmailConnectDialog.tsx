@@ -6,6 +6,7 @@
  * administrator gets one line on how to enable the other.
  */
 
+import { Trans } from "@lingui/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { Dialog } from "../../../components/Dialog.tsx";
@@ -17,6 +18,7 @@ import {
   useConnectAppPassword,
 } from "../../../hooks/useMailbox.ts";
 import { usePublicConfig } from "../../../hooks/usePublicConfig.ts";
+import { translate, useT } from "../../../i18n/index.ts";
 import { ApiError, errorMessage, SignedOutError } from "../../../lib/api.ts";
 import { isAdmin, useAuth } from "../../../lib/auth.tsx";
 import {
@@ -26,29 +28,31 @@ import {
   type PopupOutcome,
 } from "../../../lib/oauth-popup.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
+import { NewTabLink } from "../NewTabLink.tsx";
 
-export const CONNECT_FAILED_TITLE = "Connection Failed";
-export const CONNECT_FAILED_TEXT =
-  "Unable to connect to Gmail. Please ensure your Google OAuth app is properly configured for external users.";
-export const OAUTH_RETURN_FAILED_TEXT = "Failed to connect your Gmail account. Please try again.";
 export const APP_PASSWORDS_URL = "https://myaccount.google.com/apppasswords";
+
+/** The settings the administrator's notes name, as code. */
+const ENV_CODES = { 0: <code />, 1: <code />, 2: <code /> };
 
 /** Why Google's own sign-in cannot start here, for the admin (null when it is not that). */
 function configProblem(err: unknown): string | null {
   if (!(err instanceof ApiError)) return null;
   if (err.status === 404 && (!err.serverMessage || err.serverMessage.startsWith("Not found"))) {
-    return "This server does not offer Gmail sign-in with Google (OAuth).";
+    return translate("email.gmail.noOAuth");
   }
   if ((err.status >= 400 && err.status < 500) || err.status === 503) {
-    return err.serverMessage ?? "Gmail sign-in with Google (OAuth) is not set up on this server.";
+    return err.serverMessage ?? translate("email.gmail.oauthNotSetUp");
   }
   return null;
 }
 
 /** Shows the result a popup (or the return address) reported. */
 export function toastOAuthResult(result: OAuthResult) {
-  if (result === "success") toast({ title: "Email Connected", variant: "success" });
-  else toastError(null, CONNECT_FAILED_TITLE, OAUTH_RETURN_FAILED_TEXT);
+  if (result === "success")
+    toast({ title: translate("email.gmail.connected"), variant: "success" });
+  else
+    toastError(null, translate("email.gmail.connectFailed"), translate("email.gmail.returnFailed"));
 }
 
 /**
@@ -78,7 +82,7 @@ export function useGmailOAuth() {
       setProblem(null);
       try {
         const { authUrl } = await fetchGoogleAuthUrl();
-        if (!authUrl) throw new Error("The server did not answer an authorization address");
+        if (!authUrl) throw new Error(translate("email.gmail.noAuthUrl"));
         if (popup.current?.kind === "popup") popup.current.cancel();
         popup.current = openOAuthPopup(authUrl, {
           onClosed: () => {
@@ -90,7 +94,11 @@ export function useGmailOAuth() {
       } catch (err) {
         if (err instanceof SignedOutError) return;
         console.warn("Gmail: starting the authorization failed", err);
-        toastError(err, CONNECT_FAILED_TITLE, CONNECT_FAILED_TEXT);
+        toastError(
+          err,
+          translate("email.gmail.connectFailed"),
+          translate("email.gmail.startFailed"),
+        );
         setProblem(configProblem(err));
       } finally {
         setStarting(false);
@@ -108,6 +116,7 @@ export function GmailConnectDialog(props: {
   onClose: () => void;
   oauth: GmailOAuth;
 }) {
+  const t = useT();
   const [mode, setMode] = useState<"explain" | "app-password">("explain");
   const { oauth } = props;
   const config = usePublicConfig();
@@ -123,18 +132,20 @@ export function GmailConnectDialog(props: {
     props.onClose();
   };
   return (
-    <Dialog open={props.open} title="Connect Gmail" onClose={close} className="gmail-dialog">
+    <Dialog
+      open={props.open}
+      title={t("email.gmail.title")}
+      onClose={close}
+      className="gmail-dialog"
+    >
       {config.isPending ? (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t("common.loading")}</p>
       ) : !oauthOffered ? (
         <>
-          <AppPasswordForm onBack={close} backLabel="Cancel" onDone={close} />
+          <AppPasswordForm onBack={close} backLabel={t("common.cancel")} onDone={close} />
           {isAdmin(user) && (
             <p className="muted-note admin-oauth-note">
-              Administrator: to offer Gmail sign-in with Google as well, set{" "}
-              <code>GOOGLE_CLIENT_ID</code>, <code>GOOGLE_CLIENT_SECRET</code> and{" "}
-              <code>PUBLIC_URL</code> (the README explains the Google Cloud setup) and restart
-              Grapevine.
+              <Trans id="email.gmail.adminNote" components={ENV_CODES} />
             </p>
           )}
         </>
@@ -143,25 +154,22 @@ export function GmailConnectDialog(props: {
           <GmailExplainer />
           {oauth.problem && (
             <div ref={problemRef} role="alert" className="alert alert-error oauth-problem">
-              <strong>{CONNECT_FAILED_TITLE}: Gmail sign-in is not available.</strong>
+              <strong>{t("email.gmail.unavailable")}</strong>
               <p>{oauth.problem}</p>
               <p>
-                The administrator of this Grapevine server must set <code>GOOGLE_CLIENT_ID</code>,{" "}
-                <code>GOOGLE_CLIENT_SECRET</code> and <code>PUBLIC_URL</code> (the README explains
-                the Google Cloud setup) and restart it. Until then you can connect with an app
-                password.
+                <Trans id="email.gmail.adminMust" components={ENV_CODES} />
               </p>
             </div>
           )}
           <p className="app-password-switch">
-            No Google Cloud project?{" "}
+            {t("email.gmail.noCloudProject")}{" "}
             <button type="button" className="link-button" onClick={() => setMode("app-password")}>
-              Use an app password instead
+              {t("email.gmail.useAppPassword")}
             </button>
           </p>
           <footer className="button-row end">
             <button type="button" className="secondary" onClick={close}>
-              Cancel
+              {t("common.cancel")}
             </button>
             <button
               type="button"
@@ -169,7 +177,7 @@ export function GmailConnectDialog(props: {
               aria-busy={oauth.starting || undefined}
               onClick={() => void oauth.start(close)}
             >
-              Continue to Gmail
+              {t("email.gmail.continue")}
             </button>
           </footer>
         </>
@@ -182,33 +190,31 @@ export function GmailConnectDialog(props: {
 
 /** The explanation of Google's broad permission and what Grapevine does with it (docs/screens.md). */
 export function GmailExplainer() {
+  const t = useT();
   return (
     <div className="gmail-explainer">
       <p>
-        <strong>Google will show very broad permissions.</strong> Grapevine reads your mail over
-        IMAP, and Google grants IMAP access only with its full mail permission, so the consent
-        screen says Grapevine could read, send and delete all your email. Grapevine uses only the
-        little it needs to track your Vine orders:
+        <Trans id="email.gmail.explainer" components={{ 0: <strong /> }} />
       </p>
       <div className="access-lists">
         <section className="access-list access-yes" aria-labelledby="gmail-accessed">
-          <h4 id="gmail-accessed">Accessed</h4>
+          <h4 id="gmail-accessed">{t("email.gmail.accessed")}</h4>
           <ul>
-            <li>Only emails from Amazon's domains</li>
-            <li>Only the folder you choose to monitor</li>
-            <li>Email headers and content, to extract your order details</li>
-            <li>Read status (to mark processed emails as read, if you choose)</li>
+            <li>{t("email.access.amazonOnly")}</li>
+            <li>{t("email.access.folderOnly")}</li>
+            <li>{t("email.access.headers")}</li>
+            <li>{t("email.gmail.readStatus")}</li>
           </ul>
         </section>
         <section className="access-list access-no" aria-labelledby="gmail-never">
-          <h4 id="gmail-never">Never accessed</h4>
+          <h4 id="gmail-never">{t("email.gmail.neverAccessed")}</h4>
           <ul>
-            <li>Personal, work and financial emails</li>
-            <li>Any email that is not from Amazon</li>
+            <li>{t("email.access.personal")}</li>
+            <li>{t("email.access.notAmazon")}</li>
           </ul>
         </section>
       </div>
-      <p className="muted-note">Grapevine never sends, deletes or shares your email.</p>
+      <p className="muted-note">{t("email.gmail.neverSends")}</p>
     </div>
   );
 }
@@ -217,12 +223,13 @@ export function GmailExplainer() {
 function AppPasswordForm({
   onBack,
   onDone,
-  backLabel = "Back",
+  backLabel,
 }: {
   onBack: () => void;
   onDone: () => void;
   backLabel?: string;
 }) {
+  const t = useT();
   const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
   const [appPassword, setAppPassword] = useState("");
@@ -233,22 +240,20 @@ function AppPasswordForm({
     e.preventDefault();
     setError(null);
     if (!email.trim() || !appPassword.trim()) {
-      setError("Enter your Gmail address and the app password.");
+      setError(translate("email.appPassword.missing"));
       return;
     }
     connect.mutate(
       { email: email.trim(), appPassword },
       {
         onSuccess: () => {
-          toast({ title: "Email Connected", variant: "success" });
+          toast({ title: translate("email.gmail.connected"), variant: "success" });
           afterConnect(queryClient);
           onDone();
         },
         onError: (err) => {
           if (err instanceof SignedOutError) return;
-          setError(
-            errorMessage(err, "Gmail could not be reached. Check your connection and try again."),
-          );
+          setError(errorMessage(err, translate("email.appPassword.unreachable")));
         },
       },
     );
@@ -256,23 +261,21 @@ function AppPasswordForm({
 
   return (
     <form onSubmit={submit} className="app-password-form" noValidate>
-      <p>
-        An app password lets Grapevine sign in to Gmail over IMAP without a Google Cloud project.
-      </p>
+      <p>{t("email.appPassword.intro")}</p>
       <ol className="app-password-steps">
-        <li>Turn on 2-Step Verification for your Google account (app passwords need it).</li>
+        <li>{t("email.appPassword.step1")}</li>
         <li>
-          Create an app password at{" "}
-          <a href={APP_PASSWORDS_URL} target="_blank" rel="noreferrer">
-            myaccount.google.com/apppasswords
-          </a>{" "}
-          (any name, for example "Grapevine").
+          <Trans
+            id="email.appPassword.step2"
+            values={{ site: "myaccount.google.com/apppasswords" }}
+            components={{ 0: <NewTabLink href={APP_PASSWORDS_URL} /> }}
+          />
         </li>
-        <li>Paste the 16-letter password below. Spaces do not matter.</li>
+        <li>{t("email.appPassword.step3")}</li>
       </ol>
       <FormError>{error}</FormError>
       <InputField
-        label="Gmail address"
+        label={t("email.connection.address")}
         type="email"
         name="gmail-address"
         autoComplete="email"
@@ -282,7 +285,7 @@ function AppPasswordForm({
         required
       />
       <InputField
-        label="App password"
+        label={t("email.appPassword.label")}
         type="password"
         name="app-password"
         autoComplete="off"
@@ -293,14 +296,14 @@ function AppPasswordForm({
       />
       <footer className="button-row end">
         <button type="button" className="secondary" onClick={onBack} disabled={connect.isPending}>
-          {backLabel}
+          {backLabel ?? t("common.back")}
         </button>
         <button
           type="submit"
           disabled={connect.isPending}
           aria-busy={connect.isPending || undefined}
         >
-          Connect with App Password
+          {t("email.appPassword.connect")}
         </button>
       </footer>
     </form>

@@ -4,13 +4,14 @@
  * connected mailbox. Shows the upload progress, then the summary the server answers.
  */
 
+import { Trans } from "@lingui/react";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
-import { plural } from "../../../../src/util/plural.ts";
 import { Field } from "../../../components/Field.tsx";
 import { FormError } from "../../../components/FormError.tsx";
 import { useDismissInterruptedImports, useInterruptedImports } from "../../../hooks/useMailbox.ts";
+import { translate, useT } from "../../../i18n/index.ts";
 import { authHeaders, errorMessage, SignedOutError, throwIfNotOk } from "../../../lib/api.ts";
 import { formatBytes } from "../../../lib/format.ts";
 import { invalidateEverything } from "../../../lib/live-events-keys.ts";
@@ -48,8 +49,9 @@ export function importMailFiles(
       if (e.lengthComputable && e.total > 0) onProgress?.(e.loaded / e.total);
     };
     xhr.upload.onload = () => onProgress?.(1);
-    xhr.onerror = () => reject(new Error("The upload failed: the server could not be reached"));
-    xhr.onabort = () => reject(new DOMException("The upload was cancelled", "AbortError"));
+    xhr.onerror = () => reject(new Error(translate("email.import.uploadFailed")));
+    xhr.onabort = () =>
+      reject(new DOMException(translate("email.import.uploadCancelled"), "AbortError"));
     xhr.onload = () => {
       const res = new Response(xhr.status === 204 ? null : xhr.responseText, {
         status: xhr.status,
@@ -77,6 +79,7 @@ export function ImportCard({
   connected: boolean;
   importMode: "vine" | "all";
 }) {
+  const t = useT();
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
@@ -101,8 +104,11 @@ export function ImportCard({
       void queryClient.invalidateQueries({ queryKey: userKeys.data() });
       void queryClient.invalidateQueries({ queryKey: mailboxKeys.imports() });
       toast({
-        title: "Import Complete",
-        description: `${plural(summary.ordersCreated, { one: "order", other: "orders" })} created, ${summary.ordersUpdated} updated.`,
+        title: translate("email.import.complete"),
+        description: translate("email.import.completeText", {
+          created: summary.ordersCreated,
+          updated: summary.ordersUpdated,
+        }),
         variant: "success",
       });
     } catch (err) {
@@ -113,7 +119,7 @@ export function ImportCard({
           err,
           err instanceof Error && !("status" in err)
             ? err.message
-            : "The import failed. Please try again.",
+            : translate("email.import.failed"),
         ),
       });
     }
@@ -122,12 +128,9 @@ export function ImportCard({
   return (
     <article className="import-card" aria-labelledby="import-title">
       <header>
-        <h2 id="import-title">Import from a file</h2>
+        <h2 id="import-title">{t("email.import.title")}</h2>
         <p>
-          Bring in orders from saved emails: Amazon's <code>.eml</code> messages, or a whole mailbox
-          exported as <code>.mbox</code> with Google Takeout. Only Amazon's order emails are read;
-          everything else is skipped, and emails imported before are not counted twice. No connected
-          mailbox is needed.
+          <Trans id="email.import.text" components={{ 0: <code />, 1: <code /> }} />
         </p>
       </header>
       {interrupted.length > 0 && !busy && (
@@ -143,24 +146,20 @@ export function ImportCard({
             onClick={() =>
               dismiss.mutate(undefined, {
                 onError: (err) =>
-                  toastError(err, errorMessage(err, "Could not dismiss the notice")),
+                  toastError(err, errorMessage(err, translate("email.import.dismissFailed"))),
               })
             }
           >
-            Dismiss
+            {t("email.import.dismiss")}
           </button>
         </div>
       )}
       <form onSubmit={submit}>
         <Field
-          label="Email files (.eml, .mbox)"
+          label={t("email.import.files")}
           hint={
-            files.length > 0 && (
-              <>
-                {plural(files.length, { one: "file", other: "files" })} selected,{" "}
-                {formatBytes(total)}
-              </>
-            )
+            files.length > 0 &&
+            t("email.import.selected", { count: files.length, size: formatBytes(total) })
           }
           control={(a) => (
             <input
@@ -179,16 +178,16 @@ export function ImportCard({
           )}
         />
         <button type="submit" disabled={files.length === 0 || busy} aria-busy={busy || undefined}>
-          Import
+          {t("email.import.submit")}
         </button>
       </form>
       {phase.kind === "uploading" && (
         <div className="import-progress" role="status">
-          <progress value={phase.progress} max={1} aria-label="Upload progress" />
+          <progress value={phase.progress} max={1} aria-label={t("email.import.progress")} />
           <small>
             {phase.progress < 1
-              ? `Uploading… ${Math.round(phase.progress * 100)}%`
-              : "Reading the messages…"}
+              ? t("email.import.uploading", { percent: Math.round(phase.progress * 100) })
+              : t("email.import.reading")}
           </small>
         </div>
       )}
@@ -214,50 +213,51 @@ function ImportSummary({
   connected: boolean;
   importMode: "vine" | "all";
 }) {
+  const t = useT();
   const skipped = skippedLines(summary);
   const kept = modeLimitedLine(summary);
   const unknown = notUnderstoodLine(summary);
   const b = summary.messages;
   return (
-    <section className="import-summary" aria-label="Import summary">
+    <section className="import-summary" aria-label={t("email.import.summary")}>
       {kept && (
         <ModeLimitedOffer line={kept} connected={connected} switched={importMode === "all"} />
       )}
       <p className="import-headline">{summaryHeadline(summary)}</p>
       <dl>
         <div>
-          <dt>Messages read</dt>
+          <dt>{t("email.import.messagesRead")}</dt>
           <dd>{summary.messagesRead}</dd>
         </div>
         <div>
-          <dt>Created orders</dt>
+          <dt>{t("email.import.createdOrders")}</dt>
           <dd>{b.created}</dd>
         </div>
         <div>
-          <dt>Updated orders</dt>
+          <dt>{t("email.import.updatedOrders")}</dt>
           <dd>{b.updated}</dd>
         </div>
         {b.unchanged > 0 && (
           <div>
-            <dt>Changed nothing</dt>
+            <dt>{t("email.import.changedNothing")}</dt>
             <dd>{b.unchanged}</dd>
           </div>
         )}
         {b.notUnderstood > 0 && (
           <div>
-            <dt>Not understood</dt>
+            <dt>{t("email.import.notUnderstoodLabel")}</dt>
             <dd>{b.notUnderstood}</dd>
           </div>
         )}
         <div>
-          <dt>Skipped</dt>
+          <dt>{t("email.import.skippedLabel")}</dt>
           <dd>{skippedTotal(summary)}</dd>
         </div>
       </dl>
       {unknown && <p className="muted-note">{unknown}</p>}
       {skipped.length > 0 && (
         <>
-          <p className="muted-note">Skipped messages:</p>
+          <p className="muted-note">{t("email.import.skippedMessages")}</p>
           <ul className="skipped-list">
             {skipped.map((s) => (
               <li key={s.reason}>{s.text}</li>
@@ -282,6 +282,7 @@ function ModeLimitedOffer({
   connected: boolean;
   switched: boolean;
 }) {
+  const t = useT();
   const [reread, setReread] = useState<Reread | null>(null);
   const save = useSaveImportMode({ onSaved: setReread });
   const done = save.isSuccess || switched;
@@ -296,7 +297,7 @@ function ModeLimitedOffer({
           aria-busy={save.isPending || undefined}
           onClick={() => save.mutate("all")}
         >
-          Import all Amazon orders
+          {t("email.import.importAll")}
         </button>
       )}
       {reread && <RereadOffer reread={reread} connected={connected} />}

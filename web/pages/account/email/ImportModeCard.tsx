@@ -3,9 +3,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { UserData } from "../../../../src/contract/index.ts";
-import { plural } from "../../../../src/util/plural.ts";
 import { Check } from "../../../components/Field.tsx";
 import { useProcessOldEmails } from "../../../hooks/useMailbox.ts";
+import { type T, translate, useT } from "../../../i18n/index.ts";
 import { apiJson, errorMessage } from "../../../lib/api.ts";
 import { userKeys } from "../../../lib/query-keys.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
@@ -35,35 +35,28 @@ export function useSaveImportMode(
       );
       void queryClient.invalidateQueries({ queryKey: userKeys.data() });
       toast({
-        title: "Import setting saved",
+        title: translate("email.importMode.saved"),
         description:
           res.importMode === "vine"
-            ? "Only Vine orders will be imported from now on."
-            : "All Amazon orders will be imported from now on.",
+            ? translate("email.importMode.savedVine")
+            : translate("email.importMode.savedAll"),
         variant: "success",
       });
     },
     onError: (err) => {
       opts.onFailed?.();
-      toastError(err, errorMessage(err, "Failed to save the import setting"));
+      toastError(err, errorMessage(err, translate("email.importMode.saveFailed")));
     },
   });
 }
 
-const OPTIONS: { value: Mode; label: string; hint: string }[] = [
-  {
-    value: "vine",
-    label: "Vine orders only",
-    hint: "Orders whose total is zero ($0.00, £0.00, 0,00 €, ¥0…). Your other Amazon orders are left alone.",
-  },
-  {
-    value: "all",
-    label: "All Amazon orders",
-    hint: "Every order confirmation from Amazon becomes an order here.",
-  },
+const options = (t: T): { value: Mode; label: string; hint: string }[] => [
+  { value: "vine", label: t("email.importMode.vine"), hint: t("email.importMode.vineHint") },
+  { value: "all", label: t("email.importMode.all"), hint: t("email.importMode.allHint") },
 ];
 
 export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boolean }) {
+  const t = useT();
   const [reread, setReread] = useState<Reread | null>(null);
   // The choice shown, set in the same render as the click (a controlled radio that waited for
   // the mutation's pending state would be reset to the old value for a moment).
@@ -73,11 +66,11 @@ export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boo
   return (
     <article className="import-mode-card">
       <header>
-        <h2>Which orders to import</h2>
+        <h2>{t("email.importMode.title")}</h2>
       </header>
       <fieldset aria-busy={save.isPending || undefined}>
-        <legend className="visually-hidden">Which orders to import</legend>
-        {OPTIONS.map((o) => (
+        <legend className="visually-hidden">{t("email.importMode.title")}</legend>
+        {options(t).map((o) => (
           <Check
             key={o.value}
             kind="radio"
@@ -99,10 +92,7 @@ export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boo
         ))}
       </fieldset>
       <p>
-        <small>
-          Applies to new mail, backfills and file imports. Orders already imported stay. Mail
-          skipped under “Vine orders only” is read again when you choose all orders.
-        </small>
+        <small>{t("email.importMode.note")}</small>
       </p>
       {reread && <RereadOffer reread={reread} connected={connected} />}
     </article>
@@ -111,15 +101,13 @@ export function ImportModeCard({ mode, connected }: { mode: Mode; connected: boo
 
 /** After switching to all orders: the mail read before that is now imported when read again. */
 export function RereadOffer({ reread, connected }: { reread: Reread; connected: boolean }) {
+  const t = useT();
   const rescan = useProcessOldEmails();
-  const n = reread.messages;
-  const emails = plural(n, { one: "email", other: "emails" });
+  const count = reread.messages;
   return (
-    <section className="reread-offer" aria-label="Skipped mail">
+    <section className="reread-offer" aria-label={t("email.reread.label")}>
       <p>
-        {emails} read earlier {n === 1 ? "was" : "were"} skipped because of “Vine orders only”. To
-        import {n === 1 ? "it" : "them"} now, import the same files again
-        {connected ? " or re-scan the mail your mailbox already read" : ""}.
+        {connected ? t("email.reread.textConnected", { count }) : t("email.reread.text", { count })}
       </p>
       {connected && reread.daysBack !== null && (
         <button
@@ -131,19 +119,18 @@ export function RereadOffer({ reread, connected }: { reread: Reread; connected: 
             rescan.mutate(reread.daysBack as number, {
               onSuccess: () =>
                 toast({
-                  title: "Re-scan started",
-                  description: `The mail of the last ${reread.daysBack} days is being read again in the background; new orders appear on your dashboard as they are found.`,
+                  title: translate("email.reread.started"),
+                  description: translate("email.reread.startedText", { days: reread.daysBack }),
                   variant: "success",
                 }),
               onError: (err) =>
-                toastError(
-                  err,
-                  errorMessage(err, "The re-scan could not be started. Please try again."),
-                ),
+                toastError(err, errorMessage(err, translate("email.reread.failed"))),
             })
           }
         >
-          {rescan.isSuccess ? "Re-scan started" : `Re-scan the last ${reread.daysBack} days`}
+          {rescan.isSuccess
+            ? t("email.reread.started")
+            : t("email.reread.button", { days: reread.daysBack })}
         </button>
       )}
     </section>

@@ -1,34 +1,33 @@
 /** The email privacy card and its 'Email Access & Privacy Details' dialog (docs/screens.md). */
+import { Trans } from "@lingui/react";
 import { useState } from "react";
 import { Link } from "wouter";
 import { Dialog } from "../../../components/Dialog.tsx";
 import { GOOGLE_PERMISSIONS_URL } from "../../../components/Footer.tsx";
-
-export const PRIVACY_DIALOG_TITLE = "Email Access & Privacy Details";
+import { useT } from "../../../i18n/index.ts";
+import { NewTabLink } from "../NewTabLink.tsx";
 
 export function PrivacyCard() {
+  const t = useT();
   const [open, setOpen] = useState(false);
   return (
     <article className="privacy-card" aria-labelledby="privacy-card-title">
       <header>
-        <h2 id="privacy-card-title">Email Privacy</h2>
+        <h2 id="privacy-card-title">{t("email.privacy.title")}</h2>
       </header>
-      <p>
-        Grapevine reads only Amazon's emails in the folder you choose, only to track your Vine
-        orders, and only on this server. It never sends, deletes or shares your email.
-      </p>
+      <p>{t("email.privacy.text")}</p>
       <button type="button" className="secondary outline" onClick={() => setOpen(true)}>
-        View Privacy Details
+        {t("email.privacy.view")}
       </button>
       <Dialog
         open={open}
-        title={PRIVACY_DIALOG_TITLE}
+        title={t("email.privacy.dialogTitle")}
         onClose={() => setOpen(false)}
         className="privacy-dialog"
         footer={
           <div className="button-row end">
             <button type="button" onClick={() => setOpen(false)}>
-              Close
+              {t("common.close")}
             </button>
           </div>
         }
@@ -40,71 +39,62 @@ export function PrivacyCard() {
 }
 
 function PrivacyDetails() {
+  const t = useT();
   return (
     <div className="privacy-details">
       <section>
-        <h4>Why Google asks for broad permissions</h4>
+        <h4>{t("email.privacy.whyTitle")}</h4>
         <p>
-          Grapevine reads mail over IMAP. Google grants IMAP access only with its full mail
-          permission (<code>https://mail.google.com/</code>), so the consent you give is very broad
-          and Google says Grapevine could read, send and delete all your email. Grapevine uses that
-          access in a narrow way only.
+          <Trans
+            id="email.privacy.why"
+            values={{ scope: "https://mail.google.com/" }}
+            components={{ 0: <code /> }}
+          />
         </p>
       </section>
       <section>
-        <h4>What is accessed</h4>
+        <h4>{t("email.access.accessed")}</h4>
         <ul>
-          <li>Only emails from Amazon's domains</li>
-          <li>Only the folder you choose to monitor</li>
-          <li>Email headers and content, to extract your order details</li>
-          <li>Read status, to mark processed emails as read if you choose</li>
+          <li>{t("email.access.amazonOnly")}</li>
+          <li>{t("email.access.folderOnly")}</li>
+          <li>{t("email.access.headers")}</li>
+          <li>{t("email.privacy.readStatus")}</li>
         </ul>
       </section>
       <section>
-        <h4>What is never accessed</h4>
+        <h4>{t("email.privacy.neverTitle")}</h4>
         <ul>
-          <li>Personal, work and financial emails</li>
-          <li>Any email that is not from Amazon</li>
-          <li>Grapevine never sends, deletes or shares email</li>
+          <li>{t("email.access.personal")}</li>
+          <li>{t("email.access.notAmazon")}</li>
+          <li>{t("email.privacy.neverSends")}</li>
         </ul>
       </section>
       <section>
-        <h4>Safeguards</h4>
+        <h4>{t("email.privacy.safeguardsTitle")}</h4>
         <ul>
-          <li>
-            Filtering on the server: Gmail itself is asked only for messages from Amazon's sender
-            domains, so no other email is ever downloaded.
-          </li>
-          <li>
-            Local processing: emails are read on this Grapevine server; nothing is sent to anyone
-            else.
-          </li>
-          <li>Encrypted credentials: the app password or Google token is stored encrypted.</li>
-          <li>
-            No mail stored: only the order details are kept (plus the Message-ID of each processed
-            email, so it is never read twice), never the emails themselves.
-          </li>
+          <li>{t("email.privacy.safeguardFilter")}</li>
+          <li>{t("email.privacy.safeguardLocal")}</li>
+          <li>{t("email.privacy.safeguardEncrypted")}</li>
+          <li>{t("email.privacy.safeguardNoMail")}</li>
         </ul>
       </section>
       <section>
-        <h4>Your controls</h4>
+        <h4>{t("email.privacy.controlsTitle")}</h4>
         <ul>
-          <li>Disconnect your mailbox at any time on this tab.</li>
+          <li>{t("email.privacy.controlDisconnect")}</li>
+          <li>{t("email.privacy.controlFolder")}</li>
           <li>
-            Choose the folder that is monitored, and whether processed emails are marked as read or
-            moved to another folder.
+            <Trans
+              id="email.privacy.controlRevoke"
+              components={{
+                0: <NewTabLink href={GOOGLE_PERMISSIONS_URL} />,
+              }}
+            />
           </li>
-          <li>
-            Revoke Grapevine's access on{" "}
-            <a href={GOOGLE_PERMISSIONS_URL} target="_blank" rel="noreferrer">
-              Google's permissions page
-            </a>{" "}
-            (or delete the app password).
-          </li>
-          <li>Delete your account with all its data on the Profile tab.</li>
+          <li>{t("email.privacy.controlDelete")}</li>
         </ul>
         <p>
-          More in the <Link href="/privacy-policy">Privacy Policy</Link>.
+          <Trans id="email.privacy.more" components={{ 0: <Link href="/privacy-policy" /> }} />
         </p>
       </section>
     </div>

@@ -3,20 +3,23 @@
  * default while no email has been scanned; opens (highlighted) for 5 s after the monitored or
  * processed folder changes. After the server accepts, the user goes to / 2 s later.
  */
+import { Trans } from "@lingui/react";
 import { useEffect, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import type { EmailSettings } from "../../../../src/contract/user.ts";
 import { Dialog } from "../../../components/Dialog.tsx";
 import { SelectField } from "../../../components/Field.tsx";
 import { useProcessOldEmails } from "../../../hooks/useMailbox.ts";
+import { translate, useT } from "../../../i18n/index.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
-import { DEFAULT_PERIOD, PERIOD_OPTIONS, processConfirmText } from "./settings.ts";
+import { DEFAULT_PERIOD, periodOptions, processConfirmText } from "./settings.ts";
 
 export const FOLDER_CHANGE_OPEN_MS = 5000;
 export const REDIRECT_AFTER_PROCESSING_MS = 2000;
 
 export function ProcessOldEmails(props: { settings: EmailSettings; emailsScanned: number }) {
   const { settings, emailsScanned } = props;
+  const t = useT();
   const [, navigate] = useLocation();
   const [days, setDays] = useState<number>(DEFAULT_PERIOD);
   const [confirming, setConfirming] = useState(false);
@@ -48,21 +51,20 @@ export function ProcessOldEmails(props: { settings: EmailSettings; emailsScanned
   function start() {
     setConfirming(false);
     toast({
-      title: "Email Processing Started",
-      description: "Starting to scan your emails for Amazon Vine orders. This may take a moment.",
+      title: translate("email.process.started"),
+      description: translate("email.process.startedText"),
     });
     process.mutate(days, {
       onSuccess: () => {
         toast({
-          title: "Email Processing Complete",
-          description:
-            "Your older emails are being read in the background; new orders appear on your dashboard as they are found.",
+          title: translate("email.process.complete"),
+          description: translate("email.process.completeText"),
           variant: "success",
         });
         redirect.current = setTimeout(() => navigate("/"), REDIRECT_AFTER_PROCESSING_MS);
       },
       onError: (err) =>
-        toastError(err, "Processing Failed", "Failed to process emails. Please try again."),
+        toastError(err, translate("email.process.failed"), translate("email.process.failedText")),
     });
   }
 
@@ -83,19 +85,21 @@ export function ProcessOldEmails(props: { settings: EmailSettings; emailsScanned
           setUserOpen(now);
         }}
       >
-        <summary>Process Old Emails</summary>
+        <summary>{t("email.process.title")}</summary>
         <p>
-          Grapevine reads new Amazon emails as they arrive. To find orders from before you
-          connected, scan the older emails in your monitored folder (
-          <strong>{settings.selectedFolder ?? "INBOX"}</strong>). Emails already read are skipped.
+          <Trans
+            id="email.process.text"
+            values={{ folder: settings.selectedFolder ?? "INBOX" }}
+            components={{ 0: <strong /> }}
+          />
         </p>
         <div className="process-row">
           <SelectField
-            label="Period"
+            label={t("email.process.period")}
             name="period"
             value={String(days)}
             onValue={(v) => setDays(Number(v))}
-            options={PERIOD_OPTIONS}
+            options={periodOptions()}
           />
           <button
             type="button"
@@ -103,21 +107,23 @@ export function ProcessOldEmails(props: { settings: EmailSettings; emailsScanned
             aria-busy={process.isPending || undefined}
             onClick={() => setConfirming(true)}
           >
-            Process Old Emails
+            {t("email.process.title")}
           </button>
         </div>
       </details>
-      <Dialog open={confirming} title="Process Old Emails" onClose={() => setConfirming(false)}>
+      <Dialog
+        open={confirming}
+        title={t("email.process.title")}
+        onClose={() => setConfirming(false)}
+      >
         <p>{processConfirmText(days)}</p>
-        <p className="muted-note">
-          This may take a while when there are many emails. You can keep using Grapevine meanwhile.
-        </p>
+        <p className="muted-note">{t("email.process.mayTakeAWhile")}</p>
         <footer className="button-row end">
           <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-            Cancel
+            {t("common.cancel")}
           </button>
           <button type="button" onClick={start}>
-            Process Emails
+            {t("email.process.confirm")}
           </button>
         </footer>
       </Dialog>

@@ -11,8 +11,8 @@ import {
   modeLimitedLine,
   NONE_FOLDER,
   notUnderstoodLine,
-  PERIOD_OPTIONS,
   periodLabel,
+  periodOptions,
   processConfirmText,
   processedFolderOptions,
   savedFolderForm,
@@ -45,8 +45,8 @@ const folders = [
 
 describe("periods", () => {
   test("the options of docs/behaviour.md#constants-and-limits with 30 days by default", () => {
-    expect(PERIOD_OPTIONS.map((o) => o.value)).toEqual([1, 7, 14, 30, 60, 90, 120, 150, 180]);
-    expect(PERIOD_OPTIONS.map((o) => o.label)).toEqual([
+    expect(periodOptions().map((o) => o.value)).toEqual([1, 7, 14, 30, 60, 90, 120, 150, 180]);
+    expect(periodOptions().map((o) => o.label)).toEqual([
       "1 day",
       "7 days",
       "14 days",

@@ -6,7 +6,7 @@
 import { DEFAULT_OLD_EMAIL_PERIOD, OLD_EMAIL_PERIODS } from "../../../../src/contract/constants.ts";
 import type { IngestSummary, MailFolder, SkipReason } from "../../../../src/contract/mailbox.ts";
 import type { EmailSettings } from "../../../../src/contract/user.ts";
-import { plural, pluralForm } from "../../../../src/util/plural.ts";
+import { translate } from "../../../i18n/index.ts";
 
 /** The processed-folder choice 'Leave in original folder'; sent to the server as absent. */
 export const NONE_FOLDER = "__none__";
@@ -17,18 +17,19 @@ export const FOLDER_REFRESH_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export const DEFAULT_PERIOD = DEFAULT_OLD_EMAIL_PERIOD;
 
-/** "1 day", "30 days". */
+/** "1 day", "30 days" (in the reader's language). */
 export function periodLabel(days: number): string {
-  return plural(days, { one: "day", other: "days" });
+  return translate("email.process.days", { count: days });
 }
 
-export const PERIOD_OPTIONS: readonly { value: number; label: string }[] = OLD_EMAIL_PERIODS.map(
-  (d) => ({ value: d, label: periodLabel(d) }),
-);
+/** The periods to choose from, labelled in the reader's language. */
+export function periodOptions(): { value: number; label: string }[] {
+  return OLD_EMAIL_PERIODS.map((d) => ({ value: d, label: periodLabel(d) }));
+}
 
 /** The confirmation of docs/behaviour.md#validation, word for word. */
 export function processConfirmText(days: number): string {
-  return `Are you sure you want to process emails from the last ${days} day(s)?`;
+  return translate("email.process.confirmText", { days });
 }
 
 // ---- Folder settings ----
@@ -106,7 +107,7 @@ export function processedFolderOptions(
   keep: readonly (string | null | undefined)[] = [],
 ): SelectOption[] {
   return [
-    { value: NONE_FOLDER, label: "Leave in original folder" },
+    { value: NONE_FOLDER, label: translate("email.folders.leaveInPlace") },
     ...folderOptions(folders, keep).filter((o) => o.value !== monitored),
   ];
 }
@@ -144,26 +145,34 @@ export function isAuthorizationExpired(settings: EmailSettings | null | undefine
 // ---- Import summary ----
 
 /** Why messages produced nothing, as a sentence for n of them: what happened, what to do. */
-export const SKIP_REASON_SENTENCES: Record<SkipReason, (n: number) => string> = {
-  "not-amazon": (n) => `${emails(n)} ${was(n)} not from Amazon.`,
-  spoofed: (n) =>
-    `${emails(n)} claimed to be from Amazon but failed the sender checks, so ${it(n)} ${was(n)} ignored.`,
-  forwarded: (n) =>
-    `${emails(n)} ${was(n)} forwarded. Only Amazon's own mail is read: import the original ${n === 1 ? "message" : "messages"} instead.`,
-  duplicate: (n) => `${emails(n)} had already been read before, so nothing changed.`,
-  "not-an-order-mail": (n) => `${emails(n)} from Amazon ${was(n)} not about an order`,
-  "not-vine": (n) =>
-    `${emails(n)} ${was(n)} not about a Vine order (a free order: a total of 0 in any currency). To import every Amazon order, choose “All Amazon orders” above and import the files again.`,
-  unreadable: (n) => `${emails(n)} could not be read.`,
-  "no-matching-order": (n) =>
-    `${emails(n)} ${n === 1 ? "was an update" : "were updates"} (shipped, delivered, canceled) about ${n === 1 ? "an order" : "orders"} Grapevine does not have yet. Import or backfill the period with their order confirmations first, then import ${it(n)} again.`,
-  "too-large": (n) =>
-    `${emails(n)} ${n === 1 ? "was" : "were"} larger than 10 MB (Amazon's mail is far smaller), so ${it(n)} ${was(n)} not read.`,
-};
-
-const emails = (n: number) => plural(n, { one: "email", other: "emails" });
-const was = (n: number) => pluralForm(n, { one: "was", other: "were" });
-const it = (n: number) => pluralForm(n, { one: "it", other: "them" });
+export function skipReasonSentence(reason: SkipReason, n: number): string {
+  const count = { count: n };
+  switch (reason) {
+    case "not-amazon":
+      return translate("email.import.skip.notAmazon", count);
+    case "spoofed":
+      return translate("email.import.skip.spoofed", count);
+    case "forwarded":
+      return translate("email.import.skip.forwarded", count);
+    case "duplicate":
+      return translate("email.import.skip.duplicate", count);
+    case "not-an-order-mail":
+      return translate("email.import.skip.notAnOrder", { count: n, where: "" });
+    case "not-vine":
+      return translate("email.import.skip.notVine", count);
+    case "unreadable":
+      return translate("email.import.skip.unreadable", count);
+    case "no-matching-order":
+      return translate("email.import.skip.noMatchingOrder", count);
+    case "too-large":
+      return translate("email.import.skip.tooLarge", count);
+    default:
+      return translate("email.import.skip.other", {
+        count: n,
+        reason: String(reason).replace(/-/g, " "),
+      });
+  }
+}
 
 /** The skipped counts as sentences ("2 emails were not from Amazon."), largest first; none for zero counts. */
 export function skippedLines(summary: IngestSummary): { reason: SkipReason; text: string }[] {
@@ -174,9 +183,11 @@ export function skippedLines(summary: IngestSummary): { reason: SkipReason; text
       reason,
       text:
         reason === "not-an-order-mail"
-          ? `${SKIP_REASON_SENTENCES[reason](n ?? 0)}${byMarketplace(summary)}.`
-          : (SKIP_REASON_SENTENCES[reason]?.(n ?? 0) ??
-            `${emails(n ?? 0)} skipped (${reason.replace(/-/g, " ")}).`),
+          ? translate("email.import.skip.notAnOrder", {
+              count: n ?? 0,
+              where: byMarketplace(summary),
+            })
+          : skipReasonSentence(reason, n ?? 0),
     }));
 }
 
@@ -189,8 +200,16 @@ function marketplaceCounts(counts: Partial<Record<string, number>>): string {
   const parts = Object.entries(counts)
     .filter(([, n]) => typeof n === "number" && n > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0))
-    .map(([m, n]) => `${m === "unknown" ? "other marketplaces" : m} ${n}`);
-  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
+    .map(([m, n]) =>
+      m === "unknown"
+        ? translate("email.import.otherMarketplaces", { count: n ?? 0 })
+        : `${m} ${n}`,
+    );
+  return parts.length > 0
+    ? translate("email.import.byMarketplace", {
+        list: parts.join(translate("email.import.listSeparator")),
+      })
+    : "";
 }
 
 export function skippedTotal(summary: IngestSummary): number {
@@ -200,24 +219,36 @@ export function skippedTotal(summary: IngestSummary): number {
 /**
  * The summary's first line: every message read in exactly one bucket, the buckets adding up to
  * the messages read ("45 emails read: 3 created 5 orders, 1 updated 2 orders, 2 not understood,
- * 39 skipped."); empty buckets are left out. docs/messages.md, Mail and account.
+ * 39 skipped."); empty buckets are left out. docs/messages.md, Mail and account. Each bucket is a
+ * whole phrase of its own; the list is joined with the language's separator.
  */
 export function summaryHeadline(summary: IngestSummary): string {
   const b = summary.messages;
   const parts: string[] = [];
   if (b.created > 0)
     parts.push(
-      `${b.created} created ${plural(summary.ordersCreated, { one: "order", other: "orders" })}`,
+      translate("email.import.part.created", {
+        messages: b.created,
+        orders: summary.ordersCreated,
+      }),
     );
   if (b.updated > 0)
     parts.push(
-      `${b.updated} updated ${plural(summary.ordersUpdated, { one: "order", other: "orders" })}`,
+      translate("email.import.part.updated", {
+        messages: b.updated,
+        orders: summary.ordersUpdated,
+      }),
     );
-  if (b.unchanged > 0) parts.push(`${b.unchanged} changed nothing`);
-  if (b.notUnderstood > 0) parts.push(`${b.notUnderstood} not understood`);
-  if (b.skipped > 0) parts.push(`${b.skipped} skipped`);
-  const read = `${emails(summary.messagesRead)} read`;
-  return parts.length > 0 ? `${read}: ${parts.join(", ")}.` : `${read}.`;
+  if (b.unchanged > 0) parts.push(translate("email.import.part.unchanged", { count: b.unchanged }));
+  if (b.notUnderstood > 0)
+    parts.push(translate("email.import.part.notUnderstood", { count: b.notUnderstood }));
+  if (b.skipped > 0) parts.push(translate("email.import.part.skipped", { count: b.skipped }));
+  return parts.length > 0
+    ? translate("email.import.headline", {
+        count: summary.messagesRead,
+        parts: parts.join(translate("email.import.listSeparator")),
+      })
+    : translate("email.import.headlineNone", { count: summary.messagesRead });
 }
 
 /**
@@ -227,7 +258,7 @@ export function summaryHeadline(summary: IngestSummary): string {
 export function modeLimitedLine(summary: IngestSummary): string | null {
   const n = summary.modeLimited;
   if (summary.importMode !== "vine" || n <= 0) return null;
-  return `“Vine orders only” kept ${emails(n)} about other Amazon orders out (paid orders and their updates).`;
+  return translate("email.import.modeLimited", { count: n });
 }
 
 /** The mail not understood, by marketplace, and what happens to it (as the scan notification). */
@@ -235,5 +266,5 @@ export function notUnderstoodLine(summary: IngestSummary): string | null {
   const n = summary.messages.notUnderstood;
   if (n <= 0) return null;
   const where = marketplaceCounts(summary.notUnderstoodByMarketplace);
-  return `${emails(n)} from Amazon ${was(n)} not understood${where}; ${n === 1 ? "it is" : "they are"} read again when Grapevine's mail reader is updated.`;
+  return translate("email.import.notUnderstood", { count: n, where });
 }
