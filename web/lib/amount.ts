@@ -1,7 +1,7 @@
 /**
  * Amounts as typed in the order forms, in their own module so that the
  * dashboard's first load does not carry the number parser (Add and Edit Order are lazy). Pure
- * apart from reading the browser's language as a default.
+ * apart from reading the browser's and the app's language; its messages are in the reader's.
  */
 import { NumberParser } from "@internationalized/number";
 import { amountText, currencyDigits } from "../../src/util/money.ts";

@@ -9,7 +9,7 @@ import german from "../../locales/de.json";
 import japanese from "../../locales/ja.json";
 import { checkFiles } from "../pages/edit-order/media/media-rules.ts";
 import { enhanceErrorMessage } from "./enhance-errors.ts";
-import { emptyOrderForm, type OrderForm } from "./order-form.ts";
+import { emptyOrderForm, formToPayload, type OrderForm } from "./order-form.ts";
 import { validateOrderForm } from "./order-validation.ts";
 import { reviewStatusLine } from "./review-status.ts";
 
@@ -63,6 +63,16 @@ describe("order form messages in the reader's language", () => {
       validateOrderForm(form({ estimatedretailvalue: "4990,50", currency: "JPY" }))
         .estimatedretailvalue,
     ).toBe("Beträge in JPY haben keine Nachkommastellen: Schreibe eine ganze Zahl wie 4990");
+  });
+
+  test("a German reader's decimal comma is read in dollars too, as the German message suggests", () => {
+    const dollars = form({ estimatedretailvalue: "24,99", currency: "USD" });
+    expect(validateOrderForm(dollars).estimatedretailvalue).toBe(
+      "Estimated value must be an amount such as 24.99",
+    );
+    inLanguage("de");
+    expect(validateOrderForm(dollars).estimatedretailvalue).toBeUndefined();
+    expect(formToPayload(dollars).estimatedretailvalue).toBe("24.99");
   });
 
   test("Japanese", () => {
