@@ -204,7 +204,23 @@ export function dateOnly(value: string): DateParts {
 
 const BYTE_UNITS = ["KB", "MB", "GB", "TB", "PB"] as const;
 
-/** "0 B", "512 B", "1.5 KB", "2.0 MB", "1.2 GB" (base 1024). */
+/** One decimal in the reader's way ("1.5", "1,5"), never grouped ("1023.9"). */
+function oneDecimal(): Intl.NumberFormat {
+  const locale = intlLocale();
+  let f = decimalFormats.get(locale);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, {
+      minimumFractionDigits: 1,
+      maximumFractionDigits: 1,
+      useGrouping: false,
+    });
+    decimalFormats.set(locale, f);
+  }
+  return f;
+}
+const decimalFormats = new Map<string, Intl.NumberFormat>();
+
+/** "0 B", "512 B", "1.5 KB", "2.0 MB", "1.2 GB" (base 1024); "1,5 KB" in German. */
 export function formatBytes(n: number): string {
   if (!Number.isFinite(n) || n <= 0) return "0 B";
   if (Math.round(n) < 1024) return `${Math.round(n)} B`;
@@ -215,5 +231,5 @@ export function formatBytes(n: number): string {
     value /= 1024;
     unit++;
   }
-  return `${value.toFixed(1)} ${BYTE_UNITS[unit]}`;
+  return `${oneDecimal().format(value)} ${BYTE_UNITS[unit]}`;
 }

@@ -10,10 +10,9 @@ import japanese from "../../locales/ja.json";
 import type { Order } from "../../src/contract/orders.ts";
 import type { UpdateAllTrackingResponse } from "../../src/contract/tracking.ts";
 import { deliveryAge, deliveryInfo } from "./delivery.ts";
-import { ageText, formatDateOnly, formatRelativeTime } from "./format.ts";
+import { ageText, formatBytes, formatDateOnly, formatRelativeTime } from "./format.ts";
 import { reviewDateText } from "./order-days.ts";
-import { filterOrderLabel, sortLabel } from "./order-list-view.ts";
-import { statusLabel, statusSubtitle } from "./order-status.ts";
+import { filterOrderLabel, sortLabel, statusLabel, statusSubtitle } from "./order-status.ts";
 import { showingText } from "./pagination.ts";
 import { trackingErrorDescription, trackingSuccessDescription } from "./tracking-save-toasts.ts";
 import { preferencesProblem, updateAllToast, updateOrderToast } from "./tracking-toasts.ts";
@@ -52,6 +51,7 @@ describe("a German reader", () => {
     expect(ageText(before(3 * DAY), NOW)).toBe("vor 3 Tagen");
     expect(ageText(before(14 * DAY), NOW)).toBe("vor 2 Wochen");
     expect(ageText(before(65 * DAY), NOW)).toBe("vor 2 Monaten");
+    expect(formatBytes(1536)).toBe("1,5 KB");
   });
 
   test("gets German statuses, card lines and the list's words", () => {

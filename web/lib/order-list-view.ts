@@ -3,8 +3,8 @@
  * it makes; web/preload.ts builds the same request. Pure.
  */
 import type { OrderSort, OrderStatus } from "../../src/contract/constants.ts";
-import { type MessageId, translate } from "../i18n/index.ts";
-import { isOrderSort, isOrderStatus } from "./order-status.ts";
+import type { MessageId } from "../i18n/index.ts";
+import { isOrderSort, isOrderStatus } from "./order-guards.ts";
 
 export const SEARCH_DEBOUNCE_MS = 300;
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -29,8 +29,11 @@ export const DEFAULT_VIEW: ListView = {
   size: DEFAULT_PAGE_SIZE,
 };
 
-/** The filters whose orders come in their own order unless a sort is chosen (docs/behaviour.md#constants-and-limits). */
-const FILTER_ORDER_LABELS: Partial<Record<OrderStatus, MessageId>> = {
+/**
+ * The filters whose orders come in their own order unless a sort is chosen
+ * (docs/behaviour.md#constants-and-limits), with the message naming it (order-status.ts shows it).
+ */
+export const FILTER_ORDER_LABELS: Partial<Record<OrderStatus, MessageId>> = {
   Shipped: "orders.sort.arrivingSoonest",
   Received: "orders.sort.oldestDelivery",
   "Review Submitted": "orders.sort.oldestSubmitted",
@@ -38,17 +41,8 @@ const FILTER_ORDER_LABELS: Partial<Record<OrderStatus, MessageId>> = {
   "Review Rejected": "orders.sort.oldestRejected",
 };
 
-export function hasOwnOrdering(status: StatusFilter): boolean {
-  return status !== "all" && FILTER_ORDER_LABELS[status] !== undefined;
-}
-
-/** The name of a filter's own ordering ("Arriving Soonest"); "" when it has none. */
-export function filterOrderLabel(status: StatusFilter): string {
-  const id = status === "all" ? undefined : FILTER_ORDER_LABELS[status];
-  return id ? translate(id) : "";
-}
-
-const SORT_LABELS: Record<OrderSort, MessageId> = {
+/** The message naming each sort (src/contract's ORDER_SORT_LABELS are the English ones). */
+export const SORT_LABELS: Record<OrderSort, MessageId> = {
   newest: "orders.sort.newest",
   oldest: "orders.sort.oldest",
   "product-asc": "orders.sort.productAsc",
@@ -58,9 +52,8 @@ const SORT_LABELS: Record<OrderSort, MessageId> = {
   "value-asc": "orders.sort.valueAsc",
 };
 
-/** A sort's name in the reader's language ("Newest First"; src/contract's ORDER_SORT_LABELS). */
-export function sortLabel(sort: OrderSort): string {
-  return translate(SORT_LABELS[sort]);
+export function hasOwnOrdering(status: StatusFilter): boolean {
+  return status !== "all" && FILTER_ORDER_LABELS[status] !== undefined;
 }
 
 export function parseListView(search: string): ListView {

@@ -1,16 +1,14 @@
 /**
- * Guards for the order values that arrive as text (the address, a select), an order status's label
- * in the reader's language and the dashboard's status card subtitles (docs/screens.md). Pure.
+ * The order values as the reader sees them: a status's label, the dashboard's status card
+ * subtitles (docs/screens.md), the orders list's sort names. The stored, sent and filtered values
+ * stay the English constants of src/contract; only what is shown is translated. The guards for
+ * values that arrive as text are in order-guards.ts (no catalog there, for web/preload.ts).
  */
-import {
-  CARRIERS,
-  type Carrier,
-  ORDER_SORTS,
-  ORDER_STATUSES,
-  type OrderSort,
-  type OrderStatus,
-} from "../../src/contract/constants.ts";
+import type { OrderSort, OrderStatus } from "../../src/contract/constants.ts";
 import { type MessageId, translate } from "../i18n/index.ts";
+import { FILTER_ORDER_LABELS, SORT_LABELS, type StatusFilter } from "./order-list-view.ts";
+
+export { isCarrier, isOrderSort, isOrderStatus } from "./order-guards.ts";
 
 const STATUS_LABELS: Record<OrderStatus, MessageId> = {
   Ordered: "status.ordered",
@@ -46,9 +44,13 @@ export function statusSubtitle(status: OrderStatus): string {
   return id ? translate(id) : "";
 }
 
-export const isOrderStatus = (v: unknown): v is OrderStatus =>
-  typeof v === "string" && (ORDER_STATUSES as readonly string[]).includes(v);
-export const isCarrier = (v: unknown): v is Carrier =>
-  typeof v === "string" && (CARRIERS as readonly string[]).includes(v);
-export const isOrderSort = (v: unknown): v is OrderSort =>
-  typeof v === "string" && (ORDER_SORTS as readonly string[]).includes(v);
+/** A sort's name ("Newest First"; src/contract's ORDER_SORT_LABELS in English). */
+export function sortLabel(sort: OrderSort): string {
+  return translate(SORT_LABELS[sort]);
+}
+
+/** The name of a filter's own ordering ("Arriving Soonest"); "" when it has none. */
+export function filterOrderLabel(status: StatusFilter): string {
+  const id = status === "all" ? undefined : FILTER_ORDER_LABELS[status];
+  return id ? translate(id) : "";
+}

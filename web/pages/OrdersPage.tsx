@@ -16,15 +16,19 @@ import { useUpdateAllTracking } from "../hooks/useTracking.ts";
 import { useUserData } from "../hooks/useUser.ts";
 import { useT } from "../i18n/index.ts";
 import {
-  filterOrderLabel,
   hasOwnOrdering,
   type ListView,
   listViewPath,
   parseListView,
   SEARCH_DEBOUNCE_MS,
-  sortLabel,
 } from "../lib/order-list-view.ts";
-import { isOrderSort, isOrderStatus, statusLabel } from "../lib/order-status.ts";
+import {
+  filterOrderLabel,
+  isOrderSort,
+  isOrderStatus,
+  sortLabel,
+  statusLabel,
+} from "../lib/order-status.ts";
 import { totalPages } from "../lib/pagination.ts";
 import type { Prime } from "../routes.ts";
 import "../styles/orders.css";

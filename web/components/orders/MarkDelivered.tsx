@@ -181,7 +181,12 @@ function MarkAllDialog(props: {
         mode === "one" ? { datedelivered: day } : {},
       ),
     onSuccess: (res) => {
-      toast({ title: t("card.markedDelivered"), description: res.message, variant: "success" });
+      // The server's message is English: the same sentence, in the reader's language.
+      toast({
+        title: t("card.markedDelivered"),
+        description: t("card.markedDeliveredCount", { count: res.updated }),
+        variant: "success",
+      });
       props.onClose();
     },
     onError: (err) => markFailed(t, err),
