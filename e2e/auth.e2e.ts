@@ -154,11 +154,15 @@ test.describe("Language", () => {
   }) => {
     await page.goto("/login");
     const main = page.getByRole("main");
-    await expect(main.getByRole("heading", { name: "Welcome back", level: 1 })).toBeVisible();
+    await main.getByRole("button", { name: "Create an account" }).click();
+    await expect(main.getByRole("heading", { name: "Create account", level: 1 })).toBeVisible();
+    await main.getByLabel("Email", { exact: true }).fill(user.email);
     await main.getByLabel("Language").selectOption("de");
 
-    // German at once, before signing in: the page, the footer and the installed app's manifest.
-    await expect(main.getByRole("heading", { name: "Willkommen zurück", level: 1 })).toBeVisible();
+    // German at once, before signing in, with what was typed kept: the page, the footer and the
+    // installed app's manifest.
+    await expect(main.getByRole("heading", { name: "Konto erstellen", level: 1 })).toBeVisible();
+    await expect(main.getByLabel("E-Mail", { exact: true })).toHaveValue(user.email);
     await expect(page.locator("html")).toHaveAttribute("lang", "de");
     await expect(page.getByRole("link", { name: "Datenschutzerklärung" })).toBeVisible();
     await expect(page.locator('link[rel="manifest"]')).toHaveAttribute(
@@ -174,7 +178,8 @@ test.describe("Language", () => {
         "Amazon-Vine-Bestellungen verfolgen, von der Bestellung bis zur freigegebenen Rezension.",
     });
 
-    await main.getByLabel("E-Mail", { exact: true }).fill(user.email);
+    await main.getByRole("button", { name: "Anmelden", exact: true }).click();
+    await expect(main.getByRole("heading", { name: "Willkommen zurück", level: 1 })).toBeVisible();
     await main.getByLabel("Passwort", { exact: true }).fill(user.password);
     await main.getByRole("button", { name: "Anmelden", exact: true }).click();
     await expect(page).toHaveURL("/");

@@ -17,14 +17,28 @@ export function safeNext(search: string): string {
   return next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/login") ? next : "/";
 }
 
+type Mode = "signin" | "register";
+
+/**
+ * What was on the form when a language was picked: the screens are drawn again in the new
+ * language (web/App.tsx), and the reader should not lose the mode or what they typed. Not the
+ * password.
+ */
+let kept: { mode: Mode; email: string; displayname: string } | null = null;
+
 export function LoginPage() {
   const { user, login, register } = useAuth();
   const t = useT();
   const search = useSearch();
-  const [mode, setMode] = useState<"signin" | "register">("signin");
-  const [email, setEmail] = useState("");
+  const [initial] = useState(() => {
+    const form = kept;
+    kept = null;
+    return form;
+  });
+  const [mode, setMode] = useState<Mode>(initial?.mode ?? "signin");
+  const [email, setEmail] = useState(initial?.email ?? "");
   const [password, setPassword] = useState("");
-  const [displayname, setDisplayname] = useState("");
+  const [displayname, setDisplayname] = useState(initial?.displayname ?? "");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -111,7 +125,10 @@ export function LoginPage() {
           </p>
           <LanguagePicker
             className="login-language"
-            onPick={(language) => void pickLanguageBeforeSignIn(language)}
+            onPick={(language) => {
+              kept = { mode, email, displayname };
+              void pickLanguageBeforeSignIn(language);
+            }}
           />
         </footer>
       </article>
