@@ -1,4 +1,8 @@
 import { expect, test } from "bun:test";
+import fs from "node:fs";
+import path from "node:path";
+import { ALERT_EVENT_LABELS, ALERT_EVENTS } from "../contract/alert-events.ts";
+import { catalogOf } from "./catalog.ts";
 import { languageOrDefault, translate, translator } from "./translate.ts";
 
 test("a stored language, English for none or anything else", () => {
@@ -24,4 +28,23 @@ test("ICU plurals in each language's forms and number format", () => {
 
 test("an id no catalog has comes back as the id", () => {
   expect(translate("de", "server.no.such.id")).toBe("server.no.such.id");
+});
+
+test("every server.* id the server's code names is in the English catalog", () => {
+  const english = catalogOf(require("../../locales/en.json"));
+  const root = path.resolve(import.meta.dir, "..");
+  const used = new Set<string>();
+  for (const file of new Bun.Glob("**/*.ts").scanSync(root)) {
+    if (file.endsWith(".test.ts")) continue;
+    const source = fs.readFileSync(path.join(root, file), "utf8");
+    for (const m of source.matchAll(/["`](server\.[A-Za-z0-9_.]+)["`]/g)) used.add(m[1] as string);
+  }
+  expect(used.size).toBeGreaterThan(20);
+  expect([...used].filter((id) => !(id in english))).toEqual([]);
+});
+
+test("alert titles in English are the event labels API clients know", () => {
+  for (const event of ALERT_EVENTS) {
+    expect(translate("en", `server.alertEvent.${event}`)).toBe(ALERT_EVENT_LABELS[event]);
+  }
 });
