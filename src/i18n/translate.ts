@@ -25,12 +25,15 @@ export type Translate = (id: string, values?: MessageValues) => string;
 
 const loaded = new Map<Language, I18n>();
 
+const onServer = (id: string) => id.startsWith("server.") || id.startsWith("error.");
+
 function i18nFor(language: Language): I18n {
   let i18n = loaded.get(language);
   if (!i18n) {
     const { catalogOf, compileCatalog } = require("./catalog.ts") as typeof import("./catalog.ts");
     const { setupI18n } = require("@lingui/core") as typeof import("@lingui/core");
-    const messages = compileCatalog(catalogOf(CATALOGS[language]()));
+    // Only the ids the server uses (its own and the API errors'): the web app's stay uncompiled.
+    const messages = compileCatalog(catalogOf(CATALOGS[language]()), onServer);
     i18n = setupI18n();
     i18n.loadAndActivate({ locale: INTL_LOCALES[language], messages });
     loaded.set(language, i18n);

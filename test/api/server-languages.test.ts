@@ -7,6 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import type { AlertChannel, Notification } from "../../src/contract/index.ts";
+import { html } from "../../src/features/notifications/html.ts";
 import { createRemindersRepo } from "../../src/features/reminders/reminders.repo.ts";
 import { runReviewReminders } from "../../src/features/reminders/reminders.service.ts";
 import { deliveredNotice } from "../../src/features/tracking/tracking.messages.ts";
@@ -20,7 +21,8 @@ beforeAll(() => {
 });
 afterAll(() => fake.stop());
 
-const clock = new Date("2026-03-10T12:00:00Z");
+const START = new Date("2026-03-10T12:00:00Z");
+let clock = START;
 const open: Harness[] = [];
 function harness() {
   const h = createHarness(
@@ -33,6 +35,7 @@ function harness() {
 afterEach(async () => {
   for (const h of open.splice(0)) await h.close();
   fake.requests.length = 0;
+  clock = START;
 });
 
 /** A user in `language` (none saved: null) with an ntfy channel for review reminders. */
@@ -201,4 +204,27 @@ test("webhooks carry the text in the user's language and their machine fields un
     text: "Zugestellt: Zugestellt: Garden Hose.",
     blocks: [{}, { elements: [{ text: `<${url}|In Grapevine öffnen>` }] }],
   });
+});
+
+test("a channel paused after a day of failures is told in the bell in the user's language", async () => {
+  const h = harness();
+  const u = await reviewer(h, "de");
+  const res = await h.req("POST", "/api/user/alert-channels", {
+    token: u.token,
+    body: { type: "webhook", url: `${fake.url}/hook/p`, format: "json", events: ["shipped"] },
+  });
+  const channel = (await res.json()) as AlertChannel;
+  h.services.alerts.start();
+  fake.script("/hook/p", { status: 400 }, { status: 400 });
+  h.services.notifications.notify(u.userid, "information", html`Shipped`, { event: "shipped" });
+  await fake.received(1);
+  await h.services.alerts.idle();
+  clock = new Date(START.getTime() + 24 * 3600_000 + 1000);
+  h.services.notifications.notify(u.userid, "information", html`Shipped`, { event: "shipped" });
+  await fake.received(2);
+  await h.services.alerts.idle();
+  const [note] = await bell(h, u.token);
+  expect(note?.message).toBe(
+    `Meldungen an <strong>${channel.name}</strong> sind pausiert: Einen Tag lang konnte keine Meldung zugestellt werden; die letzte Antwort war: The webhook answered 400 (it did not accept the alert). Prüfen Sie den Kanal unter Kontoeinstellungen → Meldungen und speichern Sie ihn, um fortzufahren.`,
+  );
 });

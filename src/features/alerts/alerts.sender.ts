@@ -106,8 +106,11 @@ export function createSender(deps: {
     repo.failPending(row.id, "Not sent: the channel was paused", nowIso);
     log.warn({ channelId: row.id, type: row.type }, "alerts: channel paused");
     try {
+      // The far side's answer is the delivery's fixed sentence (English, as the deliveries list shows it).
       deps.notify(row.userId, "warning", [
-        part("server.alerts.paused", { channel: row.name, reason }),
+        gone
+          ? part("server.alerts.paused", { channel: row.name, reason })
+          : part("server.alerts.pausedForADay", { channel: row.name, answer: outcome.result }),
       ]);
     } catch (err) {
       log.error({ err }, "alerts: could not tell the user about a paused channel");
