@@ -12,7 +12,13 @@ import type { UpdateAllTrackingResponse } from "../../src/contract/tracking.ts";
 import { deliveryAge, deliveryInfo } from "./delivery.ts";
 import { ageText, formatBytes, formatDateOnly, formatRelativeTime } from "./format.ts";
 import { reviewDateText } from "./order-days.ts";
-import { filterOrderLabel, sortLabel, statusLabel, statusSubtitle } from "./order-status.ts";
+import {
+  carrierLabel,
+  filterOrderLabel,
+  sortLabel,
+  statusLabel,
+  statusSubtitle,
+} from "./order-status.ts";
 import { showingText } from "./pagination.ts";
 import { trackingErrorDescription, trackingSuccessDescription } from "./tracking-save-toasts.ts";
 import { preferencesProblem, updateAllToast, updateOrderToast } from "./tracking-toasts.ts";
@@ -59,6 +65,8 @@ describe("a German reader", () => {
     expect(statusLabel("Review Submitted")).toBe("Rezension eingereicht");
     expect(statusSubtitle("Shipped")).toBe("Unterwegs");
     expect(sortLabel("newest")).toBe("Neueste zuerst");
+    expect(carrierLabel("OTHER")).toBe("Andere");
+    expect(carrierLabel("DHL")).toBe("DHL");
     expect(filterOrderLabel("Shipped")).toBe("Früheste Ankunft zuerst");
     expect(showingText(2, 10, 45)).toBe("11–20 von 45 Ergebnissen");
     expect(deliveryAge(before(1 * DAY), NOW)?.text).toBe("1 Tag seit Zustellung");
@@ -137,4 +145,5 @@ describe("a Japanese reader", () => {
 test("English is back for the other tests", () => {
   expect(ageText(before(3 * DAY), NOW)).toBe("3 days ago");
   expect(statusLabel("Review Submitted")).toBe("Review Submitted");
+  expect(carrierLabel("OTHER")).toBe("Other");
 });

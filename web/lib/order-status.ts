@@ -4,7 +4,12 @@
  * stay the English constants of src/contract; only what is shown is translated. The guards for
  * values that arrive as text are in order-guards.ts (no catalog there, for web/preload.ts).
  */
-import type { OrderSort, OrderStatus } from "../../src/contract/constants.ts";
+import {
+  CARRIER_LABELS,
+  type Carrier,
+  type OrderSort,
+  type OrderStatus,
+} from "../../src/contract/constants.ts";
 import { type MessageId, translate } from "../i18n/index.ts";
 import { FILTER_ORDER_LABELS, SORT_LABELS, type StatusFilter } from "./order-list-view.ts";
 
@@ -42,6 +47,11 @@ const STATUS_SUBTITLES: Partial<Record<OrderStatus, MessageId>> = {
 export function statusSubtitle(status: OrderStatus): string {
   const id = STATUS_SUBTITLES[status];
   return id ? translate(id) : "";
+}
+
+/** A carrier's name: its own in every language ("DHL", "Yamato"), apart from "Other", which is translated. */
+export function carrierLabel(carrier: Carrier): string {
+  return carrier === "OTHER" ? translate("tracking.otherCarrier") : CARRIER_LABELS[carrier];
 }
 
 /** A sort's name ("Newest First"; src/contract's ORDER_SORT_LABELS in English). */

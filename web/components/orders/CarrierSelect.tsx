@@ -1,7 +1,8 @@
 /** A native select of the carriers, with an empty choice. */
 import type { SelectHTMLAttributes } from "react";
-import { CARRIER_LABELS, CARRIERS, type Carrier } from "../../../src/contract/constants.ts";
+import { CARRIERS, type Carrier } from "../../../src/contract/constants.ts";
 import { useT } from "../../i18n/index.ts";
+import { carrierLabel } from "../../lib/order-status.ts";
 
 export function CarrierSelect(
   props: Omit<SelectHTMLAttributes<HTMLSelectElement>, "value" | "onChange" | "role"> & {
@@ -20,7 +21,7 @@ export function CarrierSelect(
       <option value="">{t("tracking.noCarrier")}</option>
       {CARRIERS.map((c) => (
         <option key={c} value={c}>
-          {CARRIER_LABELS[c]}
+          {carrierLabel(c)}
         </option>
       ))}
     </select>

@@ -5,7 +5,7 @@
  */
 import { lazy, type MouseEvent, Suspense, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { CARRIER_LABELS, type OrderStatus } from "../../../src/contract/constants.ts";
+import type { OrderStatus } from "../../../src/contract/constants.ts";
 import type { MarketplaceCode } from "../../../src/contract/marketplaces.ts";
 import type { Order } from "../../../src/contract/orders.ts";
 import { useSetOrderStatus } from "../../hooks/useOrders.ts";
@@ -16,6 +16,7 @@ import { formatMoney } from "../../lib/format.ts";
 import { displayDay, reviewDateText } from "../../lib/order-days.ts";
 import { editOrderPath } from "../../lib/order-links.ts";
 import type { StatusFilter } from "../../lib/order-list-view.ts";
+import { carrierLabel } from "../../lib/order-status.ts";
 import { DeliveryDate } from "./DeliveryDate.tsx";
 import { LateBadge } from "./LateBadge.tsx";
 import { ProductImage } from "./ProductImage.tsx";
@@ -256,7 +257,7 @@ function TrackingLine(props: {
         {number ? (
           <>
             <span className="muted">{t("card.tracking")}</span> <code>{number}</code>
-            {order.carrier && <> ({CARRIER_LABELS[order.carrier]})</>}
+            {order.carrier && <> ({carrierLabel(order.carrier)})</>}
           </>
         ) : (
           <span className="muted">{t("card.noTrackingNumber")}</span>
