@@ -1,5 +1,6 @@
 /** Account Settings → Profile: profile, password, export and account deletion. */
 import fs from "node:fs/promises";
+import { signInWithToken } from "./support/api.ts";
 import { expect, test } from "./support/fixtures.ts";
 
 test.describe("Profile", () => {
@@ -157,4 +158,79 @@ test.describe("Your data", () => {
     await loginPage.signIn(user.email, user.password);
     await loginPage.expectError("Incorrect email or password");
   });
+});
+
+test.describe("Language", () => {
+  test("choosing Deutsch in Profile shows the screens in German, saved on the account", async ({
+    page,
+    browser,
+    request,
+    signedInUser: user,
+    accountPage,
+    shell,
+  }) => {
+    await accountPage.goto();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    const picker = page.getByRole("tabpanel").getByLabel("Language", { exact: true });
+    await picker.selectOption({ label: "Deutsch" });
+
+    // The toast comes in the new language, and the page switches to it.
+    await shell.expectToast("Sprache gespeichert");
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    const main = page.getByRole("main");
+    await expect(main.getByRole("heading", { name: "Kontoeinstellungen", level: 1 })).toBeVisible();
+    await expect(main.getByRole("tablist", { name: "Kontobereiche" })).toBeVisible();
+    await expect(main.getByRole("button", { name: "Profil speichern" })).toBeVisible();
+    await expect(main.getByRole("heading", { name: "Account Settings" })).toHaveCount(0);
+
+    // Saved on the account, not only in this browser.
+    const data = await request.get("/api/user/data", {
+      headers: { Authorization: `Bearer ${user.token}` },
+    });
+    expect(data.status()).toBe(200);
+    expect(((await data.json()) as { language: string }).language).toBe("de");
+
+    // A reload stays German.
+    await page.reload();
+    await expect(main.getByRole("heading", { name: "Kontoeinstellungen", level: 1 })).toBeVisible();
+    await expect(page.locator("html")).toHaveAttribute("lang", "de");
+    await expect(page.getByRole("tabpanel").getByLabel("Sprache", { exact: true })).toHaveValue(
+      "de",
+    );
+
+    // Another browser in English signed in to the same account shows it in German too.
+    const other = await browser.newContext({
+      locale: "en-US",
+      baseURL: test.info().project.use.baseURL,
+    });
+    try {
+      const otherPage = await other.newPage();
+      await signInWithToken(otherPage, user.token, "/account");
+      await expect(
+        otherPage.getByRole("main").getByRole("heading", { name: "Kontoeinstellungen", level: 1 }),
+      ).toBeVisible();
+      await expect(otherPage.locator("html")).toHaveAttribute("lang", "de");
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+test("a language that cannot be saved (the server out of reach) stays unchosen, with a toast that says so", async ({
+  page,
+  signedInUser: _user,
+  accountPage,
+  shell,
+}) => {
+  await accountPage.goto();
+  await page.route("**/api/user/language", (route) =>
+    route.request().method() === "PUT" ? route.abort("failed") : route.fallback(),
+  );
+  await page.getByRole("tabpanel").getByLabel("Language", { exact: true }).selectOption("fr");
+  await shell.expectToast("Failed to save the language");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(accountPage.heading).toBeVisible();
+  await expect(page.getByRole("tabpanel").getByLabel("Language", { exact: true })).toHaveValue(
+    "en",
+  );
 });

@@ -79,15 +79,15 @@ function LanguageCard() {
       <LanguagePicker
         className="profile-language"
         disabled={save.isPending}
-        onPick={(language) =>
-          save.mutate(language, {
-            // The app shows the new language by now: the toast is in it.
-            onSuccess: () =>
-              toast({ title: translate("profile.language.saved"), variant: "success" }),
-            onError: (err) =>
+        onPick={(language) => {
+          // The screens are drawn again in the new language (this card too), so the toasts
+          // follow the request rather than this component: the success toast is in the new language.
+          save.mutateAsync(language).then(
+            () => toast({ title: translate("profile.language.saved"), variant: "success" }),
+            (err: unknown) =>
               toastError(err, errorMessage(err, translate("profile.language.saveFailed"))),
-          })
-        }
+          );
+        }}
       />
     </article>
   );

@@ -58,11 +58,18 @@ function timeLabel(value: string): string {
   const listed = TRACKING_TIME_OPTIONS.find((o) => o.value === value)?.label;
   if (currentLanguage() === "en" || !/^\d{2}:\d{2}$/.test(value)) return listed ?? value;
   const [h, m] = value.split(":").map(Number);
-  return new Intl.DateTimeFormat(intlLocale(), {
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "UTC",
-  }).format(new Date(Date.UTC(2000, 0, 1, h, m)));
+  return clockFormat(intlLocale()).format(new Date(Date.UTC(2000, 0, 1, h, m)));
+}
+
+// One formatter per locale: the time select formats 48 times per render.
+const clocks = new Map<string, Intl.DateTimeFormat>();
+function clockFormat(locale: string): Intl.DateTimeFormat {
+  let f = clocks.get(locale);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" });
+    clocks.set(locale, f);
+  }
+  return f;
 }
 
 export function TrackingTab() {

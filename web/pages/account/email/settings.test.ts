@@ -1,4 +1,7 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
+import { i18n } from "@lingui/core";
+import german from "../../../../locales/de.json";
+import japanese from "../../../../locales/ja.json";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
 import type { EmailSettings } from "../../../../src/contract/user.ts";
 import {
@@ -265,4 +268,38 @@ test("import summary: the first line puts every message in one bucket, adding up
       }),
     ),
   ).toBe("2 emails read: 1 created 1 order, 1 changed nothing.");
+});
+
+describe("in the reader's language", () => {
+  afterAll(() => i18n.activate("en", ["en-US"]));
+
+  test("German: plurals and numbers in German, whole sentences from the catalog", () => {
+    i18n.load("de", german);
+    i18n.activate("de", ["de-DE"]);
+    expect(periodLabel(1)).toBe("1 Tag");
+    expect(periodOptions().map((o) => o.label)[3]).toBe("30 Tage");
+    expect(processConfirmText(1)).toBe(
+      "Möchten Sie wirklich die E-Mails des letzten Tages verarbeiten?",
+    );
+    const summary = aSummary({
+      ordersCreated: 1,
+      messages: { created: 1, updated: 0, unchanged: 0, notUnderstood: 0, skipped: 1200 },
+      skipped: { "not-amazon": 1200 },
+    });
+    expect(summaryHeadline(summary)).toBe(
+      "1.201 E-Mails gelesen: 1 legten 1 Bestellung an, 1.200 übersprungen.",
+    );
+    expect(skippedLines(summary)[0]?.text).toBe("1.200 E-Mails waren nicht von Amazon.");
+    expect(processedFolderOptions([], "INBOX")[0]?.label).toBe("Im ursprünglichen Ordner lassen");
+  });
+
+  test("Japanese: one form for every count", () => {
+    i18n.load("ja", japanese);
+    i18n.activate("ja", ["ja-JP"]);
+    expect(periodLabel(1)).toBe("1 日");
+    expect(periodLabel(30)).toBe("30 日");
+    expect(skippedLines(aSummary({ skipped: { duplicate: 2 } }))[0]?.text).toBe(
+      "メール 2 通は既に読み取り済みのため、変更はありません。",
+    );
+  });
 });
