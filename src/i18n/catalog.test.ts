@@ -6,12 +6,20 @@
  * wrong thing or nothing.
  */
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { type Catalog, compileCatalog } from "./catalog.ts";
 import { LANGUAGES } from "./languages.ts";
 
+// Read as text: `require` would hand back the module namespace (with `default`) of a catalog the
+// test setup already imported.
 const catalogs = Object.fromEntries(
-  LANGUAGES.map((l) => [l, require(`../../locales/${l}.json`) as Catalog]),
+  LANGUAGES.map((l) => [
+    l,
+    JSON.parse(
+      readFileSync(new URL(`../../locales/${l}.json`, import.meta.url), "utf8"),
+    ) as Catalog,
+  ]),
 ) as Record<(typeof LANGUAGES)[number], Catalog>;
 const english = catalogs.en;
 

@@ -8,14 +8,23 @@ import { type I18n, setupI18n } from "@lingui/core";
 import { type Catalog, compileCatalog } from "./catalog.ts";
 import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage, type Language } from "./languages.ts";
 
+/**
+ * The catalog of a required JSON file. Bun hands `require` the module namespace (the object under
+ * `default`) when the same file was imported as a module first (test/setup.ts does).
+ */
+const catalogOf = (m: Catalog | { default: Catalog }): Catalog =>
+  typeof (m as { default?: unknown }).default === "object"
+    ? (m as { default: Catalog }).default
+    : (m as Catalog);
+
 // Static requires, so the server bundle (scripts/build-server.ts) carries every catalog.
 const CATALOGS: Record<Language, () => Catalog> = {
-  en: () => require("../../locales/en.json"),
-  de: () => require("../../locales/de.json"),
-  fr: () => require("../../locales/fr.json"),
-  es: () => require("../../locales/es.json"),
-  it: () => require("../../locales/it.json"),
-  ja: () => require("../../locales/ja.json"),
+  en: () => catalogOf(require("../../locales/en.json")),
+  de: () => catalogOf(require("../../locales/de.json")),
+  fr: () => catalogOf(require("../../locales/fr.json")),
+  es: () => catalogOf(require("../../locales/es.json")),
+  it: () => catalogOf(require("../../locales/it.json")),
+  ja: () => catalogOf(require("../../locales/ja.json")),
 };
 
 export type MessageValues = Record<string, string | number | Date | null | undefined>;

@@ -17,7 +17,7 @@ import {
   useConnectAppPassword,
 } from "../../../hooks/useMailbox.ts";
 import { usePublicConfig } from "../../../hooks/usePublicConfig.ts";
-import { ApiError, errorMessage, SignedOutError } from "../../../lib/api.ts";
+import { ApiError, errorMessage, readerMessage, SignedOutError } from "../../../lib/api.ts";
 import { isAdmin, useAuth } from "../../../lib/auth.tsx";
 import {
   listenForOAuthResult,
@@ -36,11 +36,14 @@ export const APP_PASSWORDS_URL = "https://myaccount.google.com/apppasswords";
 /** Why Google's own sign-in cannot start here, for the admin (null when it is not that). */
 function configProblem(err: unknown): string | null {
   if (!(err instanceof ApiError)) return null;
-  if (err.status === 404 && (!err.serverMessage || err.serverMessage.startsWith("Not found"))) {
+  if (
+    err.status === 404 &&
+    (err.code === null || err.code === "not_found" || err.code === "route_not_found")
+  ) {
     return "This server does not offer Gmail sign-in with Google (OAuth).";
   }
   if ((err.status >= 400 && err.status < 500) || err.status === 503) {
-    return err.serverMessage ?? "Gmail sign-in with Google (OAuth) is not set up on this server.";
+    return readerMessage(err) ?? "Gmail sign-in with Google (OAuth) is not set up on this server.";
   }
   return null;
 }
