@@ -70,7 +70,9 @@ export const reviewSettingsBody = z.object({
         });
       }
     }),
-  autoGenerateSubject: z.boolean({ error: () => "autoGenerateSubject must be true or false" }),
+  autoGenerateSubject: z.boolean({
+    error: () => says("name_boolean", { name: "autoGenerateSubject" }),
+  }),
 });
 
 /** POST /api/orders/{id}/review/enhance. Messages match what the client maps (docs/messages.md). */

@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { Carrier } from "../../src/contract/constants.ts";
 import type { DetectCarrierResponse, TrackingUpdateResponse } from "../../src/contract/orders.ts";
-import { ApiError, apiJson, readerMessage } from "../lib/api.ts";
+import { ApiError, apiJson } from "../lib/api.ts";
 import { CARRIER_DETECT_DEBOUNCE_MS, shouldDetectCarrier } from "../lib/carrier-detection.ts";
 import { orderKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
@@ -32,7 +32,7 @@ function errorDetails(err: unknown): unknown {
 }
 
 export function trackingErrorText(err: unknown): string {
-  const message = err instanceof ApiError ? (readerMessage(err) ?? err.message) : null;
+  const message = err instanceof ApiError ? (err.serverMessage ?? err.message) : null;
   return trackingErrorDescription(message, errorDetails(err));
 }
 
