@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../harness.ts";
-import { call } from "./helpers.ts";
+import { call, type ErrorBody } from "./helpers.ts";
 
 let h: Harness;
 beforeEach(() => {
@@ -67,7 +67,7 @@ describe("error answers are { error, code, values }", () => {
 
   test("a 429 keeps its Retry-After and says the wait as a value", async () => {
     await h.register("ann@example.test", "right-password");
-    let last: Awaited<ReturnType<typeof call>> | null = null;
+    let last: Awaited<ReturnType<typeof call<ErrorBody>>> | null = null;
     for (let i = 0; i < 30; i++) {
       last = await call(h, "POST", "/api/auth/login", {
         body: { email: "ann@example.test", password: "wrong-password" },
