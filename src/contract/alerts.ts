@@ -12,38 +12,45 @@ import {
   type WebhookFormat,
 } from "./alert-events.ts";
 import { TRACKING_TIME_RE } from "./constants.ts";
+import { type FieldName, says } from "./errors.ts";
 
 export * from "./alert-events.ts";
 
-const httpUrl = (what: string) =>
+const httpUrl = (field: FieldName) =>
   z
-    .string({ error: () => `${what} must be an http:// or https:// address` })
+    .string({ error: () => says("field_http_address", { field }) })
     .trim()
-    .max(2000, `${what} is limited to 2000 characters`)
-    .refine((v) => {
-      try {
-        const u = new URL(v);
-        return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
-      } catch {
-        return false;
-      }
-    }, `${what} must be an http:// or https:// address`);
+    .max(2000, says("field_limited", { field, max: 2000 }))
+    .refine(
+      (v) => {
+        try {
+          const u = new URL(v);
+          return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+        } catch {
+          return false;
+        }
+      },
+      says("field_http_address", { field }),
+    );
 
 const name = z
-  .string({ error: () => "The name must be text" })
+  .string({ error: () => says("field_not_text", { field: "channelName" }) })
   .trim()
-  .max(60, "The name is limited to 60 characters");
+  .max(60, says("field_limited", { field: "channelName", max: 60 }));
 const events = z
-  .array(z.enum(ALERT_EVENTS, { error: () => `Choose events from: ${ALERT_EVENTS.join(", ")}` }), {
-    error: () => "events must be a list of event names",
-  })
+  .array(
+    z.enum(ALERT_EVENTS, {
+      error: () => says("alert_events_choose", { events: ALERT_EVENTS.join(", ") }),
+    }),
+    { error: () => says("alert_events_list") },
+  )
   .max(ALERT_EVENTS.length);
 const quietHours = z
   .object({
-    start: z.string().regex(TRACKING_TIME_RE, "Quiet hours start must be a time like 22:00"),
-    end: z.string().regex(TRACKING_TIME_RE, "Quiet hours end must be a time like 07:00"),
+    start: z.string().regex(TRACKING_TIME_RE, says("quiet_hours_start")),
+    end: z.string().regex(TRACKING_TIME_RE, says("quiet_hours_end")),
   })
-  .refine((q) => q.start !== q.end, "Quiet hours must start and end at different times")
+  .refine((q) => q.start !== q.end, says("quiet_hours_same"))
   .nullable();
 const common = {
   name: name.optional(),
@@ -52,16 +59,14 @@ const common = {
   enabled: z.boolean().optional(),
 };
 
-const secretText = (what: string, max = 500) =>
+const secretText = (field: FieldName, max = 500) =>
   z
-    .string({ error: () => `${what} must be text` })
+    .string({ error: () => says("field_not_text", { field }) })
     .trim()
-    .min(1, `${what} cannot be empty`)
-    .max(max, `${what} is limited to ${max} characters`);
+    .min(1, says("field_empty", { field }))
+    .max(max, says("field_limited", { field, max }));
 
-/** A URL's credentials would be stored, shown and exported in clear. */
-export const NTFY_URL_CREDENTIALS =
-  "The ntfy server address cannot hold a user name, password or ?auth= token: put them in the access token or user name and password fields, which are stored encrypted";
+/** A URL's credentials would be stored, shown and exported in clear (`ntfy_url_credentials`). */
 const noUrlCredentials = (v: string) => {
   try {
     const u = new URL(v);
@@ -75,33 +80,43 @@ const noUrlCredentials = (v: string) => {
   }
 };
 const ntfyFields = {
-  serverUrl: httpUrl("The ntfy server").refine(noUrlCredentials, NTFY_URL_CREDENTIALS).optional(),
+  serverUrl: httpUrl("ntfyServer")
+    .refine(noUrlCredentials, says("ntfy_url_credentials"))
+    .optional(),
   topic: z
-    .string({ error: () => "The topic must be text" })
+    .string({ error: () => says("field_not_text", { field: "ntfyTopic" }) })
     .trim()
-    .min(1, "The topic cannot be empty")
-    .max(64, "The topic is limited to 64 characters")
-    .regex(/^[-_A-Za-z0-9]+$/, "The topic may contain only letters, digits, - and _"),
+    .min(1, says("field_empty", { field: "ntfyTopic" }))
+    .max(64, says("field_limited", { field: "ntfyTopic", max: 64 }))
+    .regex(/^[-_A-Za-z0-9]+$/, says("ntfy_topic_characters")),
   // Header values: a line break would end the header (the channel then failed silently).
-  token: secretText("The access token")
-    .refine((v) => !/[\r\n]/.test(v), "The access token cannot contain line breaks")
+  token: secretText("ntfyToken")
+    .refine((v) => !/[\r\n]/.test(v), says("field_line_breaks", { field: "ntfyToken" }))
     .nullable()
     .optional(),
-  username: secretText("The user name", 200)
-    .refine((v) => !/[\r\n]/.test(v), "The user name cannot contain line breaks")
+  username: secretText("ntfyUsername", 200)
+    .refine((v) => !/[\r\n]/.test(v), says("field_line_breaks", { field: "ntfyUsername" }))
     .nullable()
     .optional(),
-  password: secretText("The password").nullable().optional(),
+  password: secretText("ntfyPassword").nullable().optional(),
 };
 const webhookFields = {
-  url: httpUrl("The webhook URL"),
-  format: z.enum(WEBHOOK_FORMATS, { error: () => "format must be json, discord or slack" }),
+  url: httpUrl("webhookUrl"),
+  format: z.enum(WEBHOOK_FORMATS, { error: () => says("webhook_format") }),
 };
 const pushSubscription = z.object({
-  endpoint: httpUrl("The push endpoint"),
+  endpoint: httpUrl("pushEndpoint"),
   keys: z.object({
-    p256dh: z.string().trim().min(1, "The subscription has no p256dh key").max(200),
-    auth: z.string().trim().min(1, "The subscription has no auth key").max(100),
+    p256dh: z
+      .string()
+      .trim()
+      .min(1, says("push_key_missing", { key: "p256dh" }))
+      .max(200),
+    auth: z
+      .string()
+      .trim()
+      .min(1, says("push_key_missing", { key: "auth" }))
+      .max(100),
   }),
 });
 const webpushFields = { subscription: pushSubscription, deviceName: name.optional() };
@@ -114,7 +129,7 @@ export const createAlertChannelBody = z.discriminatedUnion(
     z.object({ type: z.literal("webhook"), ...common, ...webhookFields }),
     z.object({ type: z.literal("webpush"), ...common, ...webpushFields }),
   ],
-  { error: () => "type must be ntfy, webhook or webpush" },
+  { error: () => says("alert_channel_type") },
 );
 export type CreateAlertChannelBody = z.infer<typeof createAlertChannelBody>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { says } from "./errors.ts";
 import { displayname, email, newPassword, text } from "./fields.ts";
 
 export const registerBody = z.object({
@@ -10,7 +11,9 @@ export type RegisterBody = z.infer<typeof registerBody>;
 
 export const loginBody = z.object({
   email: email(),
-  password: text("Password").min(1, "Password is required").max(1024, "Password is too long"),
+  password: text("password")
+    .min(1, says("field_required", { field: "password" }))
+    .max(1024, says("field_too_long_plain", { field: "password" })),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 

@@ -1,37 +1,45 @@
-/** Field builders whose messages a person can act on. Shared by every request schema. */
+/**
+ * Field builders whose messages a person can act on. Shared by every request schema. Messages
+ * are error codes with their values (`says`, src/contract/errors.ts; sentences in
+ * locales/<language>.json as `error.<code>`, field labels as `error.field.<name>`).
+ */
 import { z } from "zod";
+import { type FieldName, says } from "./errors.ts";
 
 /** A required string with "<Label> is required" / "<Label> must be text" messages. */
-export const text = (label: string) =>
+export const text = (field: FieldName) =>
   z.string({
-    error: (iss) => (iss.input === undefined ? `${label} is required` : `${label} must be text`),
+    error: (iss) =>
+      iss.input === undefined
+        ? says("field_required", { field })
+        : says("field_not_text", { field }),
   });
 
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const email = () =>
-  text("Email")
+  text("email")
     .trim()
     .toLowerCase()
-    .min(1, "Email is required")
-    .max(254, "Email must be at most 254 characters")
-    .regex(EMAIL_RE, "Enter a valid email address");
+    .min(1, says("field_required", { field: "email" }))
+    .max(254, says("field_too_long", { field: "email", max: 254 }))
+    .regex(EMAIL_RE, says("email_invalid"));
 
 export const PASSWORD_MIN = 6;
 export const DISPLAYNAME_MIN = 2;
 
-export const newPassword = (label = "Password") =>
-  text(label)
-    .min(1, `${label} is required`)
-    .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters long`)
-    .max(1024, "Password must be at most 1024 characters long");
+export const newPassword = (field: FieldName = "password") =>
+  text(field)
+    .min(1, says("field_required", { field }))
+    .min(PASSWORD_MIN, says("password_too_short", { min: PASSWORD_MIN }))
+    .max(1024, says("password_too_long", { max: 1024 }));
 
 export const displayname = () =>
-  text("Display name")
+  text("displayname")
     .trim()
-    .min(1, "Display name is required")
-    .min(DISPLAYNAME_MIN, `Display name must be at least ${DISPLAYNAME_MIN} characters long`)
-    .max(100, "Display name must be at most 100 characters long");
+    .min(1, says("field_required", { field: "displayname" }))
+    .min(DISPLAYNAME_MIN, says("displayname_too_short", { min: DISPLAYNAME_MIN }))
+    .max(100, says("displayname_too_long", { max: 100 }));
 
 /**
  * Dates the API accepts (what the web app sends): a calendar day `YYYY-MM-DD`, or a full ISO

@@ -1,6 +1,7 @@
 /** Mailbox (docs/behaviour.md#data Mailbox status, Mail folder; docs/api.md Mailbox). */
 import { z } from "zod";
 import { type MailboxState, OLD_EMAIL_PERIODS } from "./constants.ts";
+import { says } from "./errors.ts";
 
 /** A rate-limited action the user can take (manual reconnect, retry real-time). */
 export type MailboxAction = {
@@ -33,36 +34,41 @@ export type MailFolder = { name: string; path: string; specialUse: string | null
 
 export const processEmailsBody = z.object({
   daysBack: z
-    .number({ error: "daysBack must be a number of days" })
-    .int("daysBack must be a whole number")
+    .number({ error: says("days_back_number") })
+    .int(says("whole_number", { name: "daysBack" }))
     .refine((n) => (OLD_EMAIL_PERIODS as readonly number[]).includes(n), {
-      message: `daysBack must be one of ${OLD_EMAIL_PERIODS.join(", ")}`,
+      message: says("days_back_period", { periods: OLD_EMAIL_PERIODS.join(", ") }),
     }),
 });
 
 export const folderSelectBody = z.object({
   selectedFolder: z
-    .string({ error: "selectedFolder is required" })
+    .string({ error: says("name_required", { name: "selectedFolder" }) })
     .trim()
-    .min(1, "selectedFolder is required")
+    .min(1, says("name_required", { name: "selectedFolder" }))
     .max(500),
   processedFolder: z.string().trim().max(500).nullish(),
-  markProcessedAsRead: z.boolean({ error: "markProcessedAsRead must be true or false" }),
+  markProcessedAsRead: z.boolean({ error: says("name_boolean", { name: "markProcessedAsRead" }) }),
 });
 
 /** POST /api/imap/app-password: connect Gmail with an app password (no Google Cloud project). */
 export const appPasswordBody = z.object({
   email: z
-    .string({ error: "Gmail address is required" })
+    .string({ error: says("field_required", { field: "gmailAddress" }) })
     .trim()
     .toLowerCase()
-    .min(1, "Gmail address is required")
+    .min(1, says("field_required", { field: "gmailAddress" }))
     .max(254)
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter a valid Gmail address"),
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, says("gmail_address_invalid")),
   appPassword: z
-    .string({ error: "App password is required" })
+    .string({ error: says("field_required", { field: "appPassword" }) })
     .transform((s) => s.replace(/\s+/g, ""))
-    .pipe(z.string().min(1, "App password is required").max(64, "App password is too long")),
+    .pipe(
+      z
+        .string()
+        .min(1, says("field_required", { field: "appPassword" }))
+        .max(64, says("field_too_long_plain", { field: "appPassword" })),
+    ),
 });
 
 /** Why a message produced nothing, as counted in a scan or import summary. */
@@ -141,6 +147,6 @@ export type InterruptedImport = {
 /** PUT /api/imap/import-mode: which order confirmations become orders. */
 export const importModeBody = z.object({
   importMode: z.enum(["vine", "all"], {
-    error: 'importMode must be "vine" (Vine orders only) or "all" (every Amazon order)',
+    error: says("import_mode_invalid"),
   }),
 });

@@ -9,8 +9,8 @@ import {
   ORDERS_MAX_LIMIT,
   type OrderSort,
   type OrderStatus,
-  PRODUCT_IMAGE_MESSAGE,
 } from "./constants.ts";
+import { type FieldName, says } from "./errors.ts";
 import { isIsoDateText } from "./fields.ts";
 import { CANT_REVIEW_REASONS, type CantReviewReason } from "./vine.ts";
 
@@ -73,40 +73,39 @@ export type OrderListQuery = {
   offset?: number;
 };
 
-const optText = (label: string, max: number) =>
+const optText = (field: FieldName, max: number) =>
   z
-    .union([z.string(), z.null()], { error: `${label} must be text` })
+    .union([z.string(), z.null()], { error: says("field_not_text", { field }) })
     .optional()
     .transform((v) => (v == null ? v : v.trim() === "" ? null : v.trim()))
-    .refine((v) => v == null || v.length <= max, `${label} must be at most ${max} characters`);
+    .refine((v) => v == null || v.length <= max, says("field_too_long", { field, max }));
 
-const isoDate = (label: string) =>
-  optText(label, 40).refine(
-    (v) => v == null || isIsoDateText(v),
-    `${label} must be a date such as 2026-11-21`,
-  );
+const isoDate = (field: FieldName) =>
+  optText(field, 40).refine((v) => v == null || isIsoDateText(v), says("field_date", { field }));
 
 /** ISO 4217 codes (the runtime's list, less the test and no-currency codes). */
 const ISO_CURRENCIES = new Set(
   Intl.supportedValuesOf("currency").filter((c) => c !== "XXX" && c !== "XTS"),
 );
-export const CURRENCY_ERROR = "Currency must be an ISO 4217 code such as USD, EUR, GBP or JPY";
+const CURRENCY_ERROR = says("currency_invalid");
 export const isCurrencyCode = (v: string): boolean => /^[A-Z]{3}$/.test(v) && ISO_CURRENCIES.has(v);
 
-const RATING_ERROR = "Rating must be a whole number from 1 to 5, or empty";
+const RATING_ERROR = says("rating_invalid");
 
 /** Every editable field; POST needs productname and asin, PUT takes any subset. */
 export const orderFields = {
-  amazonordernumber: optText("Order number", 64),
+  amazonordernumber: optText("amazonordernumber", 64),
   productname: z
     .string({
       error: (i) =>
-        i.input === undefined ? "Product name is required" : "Product name must be text",
+        i.input === undefined
+          ? says("field_required", { field: "productname" })
+          : says("field_not_text", { field: "productname" }),
     })
     .trim()
-    .min(1, "Product name is required")
-    .max(1000, "Product name must be at most 1000 characters"),
-  producturl: optText("Product URL", 2000).refine((v) => {
+    .min(1, says("field_required", { field: "productname" }))
+    .max(1000, says("field_too_long", { field: "productname", max: 1000 })),
+  producturl: optText("producturl", 2000).refine((v) => {
     if (v == null) return true;
     try {
       const u = new URL(v);
@@ -114,55 +113,63 @@ export const orderFields = {
     } catch {
       return false;
     }
-  }, "Must be a valid URL"),
-  productimage: optText("Product image", 2000).refine(
+  }, says("url_invalid")),
+  productimage: optText("productimage", 2000).refine(
     (v) => v == null || isAmazonImageUrl(v),
-    PRODUCT_IMAGE_MESSAGE,
+    says("product_image_host"),
   ),
   asin: z
-    .string({ error: (i) => (i.input === undefined ? "ASIN is required" : "ASIN must be text") })
+    .string({
+      error: (i) =>
+        i.input === undefined
+          ? says("field_required", { field: "asin" })
+          : says("field_not_text", { field: "asin" }),
+    })
     .trim()
-    .min(1, "ASIN is required")
-    .max(20, "ASIN must be at most 20 characters"),
-  shiptoaddress: optText("Ship-to address", 1000),
-  estimatedretailvalue: optText("Estimated value", 32).refine(
+    .min(1, says("field_required", { field: "asin" }))
+    .max(20, says("field_too_long", { field: "asin", max: 20 })),
+  shiptoaddress: optText("shiptoaddress", 1000),
+  estimatedretailvalue: optText("estimatedretailvalue", 32).refine(
     (v) => v == null || /^\$?\s*\d{1,3}(,?\d{3})*(\.\d{1,2})?$|^\$?\s*\d+(\.\d{1,2})?$/.test(v),
-    "Estimated value must be an amount such as 24.99",
+    says("estimated_value_amount"),
   ),
-  expecteddeliverydate: isoDate("Expected delivery date"),
-  expecteddeliverydatetext: optText("Expected delivery text", 200),
-  dateordered: isoDate("Date ordered"),
-  datedelivered: isoDate("Date delivered"),
+  expecteddeliverydate: isoDate("expecteddeliverydate"),
+  expecteddeliverydatetext: optText("expecteddeliverydatetext", 200),
+  dateordered: isoDate("dateordered"),
+  datedelivered: isoDate("datedelivered"),
   status: z.enum(ORDER_STATUSES, {
-    error: `Status must be one of: ${ORDER_STATUSES.join(", ")}`,
+    error: says("field_one_of", { field: "status", values: ORDER_STATUSES.join(", ") }),
   }),
   rating: z
     .union([z.number().int(RATING_ERROR).min(1, RATING_ERROR).max(5, RATING_ERROR), z.null()], {
       error: RATING_ERROR,
     })
     .optional(),
-  reviewsubject: optText("Review subject", 500),
-  reviewtext: optText("Review text", 20000),
-  reviewreference: optText("Review reference", 500),
-  datereviewsubmitted: isoDate("Review submitted date"),
-  datereviewapproved: isoDate("Review approved date"),
-  datereviewrejected: isoDate("Review rejected date"),
-  trackingnumber: optText("Tracking number", 64),
+  reviewsubject: optText("reviewsubject", 500),
+  reviewtext: optText("reviewtext", 20000),
+  reviewreference: optText("reviewreference", 500),
+  datereviewsubmitted: isoDate("datereviewsubmitted"),
+  datereviewapproved: isoDate("datereviewapproved"),
+  datereviewrejected: isoDate("datereviewrejected"),
+  trackingnumber: optText("trackingnumber", 64),
   carrier: z
     .union([z.enum(CARRIERS), z.literal(""), z.null()], {
-      error: `Carrier must be one of: ${CARRIERS.join(", ")}, or empty`,
+      error: says("field_one_of_or_empty", { field: "carrier", values: CARRIERS.join(", ") }),
     })
     .optional()
     .transform((v) => (v === "" ? null : v)),
-  deliverydetails: optText("Delivery details", 2000),
+  deliverydetails: optText("deliverydetails", 2000),
   cantreviewreason: z
     .union([z.enum(CANT_REVIEW_REASONS), z.literal(""), z.null()], {
-      error: `Can't-review reason must be one of: ${CANT_REVIEW_REASONS.join(", ")}, or empty`,
+      error: says("field_one_of_or_empty", {
+        field: "cantreviewreason",
+        values: CANT_REVIEW_REASONS.join(", "),
+      }),
     })
     .optional()
     .transform((v) => (v === "" ? null : v)),
-  cantreviewnote: optText("Can't-review note", 1000),
-  reviewexempt: z.boolean({ error: "reviewexempt must be true or false" }).optional(),
+  cantreviewnote: optText("cantreviewnote", 1000),
+  reviewexempt: z.boolean({ error: says("name_boolean", { name: "reviewexempt" }) }).optional(),
   /** Absent on POST: the user's Vine marketplace's currency. */
   currency: z
     .string({ error: CURRENCY_ERROR })
@@ -181,7 +188,7 @@ export type CreateOrderBody = z.infer<typeof createOrderBody>;
 export const updateOrderBody = z
   .object(orderFields)
   .partial()
-  .refine((o) => Object.keys(o).length > 0, "Nothing to update: send at least one field");
+  .refine((o) => Object.keys(o).length > 0, says("nothing_to_update_field"));
 export type UpdateOrderBody = z.infer<typeof updateOrderBody>;
 
 export const trackingBody = z.object({
@@ -203,9 +210,9 @@ export type TrackingUpdateResponse = {
  * marketplace's usual days, never after today).
  */
 export const markDeliveredBody = z.object({
-  datedelivered: isoDate("Date delivered").refine(
+  datedelivered: isoDate("datedelivered").refine(
     (v) => v == null || /^\d{4}-\d{2}-\d{2}$/.test(v),
-    "Date delivered must be a date such as 2026-11-21",
+    says("field_date", { field: "datedelivered" }),
   ),
 });
 export type MarkDeliveredBody = z.infer<typeof markDeliveredBody>;
@@ -229,11 +236,13 @@ export const detectCarrierBody = z.object({
   trackingNumber: z
     .string({
       error: (i) =>
-        i.input === undefined ? "trackingNumber is required" : "trackingNumber must be text",
+        i.input === undefined
+          ? says("name_required", { name: "trackingNumber" })
+          : says("name_not_text", { name: "trackingNumber" }),
     })
     .trim()
-    .min(1, "trackingNumber is required")
-    .max(64, "trackingNumber must be at most 64 characters"),
+    .min(1, says("name_required", { name: "trackingNumber" }))
+    .max(64, says("name_too_long", { name: "trackingNumber", max: 64 })),
 });
 /** carrier is null when the number matches no carrier with certainty. */
 export type DetectCarrierResponse = { carrier: Carrier | null };
@@ -242,7 +251,7 @@ export type DetectCarrierResponse = { carrier: Carrier | null };
 export const ORDER_SEARCH_MAX = 200;
 export const ORDERS_DEFAULT_LIMIT = 100;
 
-const queryEnum = <T extends string>(label: string, values: readonly T[], fallback: T) =>
+const queryEnum = <T extends string>(field: FieldName, values: readonly T[], fallback: T) =>
   z
     .string()
     .optional()
@@ -251,7 +260,10 @@ const queryEnum = <T extends string>(label: string, values: readonly T[], fallba
       if (s === "") return fallback;
       const hit = values.find((x) => x.toLowerCase() === s.toLowerCase());
       if (hit === undefined) {
-        ctx.addIssue({ code: "custom", message: `${label} must be one of: ${values.join(", ")}` });
+        ctx.addIssue({
+          code: "custom",
+          message: says("field_one_of", { field, values: values.join(", ") }),
+        });
         return z.NEVER;
       }
       return hit;
@@ -277,14 +289,14 @@ const queryInt = (message: string, min: number, max: number, fallback: number) =
  * an absent or empty value takes the default. Every failure is a 400 naming the valid values.
  */
 export const orderListQuery = z.object({
-  status: queryEnum("Status", ["all", ...ORDER_STATUSES] as const, "all"),
+  status: queryEnum("status", ["all", ...ORDER_STATUSES] as const, "all"),
   q: z
     .string()
     .optional()
     .transform((v) => (v ?? "").trim())
     .refine(
       (v) => v.length <= ORDER_SEARCH_MAX,
-      `Search text must be at most ${ORDER_SEARCH_MAX} characters`,
+      says("search_too_long", { max: ORDER_SEARCH_MAX }),
     ),
   sort: z
     .string()
@@ -296,18 +308,18 @@ export const orderListQuery = z.object({
       if (hit === undefined) {
         ctx.addIssue({
           code: "custom",
-          message: `Sort must be one of: ${ORDER_SORTS.join(", ")}`,
+          message: says("field_one_of", { field: "sort", values: ORDER_SORTS.join(", ") }),
         });
         return z.NEVER;
       }
       return hit;
     }),
   limit: queryInt(
-    `limit must be a whole number from 1 to ${ORDERS_MAX_LIMIT}`,
+    says("whole_number_range", { name: "limit", min: 1, max: ORDERS_MAX_LIMIT }),
     1,
     ORDERS_MAX_LIMIT,
     ORDERS_DEFAULT_LIMIT,
   ),
-  offset: queryInt("offset must be a whole number, 0 or more", 0, 1_000_000_000, 0),
+  offset: queryInt(says("whole_number_min0", { name: "offset" }), 0, 1_000_000_000, 0),
 });
 export type ParsedOrderListQuery = z.output<typeof orderListQuery>;

@@ -10,33 +10,43 @@ import {
   TONE_TOTAL,
   TONES,
 } from "./constants.ts";
+import { says } from "./errors.ts";
 
 const tonePercent = (tone: string) =>
   z
-    .number({ error: () => `${tone} must be a number from 0 to 100` })
-    .int(`${tone} must be a whole number`)
-    .min(0, `${tone} must be from 0 to 100`)
-    .max(100, `${tone} must be from 0 to 100`);
+    .number({ error: () => says("number_from_to", { name: tone, min: 0, max: 100 }) })
+    .int(says("whole_number", { name: tone }))
+    .min(0, says("number_range", { name: tone, min: 0, max: 100 }))
+    .max(100, says("number_range", { name: tone, min: 0, max: 100 }));
 
 /** PUT /api/user/review-settings (every field required; the form always sends all four). */
 export const reviewSettingsBody = z.object({
   targetWordCount: z
-    .number({ error: () => "targetWordCount must be a number" })
-    .int("targetWordCount must be a whole number")
+    .number({ error: () => says("number_required", { name: "targetWordCount" }) })
+    .int(says("whole_number", { name: "targetWordCount" }))
     .min(
       REVIEW_WORDS_MIN,
-      `targetWordCount must be from ${REVIEW_WORDS_MIN} to ${REVIEW_WORDS_MAX}`,
+      says("number_range", {
+        name: "targetWordCount",
+        min: REVIEW_WORDS_MIN,
+        max: REVIEW_WORDS_MAX,
+      }),
     )
     .max(
       REVIEW_WORDS_MAX,
-      `targetWordCount must be from ${REVIEW_WORDS_MIN} to ${REVIEW_WORDS_MAX}`,
+      says("number_range", {
+        name: "targetWordCount",
+        min: REVIEW_WORDS_MIN,
+        max: REVIEW_WORDS_MAX,
+      }),
     )
     .refine(
       (n) => n % REVIEW_WORDS_STEP === 0,
-      `targetWordCount must be a multiple of ${REVIEW_WORDS_STEP}`,
+      says("multiple_of", { name: "targetWordCount", step: REVIEW_WORDS_STEP }),
     ),
   aiEditingOption: z.enum(AI_EDITING_OPTIONS, {
-    error: () => `aiEditingOption must be one of: ${AI_EDITING_OPTIONS.join(", ")}`,
+    error: () =>
+      says("name_one_of", { name: "aiEditingOption", values: AI_EDITING_OPTIONS.join(", ") }),
   }),
   toneAllocation: z
     .strictObject(
@@ -47,8 +57,8 @@ export const reviewSettingsBody = z.object({
       {
         error: (iss) =>
           iss.code === "unrecognized_keys"
-            ? `Unknown tone ${iss.keys.join(", ")}: the tones are ${TONES.join(", ")}`
-            : `toneAllocation must give a percentage for each of: ${TONES.join(", ")}`,
+            ? says("tone_unknown", { keys: iss.keys.join(", "), tones: TONES.join(", ") })
+            : says("tone_allocation_missing", { tones: TONES.join(", ") }),
       },
     )
     .superRefine((a, ctx) => {
@@ -56,20 +66,22 @@ export const reviewSettingsBody = z.object({
       if (total !== TONE_TOTAL) {
         ctx.addIssue({
           code: "custom",
-          message: `The tone total must equal ${TONE_TOTAL}: the tones add up to ${total}`,
+          message: says("tone_total", { expected: TONE_TOTAL, total }),
         });
       }
     }),
-  autoGenerateSubject: z.boolean({ error: () => "autoGenerateSubject must be true or false" }),
+  autoGenerateSubject: z.boolean({
+    error: () => says("name_boolean", { name: "autoGenerateSubject" }),
+  }),
 });
 
 /** POST /api/orders/{id}/review/enhance. Messages match what the client maps (docs/messages.md). */
 export const enhanceBody = z.object({
   requestType: z.enum(ENHANCE_REQUEST_TYPES, {
-    error: () => "Invalid request type: use grammar or improve",
+    error: () => says("enhance_request_type"),
   }),
-  text: z.string({ error: () => "text must be text" }).optional(),
-  subject: z.string({ error: () => "subject must be text" }).optional(),
+  text: z.string({ error: () => says("name_not_text", { name: "text" }) }).optional(),
+  subject: z.string({ error: () => says("name_not_text", { name: "subject" }) }).optional(),
 });
 export type EnhanceBody = z.infer<typeof enhanceBody>;
 export type EnhanceResponse = { enhancedText: string | null; enhancedSubject: string | null };
@@ -77,10 +89,10 @@ export type EnhanceResponse = { enhancedText: string | null; enhancedSubject: st
 /** PUT /api/orders/{id}/review/images/order. */
 export const reorderMediaBody = z.object({
   imageUrls: z
-    .array(z.string({ error: () => "imageUrls must be a list of media URLs" }), {
-      error: () => "imageUrls must be a list of media URLs",
+    .array(z.string({ error: () => says("media_urls_list") }), {
+      error: () => says("media_urls_list"),
     })
-    .max(50, "imageUrls has too many entries"),
+    .max(50, says("media_urls_too_many")),
 });
 export type ReorderMediaBody = z.infer<typeof reorderMediaBody>;
 /** POST /api/orders/{id}/review/images: the order's whole media list after the upload. */

@@ -1,19 +1,20 @@
 /** Carrier tracking (docs/behaviour.md#data, docs/behaviour.md#validation, docs/api.md): preferences and the update calls. */
 import { z } from "zod";
 import { TRACKING_TIME_RE } from "./constants.ts";
+import { says } from "./errors.ts";
 import type { Order } from "./orders.ts";
 
 /** POST /api/tracking/preferences. timezone: any IANA zone (the tab offers TRACKING_TIMEZONES). */
 export const trackingPreferencesBody = z.object({
   timezone: z
-    .string({ error: () => "Please select a timezone" })
+    .string({ error: () => says("timezone_select") })
     .trim()
-    .min(1, "Please select a timezone")
-    .max(64, "Please select a timezone"),
+    .min(1, says("timezone_select"))
+    .max(64, says("timezone_select")),
   updateTime: z
-    .string({ error: () => "Please select a valid update time" })
+    .string({ error: () => says("update_time_select") })
     .trim()
-    .regex(TRACKING_TIME_RE, "Please select a valid update time"),
+    .regex(TRACKING_TIME_RE, says("update_time_select")),
 });
 export type TrackingPreferencesBody = z.infer<typeof trackingPreferencesBody>;
 

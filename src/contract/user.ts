@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LANGUAGES, type Language } from "../i18n/languages.ts";
+import { says } from "./errors.ts";
 import { displayname, email, newPassword, text } from "./fields.ts";
 import { MARKETPLACES, type MarketplaceCode } from "./marketplaces.ts";
 
@@ -8,38 +9,40 @@ export const profileBody = z.object({
   email: email(),
   /** Required when `email` differs from the current one. */
   currentPassword: z
-    .string({ error: "Current password must be text" })
-    .max(1024, "Current password is too long")
+    .string({ error: says("field_not_text", { field: "currentPassword" }) })
+    .max(1024, says("field_too_long_plain", { field: "currentPassword" }))
     .optional(),
 });
 export type ProfileBody = z.infer<typeof profileBody>;
 
 export const passwordBody = z.object({
-  currentPassword: text("Current password").min(1, "Current password is required").max(1024),
-  newPassword: newPassword("New password"),
+  currentPassword: text("currentPassword")
+    .min(1, says("field_required", { field: "currentPassword" }))
+    .max(1024),
+  newPassword: newPassword("newPassword"),
 });
 export type PasswordBody = z.infer<typeof passwordBody>;
 
 export const timezoneBody = z.object({
-  timezone: text("Time zone").trim().min(1, "Please select a timezone").max(64),
+  timezone: text("timezone").trim().min(1, says("timezone_select")).max(64),
 });
 
 /** PUT /api/user/marketplace: the user's Amazon Vine marketplace (new orders' currency). */
 export const vineMarketplaceBody = z.object({
   vineMarketplace: z.enum(MARKETPLACES, {
-    error: `vineMarketplace must be one of: ${MARKETPLACES.join(", ")}`,
+    error: says("name_one_of", { name: "vineMarketplace", values: MARKETPLACES.join(", ") }),
   }),
 });
 
 /** PUT /api/user/language: the language the user reads Grapevine in. */
 export const languageBody = z.object({
   language: z.enum(LANGUAGES, {
-    error: `language must be one of: ${LANGUAGES.join(", ")}`,
+    error: says("name_one_of", { name: "language", values: LANGUAGES.join(", ") }),
   }),
 });
 
 export const deleteAccountBody = z.object({
-  password: text("Password").min(1, "Enter your password to delete your account").max(1024),
+  password: text("password").min(1, says("delete_needs_password")).max(1024),
 });
 
 export type EmailSettings = {

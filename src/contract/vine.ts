@@ -1,15 +1,18 @@
 /** Vine standing: settings, standing, the Itemized Report import and the ETV export. */
 import { z } from "zod";
+import { says } from "./errors.ts";
 import { RATE_RULES, type RateRule, VINE_TIERS } from "./vine-constants.ts";
 
 export * from "./vine-constants.ts";
 
-const whole = (name: string, min: number, max: number) =>
-  z
-    .number({ error: () => `${name} must be a whole number from ${min} to ${max}` })
-    .int(`${name} must be a whole number from ${min} to ${max}`)
-    .min(min, `${name} must be a whole number from ${min} to ${max}`)
-    .max(max, `${name} must be a whole number from ${min} to ${max}`);
+const whole = (name: string, min: number, max: number) => {
+  const message = says("whole_number_range", { name, min, max });
+  return z
+    .number({ error: () => message })
+    .int(message)
+    .min(min, message)
+    .max(max, message);
+};
 
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** A real calendar day "YYYY-MM-DD". */
@@ -24,20 +27,17 @@ export function isCalendarDay(v: string): boolean {
 const evaluationDay = (name: string) =>
   z
     .union([z.string(), z.null()], {
-      error: () => `${name} must be a date such as 2026-01-31, or null`,
+      error: () => says("date_or_null", { name }),
     })
     .transform((v) => (v === null || v.trim() === "" ? null : v.trim()))
-    .refine(
-      (v) => v === null || isCalendarDay(v),
-      `${name} must be a date such as 2026-01-31, or null`,
-    );
+    .refine((v) => v === null || isCalendarDay(v), says("date_or_null", { name }));
 
 const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)$/;
 const timeOfDay = (name: string) =>
   z
-    .string({ error: () => `${name} must be a time such as 00:00 or 23:59` })
+    .string({ error: () => says("time_of_day", { name }) })
     .transform((v) => v.trim())
-    .refine((v) => TIME_RE.test(v), `${name} must be a time such as 00:00 or 23:59`);
+    .refine((v) => TIME_RE.test(v), says("time_of_day", { name }));
 
 /**
  * PUT /api/user/vine-settings: any subset; what is not sent keeps its saved value. The evaluation
@@ -46,7 +46,9 @@ const timeOfDay = (name: string) =>
 export const vineSettingsBody = z
   .strictObject(
     {
-      tier: z.enum(VINE_TIERS, { error: () => `tier must be one of: ${VINE_TIERS.join(", ")}` }),
+      tier: z.enum(VINE_TIERS, {
+        error: () => says("name_one_of", { name: "tier", values: VINE_TIERS.join(", ") }),
+      }),
       rateWindowDays: whole("rateWindowDays", 1, 366),
       rateMinimum: whole("rateMinimum", 1, 100),
       evaluationStart: evaluationDay("evaluationStart"),
@@ -54,7 +56,7 @@ export const vineSettingsBody = z
       evaluationStartTime: timeOfDay("evaluationStartTime"),
       evaluationEndTime: timeOfDay("evaluationEndTime"),
       rateRule: z.enum(RATE_RULES, {
-        error: () => `rateRule must be one of: ${RATE_RULES.join(", ")}`,
+        error: () => says("name_one_of", { name: "rateRule", values: RATE_RULES.join(", ") }),
       }),
       goldItems: whole("goldItems", 1, 10000),
       goldPercent: whole("goldPercent", 1, 100),
@@ -64,12 +66,12 @@ export const vineSettingsBody = z
     {
       error: (iss) =>
         iss.code === "unrecognized_keys"
-          ? `Unknown setting: ${iss.keys.join(", ")}. The settings are tier, rateWindowDays, rateMinimum, evaluationStart, evaluationEnd, evaluationStartTime, evaluationEndTime, rateRule, goldItems, goldPercent, dailyLimitSilver, dailyLimitGold`
+          ? says("vine_setting_unknown", { keys: iss.keys.join(", ") })
           : undefined,
     },
   )
   .partial()
-  .refine((o) => Object.keys(o).length > 0, "Nothing to update: send at least one setting");
+  .refine((o) => Object.keys(o).length > 0, says("nothing_to_update_setting"));
 export type VineSettingsBody = z.infer<typeof vineSettingsBody>;
 
 /** A rate as Vine counts it (README, "Vine standing"): `rule` says which count. */
@@ -173,8 +175,8 @@ export type ItemizedReportSummary = {
 /** GET /api/vine/etv.csv?year=YYYY */
 export const etvCsvQuery = z.object({
   year: z
-    .string({ error: () => "year is required, such as ?year=2026" })
-    .regex(/^\d{4}$/, "year must be a year such as 2026")
+    .string({ error: () => says("year_required") })
+    .regex(/^\d{4}$/, says("year_invalid"))
     .transform(Number)
-    .refine((y) => y >= 2000 && y <= 2999, "year must be a year such as 2026"),
+    .refine((y) => y >= 2000 && y <= 2999, says("year_invalid")),
 });

@@ -1,5 +1,5 @@
 /** The HTTP application: middleware, /api routes, error mapping, and the web app with SPA fallback. */
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
@@ -7,7 +7,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../log.ts";
 import type { Services } from "../services.ts";
-import { AppError, isDiskFull, storageFault } from "../util/errors.ts";
+import { AppError, errorBody, isDiskFull, storageFault } from "../util/errors.ts";
 import { requireAdmin, requireAuth } from "./middleware/auth.ts";
 import { dbWriteGate } from "./middleware/db-write-gate.ts";
 import type { Drain } from "./middleware/drain.ts";
@@ -80,7 +80,7 @@ export function createApp(deps: {
   app.use("/api/*", dbWriteGate(db));
   const jsonBodyLimit = bodyLimit({
     maxSize: JSON_BODY_LIMIT,
-    onError: (c) => c.json({ error: "The request body is too large (the limit is 1 MB)" }, 413),
+    onError: (c) => c.json(errorBody("body_too_large"), 413),
   });
   // The mail import streams its upload to disk under its own, larger limit (mail-import.routes.ts);
   // hono's bodyLimit would read a body sent without Content-Length into memory.
@@ -138,23 +138,21 @@ export function createApp(deps: {
   app.route("/api/imap/import-mode", importModeRoutes(services.mailIngest));
   app.route("/api/imap", imapRoutes(services.mailbox, services.mailImport));
 
-  app.all("/api/*", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
-  app.all("/api", (c) => c.json({ error: `Not found: ${c.req.method} ${c.req.path}` }, 404));
+  const noRoute = (c: Context) =>
+    c.json(errorBody("route_not_found", { method: c.req.method, path: c.req.path }), 404);
+  app.all("/api/*", noRoute);
+  app.all("/api", noRoute);
   app.use(serveWeb(config.distDir));
-  app.notFound((c) => c.json({ error: "Not found" }, 404));
+  app.notFound((c) => c.json(errorBody("not_found"), 404));
 
   app.onError((err, c) => {
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
-      return c.json(
-        err.details === undefined
-          ? { error: err.message }
-          : { error: err.message, details: err.details },
-        err.status,
-      );
+      return c.json(err.body(), err.status);
     }
     if (err instanceof HTTPException) {
-      return c.json({ error: err.message || "Bad request" }, err.status);
+      // Hono's own refusals (none of our code throws them): the status in a sentence.
+      return c.json(errorBody("request_refused", { status: err.status }), err.status);
     }
     // The disk is full (507) or another process holds the database (503): said in words.
     const fault = storageFault(err);
@@ -162,13 +160,10 @@ export function createApp(deps: {
       (c.get("log") ?? log).warn({ err }, fault.message);
       if (isDiskFull(err)) services.health.noteDiskFull();
       for (const [k, v] of Object.entries(fault.headers ?? {})) c.header(k, v);
-      return c.json({ error: fault.message }, fault.status);
+      return c.json(fault.body(), fault.status);
     }
     (c.get("log") ?? log).error({ err }, "unhandled error");
-    return c.json(
-      { error: "Something went wrong on the server. The details are in the log." },
-      500,
-    );
+    return c.json(errorBody("server_error"), 500);
   });
 
   return app;

@@ -12,6 +12,8 @@ import { compileMessage } from "@lingui/message-utils/compileMessage";
 import { type Catalog, compileCatalog } from "./catalog.ts";
 import { LANGUAGES } from "./languages.ts";
 
+// Read as text: `require` would hand back the module namespace (with `default`) of a catalog the
+// test setup already imported.
 const catalogs = Object.fromEntries(
   LANGUAGES.map((l) => [
     l,

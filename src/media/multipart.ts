@@ -64,7 +64,7 @@ export async function streamMultipartFiles(
       },
     });
   } catch {
-    throw badRequest("The upload is not valid multipart/form-data");
+    throw badRequest("multipart_invalid");
   }
   const pending: Promise<void>[] = [];
   /** Sink calls still running: on failure they settle before this function returns. */
@@ -125,11 +125,7 @@ export async function streamMultipartFiles(
   const finished = new Promise<void>((resolve) => {
     bb.on("finish", () => resolve());
     bb.on("error", () => {
-      fail(
-        badRequest(
-          "The upload is not valid multipart/form-data, or it ended before it was complete; try again",
-        ),
-      );
+      fail(badRequest("multipart_incomplete"));
       resolve();
     });
   });
@@ -154,7 +150,7 @@ export async function streamMultipartFiles(
       try {
         next = await reader.read();
       } catch {
-        throw badRequest("The upload was interrupted before it finished; try again");
+        throw badRequest("upload_interrupted");
       }
       if (next.done) break;
       total += next.value.byteLength;

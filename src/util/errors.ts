@@ -1,5 +1,21 @@
-/** The one error type services throw; the HTTP layer turns it into `{ error, details? }`. */
+import {
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorValues,
+  errorMessageId,
+  shownValues,
+} from "../contract/errors.ts";
+import type { Language } from "../i18n/languages.ts";
+import { translate } from "../i18n/translate.ts";
+
+/**
+ * The one error type services throw; the HTTP layer (src/http/app.ts) answers it with
+ * `{ error, code, values, details? }`. `code` names the sentence (`error.<code>` in
+ * locales/en.json, docs/api.md "Errors"); `message` is its English text with `values`, what API
+ * clients and the log read; the web app shows the code's sentence in the reader's language.
+ */
 export class AppError extends Error {
+  readonly values: ErrorValues;
   constructor(
     readonly status:
       | 400
@@ -16,19 +32,42 @@ export class AppError extends Error {
       | 503
       | 504
       | 507,
-    message: string,
+    readonly code: ErrorCode,
+    values?: ErrorValues,
     readonly details?: unknown,
     readonly headers?: Record<string, string>,
   ) {
-    super(message);
+    super(errorSentence("en", code, values));
+    this.values = values ?? {};
+  }
+
+  /** The JSON answer. */
+  body(): ErrorBody {
+    return this.details === undefined
+      ? { error: this.message, code: this.code, values: this.values }
+      : { error: this.message, code: this.code, values: this.values, details: this.details };
   }
 }
 
-export const badRequest = (message: string, details?: unknown) =>
-  new AppError(400, message, details);
-export const notFound = (message = "Not found") => new AppError(404, message);
-export const forbidden = (message: string) => new AppError(403, message);
-export const conflict = (message: string) => new AppError(409, message);
+/** The sentence of `code` in `language`, labels in it translated (src/contract/errors.ts). */
+export function errorSentence(language: Language, code: ErrorCode, values?: ErrorValues): string {
+  const shown = shownValues(values, (id) => translate(language, id));
+  return translate(language, errorMessageId(code), shown);
+}
+
+/** The JSON answer of a code, for the middlewares that answer without throwing. */
+export const errorBody = (code: ErrorCode, values?: ErrorValues): ErrorBody => ({
+  error: errorSentence("en", code, values),
+  code,
+  values: values ?? {},
+});
+
+export const badRequest = (code: ErrorCode, values?: ErrorValues, details?: unknown) =>
+  new AppError(400, code, values, details);
+export const notFound = (code: ErrorCode = "not_found", values?: ErrorValues) =>
+  new AppError(404, code, values);
+export const forbidden = (code: ErrorCode, values?: ErrorValues) => new AppError(403, code, values);
+export const conflict = (code: ErrorCode, values?: ErrorValues) => new AppError(409, code, values);
 
 /* ------------------------------------------------------------------------------------------------
  * Storage faults: the disk is full, or another process holds the database's write lock. They can
@@ -36,14 +75,13 @@ export const conflict = (message: string) => new AppError(409, message);
  * here, by their codes, and answered by the one onError (src/http/app.ts).
  * --------------------------------------------------------------------------------------------- */
 
-export const DISK_FULL_MESSAGE =
-  "The server's disk is full; nothing was saved. Free some space and try again.";
-export const DB_BUSY_MESSAGE = "The database is busy; try again";
 /** Seconds a client is told to wait after a 503 for a busy database. */
 export const DB_BUSY_RETRY_SECONDS = 5;
 
 export const databaseBusy = () =>
-  new AppError(503, DB_BUSY_MESSAGE, undefined, { "Retry-After": String(DB_BUSY_RETRY_SECONDS) });
+  new AppError(503, "database_busy", undefined, undefined, {
+    "Retry-After": String(DB_BUSY_RETRY_SECONDS),
+  });
 
 /** The error and its causes (drizzle wraps SQLite's error in DrizzleQueryError.cause). */
 function* causes(err: unknown): Generator<{ code?: unknown }> {
@@ -73,7 +111,7 @@ export function isDatabaseBusy(err: unknown): boolean {
 /** The AppError a storage fault is answered with, or null for any other error. */
 export function storageFault(err: unknown): AppError | null {
   if (err instanceof AppError) return null;
-  if (isDiskFull(err)) return new AppError(507, DISK_FULL_MESSAGE);
+  if (isDiskFull(err)) return new AppError(507, "disk_full");
   if (isDatabaseBusy(err)) return databaseBusy();
   return null;
 }

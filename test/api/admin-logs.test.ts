@@ -79,17 +79,25 @@ describe("access", () => {
     test(`${method} ${url}: another user gets 403, nothing is deleted`, async () => {
       const { status, body } = await call(h, method, url, { token: user.token });
       expect(status).toBe(403);
-      expect(body).toEqual({ error: "Only the administrator can do this" });
+      expect(body).toEqual({
+        error: "Only the administrator can do this",
+        code: "admin_only",
+        values: {},
+      });
       expect(fs.readFileSync(logPath(A), "utf8")).toBe(A_TEXT);
     });
 
     test(`${method} ${url}: no token gets 401, a bad token 401 Invalid token`, async () => {
       const none = await call(h, method, url);
       expect(none.status).toBe(401);
-      expect(none.body).toEqual({ error: "Access token required" });
+      expect(none.body).toEqual({
+        error: "Access token required",
+        code: "token_required",
+        values: {},
+      });
       const bad = await call(h, method, url, { token: "garbage" });
       expect(bad.status).toBe(401);
-      expect(bad.body).toEqual({ error: "Invalid token" });
+      expect(bad.body).toEqual({ error: "Invalid token", code: "token_invalid", values: {} });
       expect(fs.readFileSync(logPath(A), "utf8")).toBe(A_TEXT);
     });
   }

@@ -119,7 +119,11 @@ describe("channels", () => {
         body: method === "PUT" ? { name: "x" } : undefined,
       });
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ error: "Alert channel not found" });
+      expect(await res.json()).toEqual({
+        error: "Alert channel not found",
+        code: "alert_channel_not_found",
+        values: {},
+      });
     }
 
     // Leaving the token out keeps it; quiet hours and events change.

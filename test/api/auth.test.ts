@@ -284,7 +284,11 @@ describe("bearer tokens", () => {
     for (const headers of headerSets) {
       const res = await h.req("GET", "/api/user/data", { headers });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: "Access token required" });
+      expect(await res.json()).toEqual({
+        error: "Access token required",
+        code: "token_required",
+        values: {},
+      });
     }
   });
 
@@ -298,7 +302,11 @@ describe("bearer tokens", () => {
     ]) {
       const res = await h.req("GET", "/api/user/data", { headers: { authorization } });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: "Invalid token" });
+      expect(await res.json()).toEqual({
+        error: "Invalid token",
+        code: "token_invalid",
+        values: {},
+      });
     }
   });
 
@@ -320,7 +328,7 @@ describe("bearer tokens", () => {
 
     const res = await h.req("GET", "/api/user/data", { token: u.token });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: "Invalid token" });
+    expect(await res.json()).toEqual({ error: "Invalid token", code: "token_invalid", values: {} });
     expect(
       h.db.$client.query("SELECT COUNT(*) AS n FROM sessions WHERE id = ?").get(hashToken(u.token)),
     ).toEqual({ n: 0 });
@@ -330,13 +338,21 @@ describe("bearer tokens", () => {
     // logging out again with the dead token is refused like any other invalid token
     const again = await h.req("POST", "/api/auth/logout", { token: u.token });
     expect(again.status).toBe(401);
-    expect(await again.json()).toEqual({ error: "Invalid token" });
+    expect(await again.json()).toEqual({
+      error: "Invalid token",
+      code: "token_invalid",
+      values: {},
+    });
   });
 
   test("logout without a token is 401 Access token required", async () => {
     const res = await h.req("POST", "/api/auth/logout");
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: "Access token required" });
+    expect(await res.json()).toEqual({
+      error: "Access token required",
+      code: "token_required",
+      values: {},
+    });
   });
 
   test("an expired session is 401 Invalid token and is forgotten", async () => {
@@ -348,7 +364,7 @@ describe("bearer tokens", () => {
     ]);
     const res = await h.req("GET", "/api/user/data", { token: u.token });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: "Invalid token" });
+    expect(await res.json()).toEqual({ error: "Invalid token", code: "token_invalid", values: {} });
     expect(h.db.$client.query("SELECT COUNT(*) AS n FROM sessions WHERE id = ?").get(id)).toEqual({
       n: 0,
     });

@@ -105,7 +105,7 @@ describe("authentication", () => {
     for (const url of ["/api/events/stream", "/api/events/stream?token="]) {
       const { status, body } = await call(h, "GET", url);
       expect(status).toBe(401);
-      expect(body).toEqual({ error: "Access token required" });
+      expect(body).toEqual({ error: "Access token required", code: "token_required", values: {} });
     }
   });
 

@@ -1,7 +1,18 @@
 /** Small helpers shared by the API tests (not a test file itself). */
 import type { Harness } from "../harness.ts";
 
-export type ErrorBody = { error: string; details?: { path: string; message: string }[] };
+/** An error answer (src/contract/errors.ts): the English sentence, its code and values. */
+export type ErrorBody = {
+  error: string;
+  code: string;
+  values: Record<string, string | number>;
+  details?: {
+    path: string;
+    message: string;
+    code: string;
+    values: Record<string, string | number>;
+  }[];
+};
 export type PublicUser = { userid: number; email: string; displayname: string };
 export type AuthBody = { token: string; user: PublicUser };
 

@@ -81,6 +81,8 @@ describe("connect with an app password", () => {
     expect(r.status).toBe(400);
     expect(r.body).toEqual({
       error: "Gmail refused this address and app password. Check both and try again.",
+      code: "app_password_refused",
+      values: {},
     });
     const rows = h.db.$client.query("SELECT COUNT(*) AS n FROM mailbox_accounts").get() as {
       n: number;

@@ -682,8 +682,7 @@ describe("failures", () => {
       orders: {
         ...h.services.orders,
         create: (userId, body) => {
-          if (++calls === 2)
-            throw new AppError(400, "Estimated value must be an amount such as 24.99");
+          if (++calls === 2) throw new AppError(400, "estimated_value_amount");
           return h.services.orders.create(userId, body);
         },
       },
@@ -793,7 +792,7 @@ describe("a batch (ingestMany: one transaction, a savepoint per message)", () =>
         ...h.services.orders,
         create: (userId, body) => {
           if (body.productname === "Batch Item 2b")
-            throw new AppError(400, "Estimated value must be an amount such as 24.99");
+            throw new AppError(400, "estimated_value_amount");
           return h.services.orders.create(userId, body);
         },
       },

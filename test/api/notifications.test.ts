@@ -142,7 +142,11 @@ describe("PUT /api/notifications/{id}/read", () => {
         token: b.token,
       });
       expect(status).toBe(404);
-      expect(body).toEqual({ error: "Notification not found" });
+      expect(body).toEqual({
+        error: "Notification not found",
+        code: "notification_not_found",
+        values: {},
+      });
     });
     expect(events).toEqual([]);
     expect(rows(a.userid)[0]?.is_read).toBe(0);
@@ -189,7 +193,11 @@ describe("DELETE /api/notifications/{id}", () => {
       token: b.token,
     });
     expect(status).toBe(404);
-    expect(body).toEqual({ error: "Notification not found" });
+    expect(body).toEqual({
+      error: "Notification not found",
+      code: "notification_not_found",
+      values: {},
+    });
     expect(rows(a.userid)).toHaveLength(1);
   });
 });
@@ -258,7 +266,11 @@ describe("ids and paths", () => {
       ] as const) {
         const { status, body } = await call(h, method, url, { token: u.token });
         expect(status).toBe(400);
-        expect(body).toEqual({ error: "id must be a positive number" });
+        expect(body).toEqual({
+          error: "id must be a positive number",
+          code: "param_not_positive",
+          values: { name: "id" },
+        });
       }
     });
   }
@@ -274,7 +286,11 @@ describe("ids and paths", () => {
     ] as const) {
       const { status, body } = await call(h, method, url, { token: u.token });
       expect(status).toBe(404);
-      expect(body).toEqual({ error: `Not found: ${method} ${url}` });
+      expect(body).toEqual({
+        error: `Not found: ${method} ${url}`,
+        code: "route_not_found",
+        values: { method, path: url },
+      });
     }
   });
 });

@@ -123,7 +123,11 @@ describe("GET /api/auth/google", () => {
       const u = await hh.register();
       const r = await call(hh, "GET", "/api/auth/google", { token: u.token });
       expect([missing, r.status]).toEqual([missing, 503]);
-      expect(r.body).toEqual({ error: NOT_CONFIGURED });
+      expect(r.body).toEqual({
+        error: NOT_CONFIGURED,
+        code: "gmail_oauth_not_configured",
+        values: {},
+      });
       expect(oauth.stateRows(hh)).toHaveLength(0);
       await hh.close();
     }

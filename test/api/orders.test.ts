@@ -131,7 +131,11 @@ describe("POST /api/orders and GET /api/orders/{id}", () => {
     const u = await h.register();
     const missing = await get(u.token, 99999);
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: "Order not found" } as never);
+    expect(missing.body).toEqual({
+      error: "Order not found",
+      code: "order_not_found",
+      values: {},
+    } as never);
     for (const bad of ["abc", "0", "-1", "1.5", "1e3", "99999999999999999"]) {
       const r = await call(h, "GET", `/api/orders/${bad}`, { token: u.token });
       expect(r.status).toBe(400);
@@ -258,7 +262,7 @@ describe("another user's order is not found, and nothing changes", () => {
     ];
     for (const r of await Promise.all(attempts)) {
       expect(r.status).toBe(404);
-      expect(r.body).toEqual({ error: "Order not found" });
+      expect(r.body).toEqual({ error: "Order not found", code: "order_not_found", values: {} });
     }
     expect(snapshot()).toBe(before);
     expect(fs.existsSync(dir)).toBe(true);

@@ -20,7 +20,11 @@ describe("token check on the bare prefixes", () => {
     test(`GET ${url} asks for a token, and checks it once`, async () => {
       const none = await call(h, "GET", url);
       expect(none.status).toBe(401);
-      expect(none.body).toEqual({ error: "Access token required" });
+      expect(none.body).toEqual({
+        error: "Access token required",
+        code: "token_required",
+        values: {},
+      });
       const spy = spyOn(h.services.auth, "authenticate");
       try {
         const res = await h.req("GET", url, { token });
@@ -69,7 +73,7 @@ describe("unknown /api paths", () => {
   test("an unknown path under /api/user still asks for a token first", async () => {
     const { status, body } = await call(h, "GET", "/api/user/nope");
     expect(status).toBe(401);
-    expect(body).toEqual({ error: "Access token required" });
+    expect(body).toEqual({ error: "Access token required", code: "token_required", values: {} });
   });
 });
 

@@ -204,6 +204,8 @@ describe("alert channels are no read oracle for the LAN and the server", () => {
     expect(refused.res.headers.get("retry-after")).toBe("60");
     expect(refused.body).toEqual({
       error: "Too many alert tests: 5 a minute at most. Try again in 60 seconds.",
+      code: "alert_tests_limit",
+      values: { max: 5, seconds: 60 },
     } as never);
     expect(fake.requests.length).toBe(sent); // nothing was sent
     // Another user has their own count; a minute later the user may test again.

@@ -114,7 +114,7 @@ describe("the web app", () => {
   test("POST to a page is a JSON 404, not index.html", async () => {
     const res = await get("/orders/5", "POST");
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "Not found" });
+    expect(await res.json()).toEqual({ error: "Not found", code: "not_found", values: {} });
   });
 
   test("/api paths stay JSON 404s, never index.html", async () => {

@@ -7,14 +7,12 @@
  */
 import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
-import {
-  DB_BUSY_MESSAGE,
-  DISK_FULL_MESSAGE,
-  isDatabaseBusy,
-  isDiskFull,
-  storageFault,
-} from "../../src/util/errors.ts";
+import { isDatabaseBusy, isDiskFull, storageFault } from "../../src/util/errors.ts";
 import { createHarness, type Harness } from "../harness.ts";
+
+const DISK_FULL_MESSAGE =
+  "The server's disk is full; nothing was saved. Free some space and try again.";
+const DB_BUSY_MESSAGE = "The database is busy; try again";
 
 let h: Harness;
 afterEach(async () => {

@@ -192,7 +192,11 @@ describe("PUT /api/user/password", () => {
     for (const token of [second.token, third.token]) {
       const res = await h.req("GET", "/api/user/data", { token });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: "Invalid token" });
+      expect(await res.json()).toEqual({
+        error: "Invalid token",
+        code: "token_invalid",
+        values: {},
+      });
     }
     // another user's session is untouched
     expect((await h.req("GET", "/api/user/data", { token: other.token })).status).toBe(200);
@@ -409,7 +413,11 @@ describe("GET /api/user/export", () => {
   test("without a token it is 401", async () => {
     const res = await h.req("GET", "/api/user/export");
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: "Access token required" });
+    expect(await res.json()).toEqual({
+      error: "Access token required",
+      code: "token_required",
+      values: {},
+    });
   });
 });
 
@@ -466,7 +474,11 @@ describe("DELETE /api/user", () => {
     for (const token of [u.token, second.token]) {
       const res = await h.req("GET", "/api/user/data", { token });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: "Invalid token" });
+      expect(await res.json()).toEqual({
+        error: "Invalid token",
+        code: "token_invalid",
+        values: {},
+      });
     }
     expect((await login(h, "sam@example.com", "secret1")).status).toBe(401);
     expect(userRow(h, u.userid)).toBeNull();

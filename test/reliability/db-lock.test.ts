@@ -9,9 +9,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DB_BUSY_MESSAGE } from "../../src/util/errors.ts";
 import { type AppProcess, startApp } from "../support/app-process.ts";
 import { waitFor } from "../support/wait.ts";
+
+const DB_BUSY_MESSAGE = "The database is busy; try again";
 
 const HOLD_SECONDS = Number(process.env.LOCK_HOLD_SECONDS ?? 30);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-lock-"));

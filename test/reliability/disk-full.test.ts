@@ -7,11 +7,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import path from "node:path";
-import { DISK_FULL_MESSAGE } from "../../src/util/errors.ts";
 import { type AppProcess, startApp } from "../support/app-process.ts";
 import { jpegWithGps } from "../support/media-files.ts";
 import { mountSmallDisk, type SmallDisk } from "../support/small-disk.ts";
 import { waitFor } from "../support/wait.ts";
+
+const DISK_FULL_MESSAGE =
+  "The server's disk is full; nothing was saved. Free some space and try again.";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 const MB = 1024 * 1024;

@@ -12,11 +12,12 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { STOPPING_MESSAGE } from "../../src/http/middleware/drain.ts";
 import { amazonMail } from "../api/mail-messages.ts";
 import { type AppProcess, startApp } from "../support/app-process.ts";
 import { startDovecot } from "../support/dovecot.ts";
 import { waitFor } from "../support/wait.ts";
+
+const STOPPING_MESSAGE = "The server is restarting; try again in a moment";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 const dirs: string[] = [];

@@ -14,7 +14,7 @@ import type {
   UpdateAllTrackingResponse,
   UpdateOrderTrackingResponse,
 } from "../../src/contract/tracking.ts";
-import { ApiError, apiJson, FIVE_MINUTES } from "../lib/api.ts";
+import { apiJson, FIVE_MINUTES, readerMessage } from "../lib/api.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { orderKeys, trackingKeys, userKeys } from "../lib/query-keys.ts";
 import { toast, toastError } from "../lib/toast.tsx";
@@ -32,7 +32,7 @@ import { invalidateAfterOrderChange } from "./useOrders.ts";
 
 const show = (t: ToastSpec) => toast(t);
 const showError = (err: unknown, t: ToastSpec) => toastError(err, t.title, t.description);
-const serverMessage = (err: unknown) => (err instanceof ApiError ? err.serverMessage : null);
+const serverMessage = (err: unknown) => readerMessage(err);
 
 /* ---- Preferences ---- */
 

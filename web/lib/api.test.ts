@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { i18n } from "../i18n/index.ts";
 import {
   ApiError,
   errorMessage,
@@ -13,23 +15,32 @@ const json = (status: number, body: unknown, statusText = "") =>
   new Response(JSON.stringify(body), { status, statusText });
 
 describe("isAuthFailure (docs/messages.md)", () => {
-  test("401/403 whose JSON error is one of the two phrases", () => {
-    expect(isAuthFailure(401, '{"error":"Invalid token"}')).toBe(true);
-    expect(isAuthFailure(403, '{"error":"Access token required"}')).toBe(true);
+  test("a 401/403 whose code says the session is missing or invalid", () => {
+    expect(isAuthFailure(401, '{"error":"Invalid token","code":"token_invalid"}')).toBe(true);
+    expect(isAuthFailure(403, '{"error":"Access token required","code":"token_required"}')).toBe(
+      true,
+    );
   });
-  test("other JSON errors, even on 401, are not auth failures", () => {
-    expect(isAuthFailure(401, '{"error":"Incorrect email or password"}')).toBe(false);
-    expect(isAuthFailure(403, '{"error":"Only the administrator can do this"}')).toBe(false);
-    // The phrase inside a longer JSON error field does not count: the field must equal it.
-    expect(isAuthFailure(401, '{"error":"Invalid token format"}')).toBe(false);
+  test("recognised by the code, not by the words", () => {
+    // Another language's words, or new English ones, still sign out.
+    expect(isAuthFailure(401, '{"error":"Ungültiges Token","code":"token_invalid"}')).toBe(true);
+    // The old phrase without the code does not.
+    expect(isAuthFailure(401, '{"error":"Invalid token"}')).toBe(false);
+    expect(isAuthFailure(401, "Unauthorized: Invalid token")).toBe(false);
   });
-  test("a non-JSON body counts when it contains a phrase", () => {
-    expect(isAuthFailure(401, "Unauthorized: Invalid token")).toBe(true);
-    expect(isAuthFailure(401, "Unauthorized")).toBe(false);
+  test("other codes, even on 401, are not auth failures", () => {
+    expect(
+      isAuthFailure(401, '{"error":"Incorrect email or password","code":"sign_in_wrong"}'),
+    ).toBe(false);
+    expect(
+      isAuthFailure(403, '{"error":"Only the administrator can do this","code":"admin_only"}'),
+    ).toBe(false);
+    // An expired media link is a 401 too, but the session is fine.
+    expect(isAuthFailure(401, '{"error":"…","code":"media_link_expired"}')).toBe(false);
   });
   test("other statuses never count", () => {
-    expect(isAuthFailure(400, '{"error":"Invalid token"}')).toBe(false);
-    expect(isAuthFailure(500, "Access token required")).toBe(false);
+    expect(isAuthFailure(400, '{"error":"Invalid token","code":"token_invalid"}')).toBe(false);
+    expect(isAuthFailure(500, '{"code":"token_required"}')).toBe(false);
   });
 });
 
@@ -59,7 +70,9 @@ describe("throwIfNotOk", () => {
     setSignedOutHandler(() => {
       signedOut++;
     });
-    const err = await throwIfNotOk(json(401, { error: "Invalid token" })).catch((e) => e);
+    const err = await throwIfNotOk(
+      json(401, { error: "Invalid token", code: "token_invalid", values: {} }),
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(SignedOutError);
     expect(signedOut).toBe(1);
     expect(errorMessage(err, "fallback")).toBe("fallback");
@@ -70,9 +83,10 @@ describe("throwIfNotOk", () => {
     setSignedOutHandler(() => {
       signedOut++;
     });
-    const err = await throwIfNotOk(json(401, { error: "Invalid token" }), {
-      authRedirect: false,
-    }).catch((e) => e);
+    const err = await throwIfNotOk(
+      json(401, { error: "Invalid token", code: "token_invalid", values: {} }),
+      { authRedirect: false },
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(401);
     expect(signedOut).toBe(0);
@@ -99,5 +113,102 @@ describe("server faults in the server's words", () => {
   test("other failures keep the toast's own description", async () => {
     expect(serverFaultMessage(await caught(json(400, { error: "Bad date" })))).toBeNull();
     expect(serverFaultMessage(new Error("network"))).toBeNull();
+  });
+});
+
+describe("a code's sentence in the reader's language", () => {
+  const catalog = (language: string) =>
+    JSON.parse(readFileSync(new URL(`../../locales/${language}.json`, import.meta.url), "utf8"));
+  const failed = (status: number, body: unknown) =>
+    throwIfNotOk(json(status, body)).then(
+      () => {
+        throw new Error("no error");
+      },
+      (e: unknown) => e,
+    );
+  const inGerman = async (fn: () => Promise<void>) => {
+    i18n.load("de", catalog("de"));
+    i18n.activate("de", ["de-DE"]);
+    try {
+      await fn();
+    } finally {
+      i18n.activate("en", ["en-US"]);
+    }
+  };
+
+  test("the code and values are kept on the ApiError", async () => {
+    const err = (await failed(422, {
+      error:
+        "UPS does not know tracking number 1Z9 yet. It will be checked again at the next update.",
+      code: "tracking_number_unknown",
+      values: { carrier: "UPS", number: "1Z9" },
+    })) as ApiError;
+    expect(err.code).toBe("tracking_number_unknown");
+    expect(err.values).toEqual({ carrier: "UPS", number: "1Z9" });
+  });
+
+  test("a German reader gets the German sentence, with the values in it", async () => {
+    const err = await failed(422, {
+      error:
+        "UPS does not know tracking number 1Z9 yet. It will be checked again at the next update.",
+      code: "tracking_number_unknown",
+      values: { carrier: "UPS", number: "1Z9" },
+    });
+    await inGerman(async () => {
+      expect(errorMessage(err, "Fehler")).toBe(
+        "UPS kennt die Sendungsnummer 1Z9 noch nicht. Sie wird bei der nächsten Aktualisierung erneut geprüft.",
+      );
+    });
+    // The English reader gets the English sentence, the same as the server's.
+    expect(errorMessage(err, "fallback")).toBe(
+      "UPS does not know tracking number 1Z9 yet. It will be checked again at the next update.",
+    );
+  });
+
+  test("a field's name and an order status are shown as German words, not English ones", async () => {
+    const required = await failed(400, {
+      error: "Product name is required",
+      code: "field_required",
+      values: { field: "productname" },
+    });
+    const status = await failed(400, {
+      error:
+        "This order is already Review Approved: only an order on its way can be marked delivered",
+      code: "mark_delivered_status",
+      values: { status: "Review Approved" },
+    });
+    await inGerman(async () => {
+      expect(errorMessage(required, "Fehler")).toBe("Produktname ist erforderlich");
+      expect(errorMessage(status, "Fehler")).toBe(
+        "Diese Bestellung ist bereits „Rezension freigegeben“: Nur eine Bestellung, die unterwegs ist, kann als geliefert markiert werden",
+      );
+    });
+    expect(errorMessage(required, "fallback")).toBe("Product name is required");
+  });
+
+  test("a server fault (507) is in the reader's language too", async () => {
+    const err = await failed(507, {
+      error: "The server's disk is full; nothing was saved. Free some space and try again.",
+      code: "disk_full",
+      values: {},
+    });
+    await inGerman(async () => {
+      expect(serverFaultMessage(err)).toBe(
+        "Der Datenträger des Servers ist voll; nichts wurde gespeichert. Gib Speicherplatz frei und versuche es erneut.",
+      );
+    });
+  });
+
+  test("a code this app does not know shows the server's own words", async () => {
+    const err = await failed(400, {
+      error: "Something new the server says",
+      code: "some_future_code",
+      values: {},
+    });
+    await inGerman(async () => {
+      expect(errorMessage(err, "Fehler")).toBe("Something new the server says");
+    });
+    // No code and no words: the caller's fallback.
+    expect(errorMessage(await failed(500, {}), "Failed to save")).toBe("Failed to save");
   });
 });

@@ -1,11 +1,17 @@
 /**
  * The shared request helper and query defaults (docs/api.md) with the generic error handling of docs/messages.md.
  * Every call to /api carries the stored token as a Bearer header and includes credentials.
+ * An error answer is `{ error, code, values }` (docs/api.md "Errors"): the reader sees the code's
+ * sentence in their language (`error.<code>` in locales/), the server's English words when this
+ * app does not know the code.
  */
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";
+import { type ErrorValues, errorMessageId, shownValues } from "../../src/contract/errors.ts";
+import { i18n } from "../i18n/index.ts";
 
 export const TOKEN_KEY = "auth-token";
-const AUTH_PHRASES = ["Invalid token", "Access token required"];
+/** The codes of a missing or no longer valid session: the app signs out on them. */
+const SIGNED_OUT_CODES: readonly string[] = ["token_required", "token_invalid"];
 
 export const getToken = (): string | null => {
   try {
@@ -23,13 +29,18 @@ export const clearToken = () => {
   }
 };
 
-/** A non-ok answer. `message` is "<status>: <body text>"; `serverMessage` is the JSON error field. */
+/**
+ * A non-ok answer. `message` is "<status>: <body text>"; `serverMessage` is the JSON `error` field
+ * (the server's English sentence), `code` and `values` its code and the values it uses.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: string,
     readonly serverMessage: string | null,
     readonly headers: Headers,
+    readonly code: string | null = null,
+    readonly values: ErrorValues = {},
   ) {
     super(`${status}: ${body}`);
   }
@@ -42,21 +53,30 @@ export class SignedOutError extends Error {
   }
 }
 
-function parseError(text: string): string | null {
+type ParsedError = { error: string | null; code: string | null; values: ErrorValues };
+
+function parseError(text: string): ParsedError {
   try {
-    const json = JSON.parse(text) as { error?: unknown };
-    return typeof json?.error === "string" ? json.error : null;
+    const json = JSON.parse(text) as { error?: unknown; code?: unknown; values?: unknown };
+    const values = json?.values;
+    return {
+      error: typeof json?.error === "string" ? json.error : null,
+      code: typeof json?.code === "string" ? json.code : null,
+      values:
+        values && typeof values === "object" && !Array.isArray(values)
+          ? (values as ErrorValues)
+          : {},
+    };
   } catch {
-    return null;
+    return { error: null, code: null, values: {} };
   }
 }
 
-/** True when a 401/403 answer says the token is missing or no longer valid. */
+/** True when a 401/403 answer's code says the token is missing or no longer valid. */
 export function isAuthFailure(status: number, text: string): boolean {
   if (status !== 401 && status !== 403) return false;
-  const field = parseError(text);
-  if (field !== null) return AUTH_PHRASES.includes(field);
-  return AUTH_PHRASES.some((p) => text.includes(p));
+  const { code } = parseError(text);
+  return code !== null && SIGNED_OUT_CODES.includes(code);
 }
 
 let onSignedOut: () => void = () => {
@@ -75,7 +95,8 @@ export async function throwIfNotOk(res: Response, opts: { authRedirect?: boolean
     onSignedOut();
     throw new SignedOutError();
   }
-  throw new ApiError(res.status, text, parseError(text), res.headers);
+  const parsed = parseError(text);
+  throw new ApiError(res.status, text, parsed.error, res.headers, parsed.code, parsed.values);
 }
 
 export function authHeaders(path: string): Record<string, string> {
@@ -130,10 +151,28 @@ export async function apiJson<T>(method: string, path: string, body?: unknown): 
   return (await (await apiRequest(method, path, body)).json()) as T;
 }
 
-/** The message to show for a failed call: the server's own words, else the fallback. */
+/** True when the reader's catalog has the message `id`. */
+const known = (id: string) => Object.hasOwn(i18n.messages, id);
+
+/**
+ * The sentence of a failed call for the reader: the code's sentence in their language when the
+ * catalog has it, else the server's own (English) words, else null.
+ */
+export function readerMessage(err: unknown): string | null {
+  if (!(err instanceof ApiError)) return null;
+  const id = err.code === null ? null : errorMessageId(err.code);
+  if (id !== null && known(id)) {
+    const values = shownValues(err.values, (label, value) =>
+      known(label) ? i18n._(label) : value,
+    );
+    return i18n._(id, values);
+  }
+  return err.serverMessage;
+}
+
+/** The message to show for a failed call: the server's sentence (in the reader's language), else the fallback. */
 export function errorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError && err.serverMessage) return err.serverMessage;
-  return fallback;
+  return readerMessage(err) || fallback;
 }
 
 /**
@@ -143,7 +182,7 @@ export function errorMessage(err: unknown, fallback: string): string {
  */
 export function serverFaultMessage(err: unknown): string | null {
   if (!(err instanceof ApiError) || (err.status !== 507 && err.status !== 503)) return null;
-  return err.serverMessage;
+  return readerMessage(err);
 }
 
 /** Default query function: GET the first element of the query key. */

@@ -43,7 +43,7 @@ export function createAdminLogsService(deps: {
   /** The absolute path of a listed file; 404 for anything else. */
   async function resolve(name: string): Promise<{ file: string; info: LogFileInfo }> {
     const info = (await list()).find((f) => f.name === name);
-    if (!info) throw notFound("Log file not found");
+    if (!info) throw notFound("log_file_not_found");
     return { file: path.join(deps.logDir, info.name), info };
   }
 

@@ -48,7 +48,6 @@ import {
 
 export const MAX_CHANNELS_PER_USER = 20;
 const DELIVERIES_SHOWN = 5;
-export const CHANNEL_NOT_FOUND = "Alert channel not found";
 
 const ALL_TYPE_FIELDS = Object.values(TYPE_FIELDS).flat();
 
@@ -99,15 +98,13 @@ export function createChannels(deps: {
 
   function ownedRow(userId: number, id: number): AlertChannelRow {
     const row = repo.findChannel(userId, id);
-    if (!row) throw notFound(CHANNEL_NOT_FOUND);
+    if (!row) throw notFound("alert_channel_not_found");
     return row;
   }
 
   function checkEvents(userId: number, events: AlertEvent[]): AlertEvent[] {
     if (!deps.isAdmin(userId) && events.some((e) => ADMIN_ALERT_EVENTS.includes(e))) {
-      throw badRequest(
-        "Server problems (disk nearly full, mailbox supervisor failing) are sent to the administrator only",
-      );
+      throw badRequest("alert_events_admin_only");
     }
     return [...new Set(events)];
   }
@@ -118,7 +115,8 @@ export function createChannels(deps: {
     try {
       await checkTarget(url, { resolve: deps.resolve, policy: deps.policy });
     } catch (err) {
-      if (err instanceof OutgoingError) throw badRequest(err.message);
+      if (err instanceof OutgoingError)
+        throw badRequest("alert_address_refused", { reason: err.message });
       throw err;
     }
   }
@@ -127,16 +125,14 @@ export function createChannels(deps: {
   async function checkedPush(subscription: PushSubscription, deviceName: string) {
     checkPushKeys(subscription.keys);
     const problem = pushEndpointProblem(subscription.endpoint, deps.policy);
-    if (problem) throw badRequest(problem);
+    if (problem) throw badRequest("push_endpoint_refused", { reason: problem });
     await checkUrl(subscription.endpoint);
     return encodePush(subscription, deviceName);
   }
 
   function limit(userId: number) {
     if (repo.listChannels(userId).length >= MAX_CHANNELS_PER_USER) {
-      throw badRequest(
-        `A user can have at most ${MAX_CHANNELS_PER_USER} alert channels; delete one first`,
-      );
+      throw badRequest("alert_channels_limit", { max: MAX_CHANNELS_PER_USER });
     }
   }
 
@@ -219,7 +215,7 @@ export function createChannels(deps: {
     const foreign = ALL_TYPE_FIELDS.find(
       (f) => (body as Record<string, unknown>)[f] !== undefined && !TYPE_FIELDS[type].includes(f),
     );
-    if (foreign) throw badRequest(`${foreign} is not a setting of a ${type} channel`);
+    if (foreign) throw badRequest("alert_setting_foreign", { setting: foreign, type });
     const patch: Parameters<AlertsRepo["updateChannel"]>[1] = {};
     if (body.name !== undefined) patch.name = body.name || row.name;
     if (body.events !== undefined) patch.events = JSON.stringify(checkEvents(userId, body.events));
@@ -287,7 +283,7 @@ export function createChannels(deps: {
   }
 
   function remove(userId: number, id: number) {
-    if (repo.deleteChannel(userId, id) === 0) throw notFound(CHANNEL_NOT_FOUND);
+    if (repo.deleteChannel(userId, id) === 0) throw notFound("alert_channel_not_found");
     publishChange(userId, "alert-channel.deleted");
     return { success: true as const, message: "Alert channel deleted" };
   }

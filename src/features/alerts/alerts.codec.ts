@@ -54,10 +54,10 @@ export function checkNtfyAuth(s: {
   password?: string | null;
 }) {
   if (s.token && (s.username || s.password)) {
-    throw badRequest("Use either an access token or a user name and password, not both");
+    throw badRequest("ntfy_auth_both");
   }
   if (Boolean(s.username) !== Boolean(s.password)) {
-    throw badRequest("A user name needs a password (and a password a user name)");
+    throw badRequest("ntfy_auth_half");
   }
 }
 
@@ -95,9 +95,7 @@ export function checkPushKeys(keys: { p256dh: string; auth: string }) {
     Buffer.from(keys.p256dh, "base64url")[0] === 4 &&
     Buffer.from(keys.auth, "base64url").length === 16;
   if (!valid) {
-    throw badRequest(
-      "The push subscription's keys are not valid (p256dh must be a P-256 public key, auth 16 bytes)",
-    );
+    throw badRequest("push_keys_invalid");
   }
 }
 

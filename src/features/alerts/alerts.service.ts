@@ -16,7 +16,6 @@ import { languageOrDefault, translate } from "../../i18n/translate.ts";
 import type { Logger } from "../../log.ts";
 import { accountPath } from "../../util/app-links.ts";
 import { AppError } from "../../util/errors.ts";
-import { plural } from "../../util/plural.ts";
 import { createRateWindow } from "../../util/rate-window.ts";
 import type { Secrets } from "../../util/secrets.ts";
 import type { NotificationMessage } from "../notifications/message.ts";
@@ -110,7 +109,8 @@ export function createAlertsService(deps: AlertsDeps) {
         const wait = Math.ceil(allowed.retryAfterMs / 1000);
         throw new AppError(
           429,
-          `Too many alert tests: ${ALERT_TESTS_PER_MINUTE} a minute at most. Try again in ${plural(wait, { one: "second", other: "seconds" })}.`,
+          "alert_tests_limit",
+          { max: ALERT_TESTS_PER_MINUTE, seconds: wait },
           undefined,
           { "Retry-After": String(wait) },
         );

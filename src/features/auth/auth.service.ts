@@ -2,7 +2,6 @@
 import type { LoginBody, PublicUser, RegisterBody } from "../../contract/index.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { AppError, conflict, forbidden, storageFault } from "../../util/errors.ts";
-import { plural } from "../../util/plural.ts";
 import { createRateWindow } from "../../util/rate-window.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import { ACCOUNT_MAX_FAILURES, type LoginThrottle, THROTTLE_KEYS } from "./login-throttle.ts";
@@ -75,17 +74,15 @@ export function createAuthService(deps: {
       // Refused sign-ups (closed, email taken) are counted per address: they would otherwise let
       // anyone test which addresses have accounts as fast as they like.
       const key = THROTTLE_KEYS.register(client.ip);
-      deps.throttle.assertAllowed(key, "refused sign-ups from this address");
+      deps.throttle.assertAllowed(key, "too_many_refused_signups");
       const refuse = () => {
         if (!deps.allowRegistration && deps.users.count() > 0) {
           deps.throttle.fail(key);
-          throw forbidden(
-            "Registration is closed on this Grapevine. Ask its administrator to create your account.",
-          );
+          throw forbidden("registration_closed");
         }
         if (deps.users.findByEmail(body.email)) {
           deps.throttle.fail(key);
-          throw conflict("An account with this email already exists. Sign in instead.");
+          throw conflict("account_exists");
         }
       };
       // The cheap checks first, so a refused sign-up costs no password hash; again after the
@@ -98,12 +95,9 @@ export function createAuthService(deps: {
       if (!slot.ok) {
         const wait = Math.ceil(slot.retryAfterMs / 1000);
         const minutes = Math.ceil(wait / 60);
-        throw new AppError(
-          429,
-          `Too many sign-ups from this address. Try again in ${plural(minutes, { one: "minute", other: "minutes" })}.`,
-          undefined,
-          { "Retry-After": String(wait) },
-        );
+        throw new AppError(429, "too_many_signups", { minutes }, undefined, {
+          "Retry-After": String(wait),
+        });
       }
       const passwordHash = await deps.passwords.hash(body.password);
       refuse();
@@ -119,7 +113,7 @@ export function createAuthService(deps: {
     async login(body: LoginBody, client: ClientInfo) {
       const key = THROTTLE_KEYS.signIn(body.email, client.ip);
       const account = THROTTLE_KEYS.account(body.email);
-      deps.throttle.assertAllowed(key, "failed sign-in attempts");
+      deps.throttle.assertAllowed(key, "too_many_failed_sign_ins");
       const user = deps.users.findByEmail(body.email);
       // Guesses per account across addresses; an address the account signed in from before (this
       // process remembers it, or one of its sessions came from there) is not held by it: the
@@ -132,7 +126,7 @@ export function createAuthService(deps: {
       if (!known) {
         deps.throttle.assertAllowed(
           account,
-          "failed sign-in attempts for this account",
+          "too_many_failed_sign_ins_account",
           ACCOUNT_MAX_FAILURES,
         );
       }
@@ -144,7 +138,7 @@ export function createAuthService(deps: {
         body.password,
         user?.passwordHash ?? (await getDummyHash()),
       );
-      if (!user || !ok) throw new AppError(401, "Incorrect email or password");
+      if (!user || !ok) throw new AppError(401, "sign_in_wrong");
       deps.throttle.clear(key);
       deps.throttle.forgive(account);
       deps.throttle.remember(body.email, client.ip);

@@ -11,8 +11,8 @@
  * stolen session token cannot guess the password; refused registrations (email taken,
  * registration closed) per client address.
  */
+import type { ErrorCode } from "../../contract/errors.ts";
 import { AppError } from "../../util/errors.ts";
-import { plural } from "../../util/plural.ts";
 import { createRateWindow } from "../../util/rate-window.ts";
 
 export const THROTTLE_KEYS = {
@@ -68,17 +68,15 @@ export function createLoginThrottle(
      * Throws 429 "Too many <what>. Try again in N minutes." with Retry-After when `key` has
      * `limit` failures in the window.
      */
-    assertAllowed(key: string, what: string, limit = max) {
+    assertAllowed(key: string, code: ThrottleCode, limit = max) {
       const wait = retryAfter(key, limit);
       if (wait <= 0) return;
       const minutes = Math.ceil(wait / 60);
-      throw new AppError(
-        429,
-        `Too many ${what}. Try again in ${plural(minutes, { one: "minute", other: "minutes" })}.`,
-        undefined,
-        { "Retry-After": String(wait) },
-      );
+      throw new AppError(429, code, { minutes }, undefined, { "Retry-After": String(wait) });
     },
   };
 }
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
+
+/** The 429 sentences of the throttle, one per thing counted. */
+export type ThrottleCode = Extract<ErrorCode, `too_many_${string}`>;

@@ -36,10 +36,7 @@ const FIELD = "files";
 const HEAD_BYTES = 4096;
 
 export const importTooLarge = (limit: number) =>
-  new AppError(
-    413,
-    `The upload is too large: the limit is ${formatBytes(limit)} for all files together. Split the mailbox or upload fewer files at a time.`,
-  );
+  new AppError(413, "import_too_large", { limit: formatBytes(limit) });
 
 function formatBytes(n: number): string {
   if (n >= 1024 ** 3) return `${+(n / 1024 ** 3).toFixed(1)} GB`;
@@ -143,7 +140,7 @@ export function createMailImportService(deps: {
     try {
       await streamMultipartFiles(body, contentType, {
         maxFiles: IMPORT_MAX_FILES,
-        tooManyFiles: () => badRequest(`Upload at most ${IMPORT_MAX_FILES} files at a time`),
+        tooManyFiles: () => badRequest("import_too_many_files", { max: IMPORT_MAX_FILES }),
         maxFileBytes: maxBytes,
         tooLarge: () => importTooLarge(maxBytes),
         maxBodyBytes: maxBytes,
@@ -231,17 +228,13 @@ export function createMailImportService(deps: {
       try {
         const files = await spool(body, contentType, dir, maxBytes);
         if (files.length === 0) {
-          throw badRequest(
-            "No files were uploaded: send .eml or .mbox files in fields named files",
-          );
+          throw badRequest("import_no_files");
         }
         const kinds = files.map((f) => {
           const kind = sniffMailFile(f.head);
-          if (kind === "empty") throw badRequest(`"${f.label}" is empty`);
+          if (kind === "empty") throw badRequest("file_empty", { file: f.label });
           if (kind === "unknown") {
-            throw badRequest(
-              `"${f.label}" is neither an email message (.eml) nor a mailbox (.mbox)`,
-            );
+            throw badRequest("import_not_mail", { file: f.label });
           }
           return kind;
         });

@@ -27,7 +27,7 @@ import type { SupervisorTimings } from "../../mail/imap/supervisor.ts";
 import { AppError, conflict } from "../../util/errors.ts";
 import { SecretError, type Secrets } from "../../util/secrets.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
-import { EXPIRED, NOT_CONNECTED } from "./mailbox.status.ts";
+import { NOT_CONNECTED } from "./mailbox.status.ts";
 
 /**
  * A connection failure as the answer to a request: a temporary refusal is 503 with the
@@ -38,9 +38,13 @@ export function unavailable(e: ImapError): AppError {
   const headers: Record<string, string> | undefined = e.retryAfterMs
     ? { "Retry-After": String(Math.ceil(e.retryAfterMs / 1000)) }
     : undefined;
-  if (e.kind === "refused") return new AppError(503, e.message, undefined, headers);
-  if (e.kind === "network") return new AppError(e.status, e.message);
-  return new AppError(502, `Gmail did not accept the connection: ${e.message}`);
+  // The reason is the mail server's (or the network's) own words, shown as they came.
+  if (e.kind === "refused") {
+    return new AppError(503, "mail_server_refused", { reason: e.message }, undefined, headers);
+  }
+  if (e.kind === "network")
+    return new AppError(e.status, "mail_server_unreachable", { reason: e.message });
+  return new AppError(502, "gmail_connection_refused", { reason: e.message });
 }
 
 export function createMailboxConnections(deps: {
@@ -134,7 +138,7 @@ export function createMailboxConnections(deps: {
       const e = classifyImapError(err, deps.endpoint);
       if (e.kind === "auth") {
         deps.onAuthFailure(userId, e);
-        throw conflict(EXPIRED);
+        throw conflict("gmail_expired");
       }
       throw unavailable(e);
     }
@@ -142,10 +146,7 @@ export function createMailboxConnections(deps: {
       return await fn(c);
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw new AppError(
-        503,
-        `Gmail did not answer as expected: ${classifyImapError(err).message}`,
-      );
+      throw new AppError(503, "gmail_unexpected", { reason: classifyImapError(err).message });
     } finally {
       await closeImap(c);
     }

@@ -68,9 +68,7 @@ export function createMailboxFolders(deps: {
       const p = body.processedFolder?.trim();
       const processed = p && p !== "__none__" ? p : null;
       if (processed && processed === selected) {
-        throw badRequest(
-          "The processed-emails folder must be different from the monitored folder. Choose another one or 'Leave in original folder'.",
-        );
+        throw badRequest("processed_folder_same");
       }
       let list = repo.folders(a);
       const has = (path: string) => list.some((f) => f.path === path);
@@ -80,9 +78,7 @@ export function createMailboxFolders(deps: {
         [processed, "processed-emails"],
       ] as const) {
         if (path && !has(path)) {
-          throw badRequest(
-            `"${path.slice(0, 100)}" is not a folder of this mailbox (${label} folder). Refresh the folder list and choose again.`,
-          );
+          throw badRequest("folder_unknown", { folder: path.slice(0, 100), role: label });
         }
       }
       const changed =

@@ -53,7 +53,6 @@ import { createMailboxConnections, unavailable } from "./mailbox.connection.ts";
 import { createMailboxFolders } from "./mailbox.folders.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 import {
-  APP_PASSWORD_REFUSED,
   createMailboxStatus,
   expiredNotice,
   requireConnected as requireConnectedIn,
@@ -326,7 +325,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         });
       } catch (err) {
         const e = classifyImapError(err, deps.endpoint);
-        if (e.kind === "auth") throw badRequest(APP_PASSWORD_REFUSED);
+        if (e.kind === "auth") throw badRequest("app_password_refused");
         throw unavailable(e);
       }
       let folders: MailFolder[] | null = null;
@@ -374,9 +373,7 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         return { success: true as const, message: "Real-time monitoring is already on" };
       }
       if (!sup || st !== "polling") {
-        throw conflict(
-          "Real-time monitoring can be retried only while the mailbox is connected and polling. Reconnect first.",
-        );
+        throw conflict("realtime_retry_not_polling");
       }
       take(idleLimiter, userId);
       events.publish(userId, "mailbox-attempts.updated");

@@ -23,8 +23,8 @@ export const EXPIRED =
 /** The user's mailbox account, or 409 when it is not connected (or its credentials expired). */
 export function requireConnected(repo: MailboxRepo, userId: number): MailboxAccountRow {
   const a = repo.findAccount(userId);
-  if (a?.authState === "expired") throw conflict(EXPIRED);
-  if (!a?.isConnected) throw conflict(NOT_CONNECTED);
+  if (a?.authState === "expired") throw conflict("gmail_expired");
+  if (!a?.isConnected) throw conflict("mailbox_not_connected");
   return a;
 }
 
@@ -44,6 +44,14 @@ export function createMailboxStatus(deps: {
   const { repo, limits, now } = deps;
   const reconnectLimiter = createAttemptLimiter(limits, now);
   const idleLimiter = createAttemptLimiter(limits, now);
+
+  /** The wait until `t` as the error values of inMinutes: minutes, or hours from 120 minutes. */
+  function waitIn(t: Date): { count: number; unit: "minutes" | "hours" } {
+    const min = Math.max(1, Math.ceil((t.getTime() - now().getTime()) / 60_000));
+    return min < 120
+      ? { count: min, unit: "minutes" }
+      : { count: Math.ceil(min / 60), unit: "hours" };
+  }
 
   function inMinutes(t: Date): string {
     const min = Math.max(1, Math.ceil((t.getTime() - now().getTime()) / 60_000));
@@ -95,13 +103,11 @@ export function createMailboxStatus(deps: {
     if (!r.allowed) {
       const next = r.budget.nextAttemptTime ?? new Date(now().getTime() + 60_000);
       const secs = Math.max(1, Math.ceil((next.getTime() - now().getTime()) / 1000));
-      const message =
-        r.budget.blockedBy === "daily"
-          ? `Daily limit of ${limits.dailyMax} attempts reached. Try again in ${inMinutes(next)}.`
-          : `Too many attempts. Try again in ${inMinutes(next)}.`;
+      const wait = waitIn(next);
       throw new AppError(
         429,
-        message,
+        r.budget.blockedBy === "daily" ? "attempts_daily_limit" : "attempts_too_many",
+        r.budget.blockedBy === "daily" ? { limit: limits.dailyMax, ...wait } : wait,
         { remainingAttempts: r.budget.remaining, nextAttemptTime: next.toISOString() },
         { "Retry-After": String(secs) },
       );
@@ -111,7 +117,7 @@ export function createMailboxStatus(deps: {
   function status(userId: number): MailboxStatus {
     const a = repo.findAccount(userId);
     const expired = a?.authState === "expired";
-    if (!a || (!a.isConnected && !expired)) throw notFound(NOT_CONNECTED);
+    if (!a || (!a.isConnected && !expired)) throw notFound("mailbox_not_connected");
     const snap = deps.snapshot(userId);
     const status = expired || !snap ? "disconnected" : snap.status;
     const lastError = expired

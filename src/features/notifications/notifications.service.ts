@@ -23,8 +23,6 @@ export const NOTIFICATIONS_LIST_CAP = 200;
 /** A message longer than this is a bug in the caller, not something to store. */
 export const NOTIFICATION_MESSAGE_MAX = 10_000;
 
-const NOT_FOUND = "Notification not found";
-
 export function isNotificationLevel(level: unknown): level is NotificationLevel {
   return (NOTIFICATION_LEVELS as readonly unknown[]).includes(level);
 }
@@ -77,13 +75,13 @@ export function createNotificationsService(deps: {
     },
 
     markRead(userId: number, id: number) {
-      if (!repo.findOwned(userId, id)) throw notFound(NOT_FOUND);
+      if (!repo.findOwned(userId, id)) throw notFound("notification_not_found");
       if (repo.markRead(userId, id) > 0) events.publish(userId, "notification.updated");
       return { success: true as const, message: "Notification marked as read" };
     },
 
     remove(userId: number, id: number) {
-      if (repo.delete(userId, id) === 0) throw notFound(NOT_FOUND);
+      if (repo.delete(userId, id) === 0) throw notFound("notification_not_found");
       events.publish(userId, "notification.deleted");
       return { success: true as const, message: "Notification deleted" };
     },

@@ -14,7 +14,7 @@ import { badRequest, notFound } from "../../util/errors.ts";
 import { plural } from "../../util/plural.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
 import { checkDeliveredDay } from "./order-fields.ts";
-import { ORDER_NOT_FOUND, toOrder } from "./order-model.ts";
+import { toOrder } from "./order-model.ts";
 import type { OrdersRepo } from "./orders.repo.ts";
 
 function defaultDeliveredDay(
@@ -76,9 +76,7 @@ export function createMarkDelivered(deps: {
     markDelivered(userId: number, id: number, day: string | null | undefined): Order {
       const cur = mustFind(userId, id);
       if (cur.status !== "Shipped" && cur.status !== "Ordered") {
-        throw badRequest(
-          `This order is already ${cur.status}: only an order on its way can be marked delivered`,
-        );
+        throw badRequest("mark_delivered_status", { status: cur.status });
       }
       const user = deps.users.findById(userId);
       const today = isoDayInZone(clock(), user?.timezone || "UTC");
@@ -89,7 +87,7 @@ export function createMarkDelivered(deps: {
         dateDelivered: date,
         updatedAt: clock().toISOString(),
       });
-      if (!saved) throw notFound(ORDER_NOT_FOUND);
+      if (!saved) throw notFound("order_not_found");
       deps.events.publish(userId, "order.updated");
       return toOrder(saved);
     },

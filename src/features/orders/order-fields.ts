@@ -20,16 +20,14 @@ const MAX_VALUE_DOLLARS = 1_000_000_000;
 export function parseMoney(v: string, currency = "USD"): { text: string; cents: number } {
   const s = v.replace(/[$,\s]/g, "");
   const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(s);
-  if (!m) throw badRequest("Estimated value must be an amount such as 24.99");
+  if (!m) throw badRequest("estimated_value_amount");
   const dollars = Number(m[1]);
   if (dollars >= MAX_VALUE_DOLLARS) {
-    throw badRequest("Estimated value must be less than $1,000,000,000");
+    throw badRequest("estimated_value_too_large");
   }
   const cents = dollars * 100 + Number((m[2] ?? "").padEnd(2, "0"));
   if (currencyDigits(currency) === 0 && cents % 100 !== 0) {
-    throw badRequest(
-      `Amounts in ${currency} have no decimals: write a whole number such as ${dollars}`,
-    );
+    throw badRequest("amount_no_decimals", { currency, whole: dollars });
   }
   return { text: amountText(cents, currency), cents };
 }
@@ -41,23 +39,22 @@ const dayExists = (y: number, m: number, d: number) => {
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
 };
 
-const LABELS = {
-  dateordered: "Date ordered",
-  datedelivered: "Date delivered",
-  datereviewsubmitted: "Review submitted date",
-  datereviewapproved: "Review approved date",
-  datereviewrejected: "Review rejected date",
-  expecteddeliverydate: "Expected delivery date",
-} as const;
+/** The stored dates a 400 can name (their labels: `error.field.<name>` in locales/). */
+type DateField =
+  | "dateordered"
+  | "datedelivered"
+  | "datereviewsubmitted"
+  | "datereviewapproved"
+  | "datereviewrejected"
+  | "expecteddeliverydate";
 
-const badDate = (field: keyof typeof LABELS) =>
-  badRequest(`${LABELS[field]} must be a date such as 2026-11-21`);
+const badDate = (field: DateField) => badRequest("field_date", { field });
 
 /**
  * A stored date: a bare "YYYY-MM-DD" stays a calendar day; anything with a time becomes an ISO
  * instant in UTC ("2026-11-21T14:05:00.000Z"), so that SQL can compare them as text.
  */
-export function normaliseInstant(v: string | null, field: keyof typeof LABELS): string | null {
+export function normaliseInstant(v: string | null, field: DateField): string | null {
   if (v === null) return null;
   const d = DATE_ONLY.exec(v);
   if (d) {
@@ -95,7 +92,7 @@ export function checkDeliveredDay(day: string | null | undefined, today: string)
   if (!day) return null;
   const d = DATE_ONLY.exec(day);
   if (!d || !dayExists(Number(d[1]), Number(d[2]), Number(d[3]))) throw badDate("datedelivered");
-  if (day > today) throw badRequest("Date delivered cannot be after today");
+  if (day > today) throw badRequest("delivered_after_today");
   return day;
 }
 

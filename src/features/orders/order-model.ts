@@ -15,8 +15,6 @@ import type { CantReviewReason } from "../../contract/vine.ts";
 import { type OrderRow, orders } from "../../db/schema.ts";
 import { amountText, currencyDigits } from "../../util/money.ts";
 
-export const ORDER_NOT_FOUND = "Order not found";
-
 /** New orders' currency when none is given: the user's Vine marketplace's, else US dollars. */
 export function currencyOfUser(u: { vineMarketplace: string | null } | undefined | null): string {
   const m = u?.vineMarketplace;

@@ -44,7 +44,7 @@ import {
   trackingChange,
   validInstant,
 } from "./order-fields.ts";
-import { currencyOfUser, ORDER_NOT_FOUND, toOrder } from "./order-model.ts";
+import { currencyOfUser, toOrder } from "./order-model.ts";
 import type { NewOrderRow, OrderListFilter, OrderPatch, OrdersRepo } from "./orders.repo.ts";
 
 export type OrderListResult = { orders: Order[]; total: number };
@@ -89,7 +89,7 @@ export function createOrdersService(deps: {
 
   function mustFind(userId: number, id: number): OrderRow {
     const row = deps.orders.findForUser(userId, id);
-    if (!row) throw notFound(ORDER_NOT_FOUND);
+    if (!row) throw notFound("order_not_found");
     return row;
   }
 
@@ -287,7 +287,7 @@ export function createOrdersService(deps: {
 
       patch.updatedAt = nowIso;
       const saved = deps.orders.update(userId, id, patch);
-      if (!saved) throw notFound(ORDER_NOT_FOUND);
+      if (!saved) throw notFound("order_not_found");
       deps.events.publish(userId, "order.updated");
       const order = toOrder(saved);
       const decided = order.status === "Review Approved" || order.status === "Review Rejected";
@@ -315,7 +315,7 @@ export function createOrdersService(deps: {
       };
       if (t.status) patch.status = t.status;
       const saved = deps.orders.update(userId, id, patch);
-      if (!saved) throw notFound(ORDER_NOT_FOUND);
+      if (!saved) throw notFound("order_not_found");
       deps.events.publish(userId, "order.updated");
       return deps.tracking.afterTrackingSaved(userId, saved);
     },
@@ -325,7 +325,7 @@ export function createOrdersService(deps: {
     /** Removes the order and its media folder (DATA_DIR/media/<userid>/<orderid>). */
     async remove(userId: number, id: number) {
       mustFind(userId, id);
-      if (!deps.orders.delete(userId, id)) throw notFound(ORDER_NOT_FOUND);
+      if (!deps.orders.delete(userId, id)) throw notFound("order_not_found");
       await fs.rm(path.join(deps.mediaDir, String(userId), String(id)), {
         recursive: true,
         force: true,

@@ -67,37 +67,31 @@ export function createEnhanceService(deps: {
       const text = body.text?.trim() || null;
       const subject = body.subject?.trim() || null;
       if (!text && !subject) {
-        throw badRequest("Review text or subject is required for enhancement");
+        throw badRequest("enhance_nothing");
       }
       if (text && text.length > ENHANCE_TEXT_MAX) {
-        throw badRequest(
-          `The review text is too long to enhance: at most ${ENHANCE_TEXT_MAX.toLocaleString("en-US")} characters (it has ${text.length.toLocaleString("en-US")})`,
-        );
+        throw badRequest("enhance_text_too_long", { max: ENHANCE_TEXT_MAX, length: text.length });
       }
       if (subject && subject.length > REVIEW_SUBJECT_MAX) {
-        throw badRequest(
-          `The subject is too long to enhance: at most ${REVIEW_SUBJECT_MAX} characters (it has ${subject.length})`,
-        );
+        throw badRequest("enhance_subject_too_long", {
+          max: REVIEW_SUBJECT_MAX,
+          length: subject.length,
+        });
       }
       const ai = deps.ai;
       if (!ai) {
-        throw new AppError(
-          503,
-          "AI help is not set up on this server: the administrator can set OPENAI_BASE_URL (e.g. a local Ollama) or OPENAI_API_KEY",
-        );
+        throw new AppError(503, "ai_not_configured");
       }
       const settings = deps.settings(userId);
       if (settings.aiEditingOption === "None") {
-        throw new AppError(
-          403,
-          "AI editing is off in your review settings: choose Grammar & Spelling or Improve Writing in Account Settings → Review Settings",
-        );
+        throw new AppError(403, "ai_editing_off");
       }
       const wait = limiter.take(userId);
       if (wait > 0) {
         throw new AppError(
           429,
-          `You have used all ${deps.hourlyLimit} enhancements of this hour. Please wait ${wait} seconds and try again.`,
+          "enhance_hourly_limit",
+          { limit: deps.hourlyLimit, seconds: wait },
           undefined,
           { "Retry-After": String(wait) },
         );
@@ -150,23 +144,17 @@ export function createEnhanceService(deps: {
 function toAppError(f: AiFailure, timeoutMs: number): AppError {
   switch (f.kind) {
     case "timeout":
-      return new AppError(
-        408,
-        `The AI model did not answer within ${Math.round(timeoutMs / 1000)} seconds. Please try again.`,
-      );
+      return new AppError(408, "ai_timeout", { seconds: Math.round(timeoutMs / 1000) });
     case "aborted":
-      return new AppError(408, "The enhancement was cancelled before the AI model answered.");
+      return new AppError(408, "enhance_cancelled");
     case "rate-limited": {
       const secs = f.retryAfterSeconds ?? ENHANCE_DEFAULT_RETRY_SECONDS;
-      return new AppError(
-        429,
-        `The AI server is busy. Please wait ${secs} seconds and try again.`,
-        undefined,
-        { "Retry-After": String(secs) },
-      );
+      return new AppError(429, "ai_busy", { seconds: secs }, undefined, {
+        "Retry-After": String(secs),
+      });
     }
     default:
-      return new AppError(502, `Enhancement failed: ${f.message}.`);
+      return new AppError(502, "enhance_failed", { reason: f.message });
   }
 }
 

@@ -19,7 +19,6 @@ import {
   IMAGE_MAX_BYTES,
   MEDIA_MAX_FILES,
   MEDIA_MAX_VIDEOS,
-  MEDIA_MESSAGES,
   VIDEO_MAX_BYTES,
 } from "../../contract/constants.ts";
 import type { UploadMediaResponse } from "../../contract/reviews.ts";
@@ -43,15 +42,13 @@ import { AppError, badRequest, notFound } from "../../util/errors.ts";
 import type { OrdersRepo } from "../orders/orders.repo.ts";
 import type { ExportSection } from "../users/users.service.ts";
 
-export const ORDER_NOT_FOUND = "Order not found";
-export const MEDIA_NOT_FOUND = "Image not found";
 /** Field name of the files (docs/api.md: repeated `images` fields). */
 export const UPLOAD_FIELD = "images";
 /** The largest legitimate upload: one video and the other files as images, plus multipart framing. */
 export const MEDIA_BODY_LIMIT =
   VIDEO_MAX_BYTES + (MEDIA_MAX_FILES - 1) * IMAGE_MAX_BYTES + 1024 * 1024;
 
-const tooLarge = (max: number) => new AppError(413, MEDIA_MESSAGES.tooLarge(max));
+const tooLarge = (max: number) => new AppError(413, "media_too_large", { mb: max / (1024 * 1024) });
 
 export function readList(row: Pick<OrderRow, "reviewImages">): string[] {
   try {
@@ -100,7 +97,7 @@ export function createMediaService(deps: {
 
   function mustFind(userId: number, orderId: number): OrderRow {
     const row = deps.orders.findForUser(userId, orderId);
-    if (!row) throw notFound(ORDER_NOT_FOUND);
+    if (!row) throw notFound("order_not_found");
     return row;
   }
 
@@ -109,19 +106,19 @@ export function createMediaService(deps: {
       reviewImages: JSON.stringify(list),
       updatedAt: clock().toISOString(),
     });
-    if (!saved) throw notFound(ORDER_NOT_FOUND);
+    if (!saved) throw notFound("order_not_found");
     deps.events.publish(userId, "review.updated");
   }
 
   /** The count rules of docs/behaviour.md#validation for a list plus new files. */
   function checkCounts(current: string[], incoming: { isVideo: boolean }[]) {
     if (current.length + incoming.length > MEDIA_MAX_FILES) {
-      throw badRequest(MEDIA_MESSAGES.tooManyFiles);
+      throw badRequest("media_too_many_files", { max: MEDIA_MAX_FILES });
     }
     const have = current.filter(isVideoUrl).length;
     const adding = incoming.filter((f) => f.isVideo).length;
-    if (adding > 0 && have >= MEDIA_MAX_VIDEOS) throw badRequest(MEDIA_MESSAGES.videoExists);
-    if (have + adding > MEDIA_MAX_VIDEOS) throw badRequest(MEDIA_MESSAGES.tooManyVideos);
+    if (adding > 0 && have >= MEDIA_MAX_VIDEOS) throw badRequest("media_video_exists");
+    if (have + adding > MEDIA_MAX_VIDEOS) throw badRequest("media_too_many_videos");
   }
 
   return {
@@ -138,14 +135,12 @@ export function createMediaService(deps: {
     ): Promise<UploadMediaResponse> {
       const current = readList(mustFind(userId, orderId));
       if (!contentType || !/^\s*multipart\/form-data\s*;/i.test(contentType)) {
-        throw badRequest(
-          `Upload the files as multipart/form-data, in one or more fields named ${UPLOAD_FIELD}`,
-        );
+        throw badRequest("media_upload_form", { name: UPLOAD_FIELD });
       }
       if (declaredLength !== null && declaredLength > MEDIA_BODY_LIMIT) {
         throw tooLarge(VIDEO_MAX_BYTES);
       }
-      if (!body) throw badRequest("No files were uploaded");
+      if (!body) throw badRequest("no_files");
 
       const dir = await deps.storage.tempDir();
       const files: Incoming[] = [];
@@ -153,8 +148,8 @@ export function createMediaService(deps: {
         const open = async (f: Incoming) => {
           const head = Buffer.concat(f.head);
           const sniffed = sniffMedia(head);
-          if (sniffed.kind === "other") throw badRequest(MEDIA_MESSAGES.notMedia);
-          if (sniffed.kind === "unsupported") throw badRequest(MEDIA_MESSAGES.unsupported);
+          if (sniffed.kind === "other") throw badRequest("media_not_media");
+          if (sniffed.kind === "unsupported") throw badRequest("media_unsupported");
           f.type = sniffed;
           checkCounts(
             current,
@@ -177,7 +172,7 @@ export function createMediaService(deps: {
         const sinkFor = (info: FilePartInfo): FileSink | null => {
           if (info.field !== UPLOAD_FIELD) return null;
           if (current.length + files.length >= MEDIA_MAX_FILES) {
-            throw badRequest(MEDIA_MESSAGES.tooManyFiles);
+            throw badRequest("media_too_many_files", { max: MEDIA_MAX_FILES });
           }
           const f: Incoming = {
             label:
@@ -199,7 +194,7 @@ export function createMediaService(deps: {
             },
             async end() {
               if (!f.type) {
-                if (f.headBytes === 0) throw badRequest(`"${f.label}" is empty`);
+                if (f.headBytes === 0) throw badRequest("file_empty", { file: f.label });
                 await open(f);
               }
               await f.fh!.datasync();
@@ -210,13 +205,13 @@ export function createMediaService(deps: {
         };
         await streamMultipartFiles(body, contentType, {
           maxFiles: MEDIA_MAX_FILES,
-          tooManyFiles: () => badRequest(MEDIA_MESSAGES.tooManyFiles),
+          tooManyFiles: () => badRequest("media_too_many_files", { max: MEDIA_MAX_FILES }),
           maxFileBytes: VIDEO_MAX_BYTES + 1,
           tooLarge: () => tooLarge(VIDEO_MAX_BYTES),
           onFile: sinkFor,
         });
         if (files.length === 0) {
-          throw badRequest(`No files were uploaded: send them in fields named ${UPLOAD_FIELD}`);
+          throw badRequest("media_no_files", { name: UPLOAD_FIELD });
         }
 
         // Every file passed: locations out of the photos and the video, then they land together.
@@ -265,11 +260,9 @@ export function createMediaService(deps: {
         const list = readList(mustFind(userId, orderId));
         const ref = parseMediaUrl(url);
         if (!ref || ref.orderId !== orderId) {
-          throw badRequest(
-            `Not a media URL of order ${orderId}: expected /api/media/${orderId}/<name>`,
-          );
+          throw badRequest("media_url_foreign", { order: orderId });
         }
-        if (!list.includes(url)) throw notFound(MEDIA_NOT_FOUND);
+        if (!list.includes(url)) throw notFound("media_not_found");
         saveList(
           userId,
           orderId,
@@ -289,9 +282,7 @@ export function createMediaService(deps: {
           new Set(urls).size === urls.length &&
           urls.every((u) => list.includes(u));
         if (!same) {
-          throw badRequest(
-            "imageUrls must list the review's current media, each exactly once, in the new order",
-          );
+          throw badRequest("media_reorder_mismatch");
         }
         saveList(userId, orderId, urls);
         return { success: true as const, urls };
@@ -301,17 +292,17 @@ export function createMediaService(deps: {
     /** A media file of the user's order, for GET /api/media/{orderid}/{name}; else not found. */
     async file(userId: number, orderParam: string, name: string): Promise<MediaFile> {
       const ref = parseMediaName(orderParam, name);
-      if (!ref) throw notFound(MEDIA_NOT_FOUND);
+      if (!ref) throw notFound("media_not_found");
       const row = deps.orders.findForUser(userId, ref.orderId);
       if (!row || !readList(row).includes(mediaUrl(ref.orderId, ref.name))) {
-        throw notFound(MEDIA_NOT_FOUND);
+        throw notFound("media_not_found");
       }
       const p = deps.storage.filePath(userId, ref);
       try {
         const st = await fsp.stat(p);
         return { path: p, mime: mimeOf(ref), size: st.size };
       } catch {
-        throw notFound(MEDIA_NOT_FOUND);
+        throw notFound("media_not_found");
       }
     },
 

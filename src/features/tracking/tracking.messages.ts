@@ -131,61 +131,42 @@ export function failureError(
   const env = ENV_PREFIX[carrier] ?? carrier;
   switch (reason) {
     case "not-configured":
-      return new AppError(
-        503,
-        `${name} tracking is not set up on this server: the administrator adds ${env}_CLIENT_ID and ${env}_CLIENT_SECRET (see the README).`,
-      );
+      return new AppError(503, "carrier_not_configured", { carrier: name, env });
     case "unsupported":
       return unsupportedError(carrier);
     case "not-found":
-      return new AppError(
-        422,
-        `${name} does not know tracking number ${number} yet. It will be checked again at the next update.`,
-      );
+      return new AppError(422, "tracking_number_unknown", { carrier: name, number });
     case "rate-limited": {
       const secs = Math.max(1, Math.ceil((retryAfterMs ?? 60_000) / 1000));
-      const wait =
-        secs >= 120
-          ? `${Math.ceil(secs / 60)} minutes`
-          : plural(secs, { one: "second", other: "seconds" });
       return new AppError(
         429,
-        `${name} look-ups are limited for now; try again in ${wait}.`,
+        "carrier_rate_limited",
+        secs >= 120
+          ? { carrier: name, count: Math.ceil(secs / 60), unit: "minutes" }
+          : { carrier: name, count: secs, unit: "seconds" },
         undefined,
         { "Retry-After": String(secs) },
       );
     }
     case "timeout":
-      return new AppError(504, `${name} did not answer in time; try again later.`);
+      return new AppError(504, "carrier_timeout", { carrier: name });
     case "auth-failed":
-      return new AppError(
-        502,
-        `${name} refused this server's credentials; the administrator should check ${env}_CLIENT_ID and ${env}_CLIENT_SECRET.`,
-      );
+      return new AppError(502, "carrier_auth_failed", { carrier: name, env });
     case "unreadable":
-      return new AppError(502, `${name} sent an answer that could not be read; try again later.`);
+      return new AppError(502, "carrier_unreadable", { carrier: name });
     default:
-      return new AppError(502, `${name} tracking is not answering right now; try again later.`);
+      return new AppError(502, "carrier_unavailable", { carrier: name });
   }
 }
 
 export function unsupportedError(carrier: Carrier | null): AppError {
   if (carrier === "AMAZON") {
-    return new AppError(
-      422,
-      "Amazon Logistics has no public tracking: this order becomes Received from Amazon's delivery email.",
-    );
+    return new AppError(422, "amazon_no_tracking");
   }
   if (carrier === "OTHER") {
-    return new AppError(
-      422,
-      "This carrier cannot be looked up here (only UPS, FedEx and USPS); open the tracking link instead.",
-    );
+    return new AppError(422, "carrier_not_supported");
   }
-  return new AppError(
-    422,
-    "The carrier of this tracking number is not known; choose UPS, FedEx or USPS to look it up.",
-  );
+  return new AppError(422, "carrier_unknown");
 }
 
 /** The warnings of PUT tracking when the carrier's answer is not there (yet). */
@@ -199,10 +180,8 @@ export const savedWarnings = {
 };
 
 /** 409 for an order whose tracking is not looked up. */
-export const noNumberError = () =>
-  new AppError(409, "This order has no tracking number yet; add one to look it up.");
-export const canceledError = () =>
-  new AppError(409, "This order is canceled; its tracking is not looked up.");
+export const noNumberError = () => new AppError(409, "tracking_number_missing");
+export const canceledError = () => new AppError(409, "tracking_order_canceled");
 
 export function noDateWarning(carrier: Carrier, r: TrackingResult): string | null {
   if (r.delivered || r.expectedDelivery) return null;

@@ -46,7 +46,7 @@ import type { CarrierLookup, TrackingOutcome, TrackingResult } from "../../track
 import { badRequest, notFound } from "../../util/errors.ts";
 import { canonicalTimeZone } from "../../util/time-zone.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
-import { DELIVERED_STATUSES, ORDER_NOT_FOUND, toOrder } from "../orders/order-model.ts";
+import { DELIVERED_STATUSES, toOrder } from "../orders/order-model.ts";
 import type { OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
 import {
   CARRIER_UNKNOWN_WARNING,
@@ -166,7 +166,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
   return {
     getPreferences(userId: number): TrackingPreferences {
       const row = deps.repo.scheduleRow(userId);
-      if (!row) throw notFound("User not found");
+      if (!row) throw notFound("user_not_found");
       return {
         timezone: row.timezone,
         trackingUpdateTime: row.trackingUpdateTime ?? DEFAULT_TRACKING_UPDATE_TIME,
@@ -177,12 +177,10 @@ export function createTrackingService(deps: TrackingServiceDeps) {
     savePreferences(userId: number, body: TrackingPreferencesBody) {
       const timezone = canonicalTimeZone(body.timezone);
       if (!timezone) {
-        throw badRequest(
-          `"${body.timezone.slice(0, 64)}" is not a known time zone. Please select a timezone from the list, such as America/Chicago.`,
-        );
+        throw badRequest("tracking_timezone_unknown", { input: body.timezone.slice(0, 64) });
       }
       if (!deps.repo.savePreferences(userId, timezone, body.updateTime, clock().toISOString())) {
-        throw notFound("User not found");
+        throw notFound("user_not_found");
       }
       deps.events.publish(userId, "tracking-preferences.updated");
       deps.onPreferencesChanged?.(userId);
@@ -216,7 +214,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
     /** POST /api/tracking/update-order/{id} and POST /api/orders/{id}/tracking/update. */
     async updateOrder(userId: number, orderId: number): Promise<UpdateOrderTrackingResponse> {
       const row = deps.orders.findForUser(userId, orderId);
-      if (!row) throw notFound(ORDER_NOT_FOUND);
+      if (!row) throw notFound("order_not_found");
       const number = row.trackingNumber?.trim();
       if (!number) {
         throw noNumberError();
@@ -236,7 +234,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
         throw failureError(carrier, number, outcome.reason, outcome.retryAfterMs);
       }
       const applied = apply(userId, orderId, row.trackingNumber ?? number, outcome.result);
-      if (!applied) throw notFound(ORDER_NOT_FOUND);
+      if (!applied) throw notFound("order_not_found");
       deps.events.publish(userId, "order.updated");
       if (applied.becameReceived) {
         notifyDelivered(userId, [

@@ -2,6 +2,7 @@
 
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { ErrorCode } from "../../contract/errors.ts";
 import {
   type EmailSettings,
   MARKETPLACE_CURRENCY,
@@ -66,7 +67,7 @@ export function createUsersService(deps: {
 
   function mustFind(userId: number): UserRow {
     const u = deps.users.findById(userId);
-    if (!u) throw notFound("User not found");
+    if (!u) throw notFound("user_not_found");
     return u;
   }
 
@@ -74,9 +75,9 @@ export function createUsersService(deps: {
    * The current password, checked under the throttle: a stolen session token must not be a way
    * around the sign-in limit. Counted before the (slow) check, cleared when it is right.
    */
-  async function checkPassword(u: UserRow, password: string, wrong: string) {
+  async function checkPassword(u: UserRow, password: string, wrong: ErrorCode) {
     const key = THROTTLE_KEYS.password(u.id);
-    deps.throttle.assertAllowed(key, "wrong passwords");
+    deps.throttle.assertAllowed(key, "too_many_wrong_passwords");
     deps.throttle.fail(key);
     if (!(await deps.passwords.verify(password, u.passwordHash))) throw badRequest(wrong);
     deps.throttle.clear(key);
@@ -107,20 +108,16 @@ export function createUsersService(deps: {
       const current = mustFind(userId);
       if (body.email !== current.email) {
         if (!body.currentPassword) {
-          throw badRequest("Enter your current password to change your email address");
+          throw badRequest("email_change_needs_password");
         }
-        await checkPassword(
-          current,
-          body.currentPassword,
-          "Current password is incorrect. Your email address was not changed.",
-        );
+        await checkPassword(current, body.currentPassword, "password_wrong_email_unchanged");
       }
       const other = deps.users.findByEmail(body.email);
       if (other && other.id !== userId) {
-        throw conflict("Another account already uses this email address.");
+        throw conflict("email_in_use");
       }
       const u = deps.users.update(userId, { displayname: body.displayname, email: body.email });
-      if (!u) throw notFound("User not found");
+      if (!u) throw notFound("user_not_found");
       return {
         success: true as const,
         message: "Profile updated",
@@ -131,9 +128,9 @@ export function createUsersService(deps: {
     /** Checks the current password, stores the new one and signs out every other session. */
     async changePassword(userId: number, keepSessionId: string, body: PasswordBody) {
       const u = mustFind(userId);
-      await checkPassword(u, body.currentPassword, "Current password is incorrect");
+      await checkPassword(u, body.currentPassword, "current_password_wrong");
       if (body.currentPassword === body.newPassword) {
-        throw badRequest("New password must be different from the current password");
+        throw badRequest("new_password_same");
       }
       deps.users.update(userId, { passwordHash: await deps.passwords.hash(body.newPassword) });
       deps.sessions.deleteOthers(userId, keepSessionId);
@@ -147,9 +144,7 @@ export function createUsersService(deps: {
     setTimezone(userId: number, input: string) {
       const timezone = canonicalTimeZone(input);
       if (!timezone) {
-        throw badRequest(
-          `"${input.slice(0, 64)}" is not a known IANA time zone, such as America/Chicago`,
-        );
+        throw badRequest("timezone_unknown", { input: input.slice(0, 64) });
       }
       mustFind(userId);
       deps.users.update(userId, { timezone });
@@ -244,7 +239,7 @@ export function createUsersService(deps: {
     /** Removes the user, every row that belongs to them (cascade) and their media folder. */
     async deleteAccount(userId: number, password: string) {
       const u = mustFind(userId);
-      await checkPassword(u, password, "Password is incorrect. Your account was not deleted.");
+      await checkPassword(u, password, "password_wrong_not_deleted");
       // The mailbox supervisor and any backfill stop before their rows disappear.
       await deps.mailbox?.stopUser(userId);
       deps.trackingSchedule?.remove(userId);

@@ -93,23 +93,10 @@ const YEAR_LAST_ORDER: Record<MarketplaceCode, "MDY" | "DMY" | null> = {
 };
 /** Decimal comma where the marketplace writes amounts so (12,99 €). */
 const DECIMAL_COMMA: ReadonlySet<MarketplaceCode> = new Set(["DE", "FR", "IT", "ES"]);
-const MARKETPLACE_NAME: Record<MarketplaceCode, string> = {
-  US: "the US",
-  CA: "Canada",
-  UK: "the UK",
-  DE: "Germany",
-  FR: "France",
-  IT: "Italy",
-  ES: "Spain",
-  AU: "Australia",
-  JP: "Japan",
-};
 
 const notAReport = () =>
-  badRequest(
-    `This file is not an Amazon Vine Itemized Report: one of its first ${HEADER_ROWS} rows must hold the headers ${REPORT_HEADERS.join(", ")}. Download the report from your Vine account (Account → Itemized Report) and upload the .xlsx file, or the same table as .csv.`,
-  );
-const tooManyRows = () => badRequest(`The report has more than ${MAX_ROWS} rows; split it by year`);
+  badRequest("report_not_itemized", { rows: HEADER_ROWS, headers: REPORT_HEADERS.join(", ") });
+const tooManyRows = () => badRequest("report_too_many_rows", { max: MAX_ROWS });
 
 const isZip = (b: Uint8Array) => b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
 const isOle = (b: Uint8Array) => b[0] === 0xd0 && b[1] === 0xcf && b[2] === 0x11 && b[3] === 0xe0;
@@ -123,9 +110,7 @@ function readXlsx(bytes: Uint8Array): SheetRow[] {
     beyond: (ref, row) =>
       row > LAST_ROW
         ? tooManyRows()
-        : badRequest(
-            `This spreadsheet has a cell at ${ref}, beyond the report's ${REPORT_HEADERS.length} columns; upload the Itemized Report as Amazon serves it`,
-          ),
+        : badRequest("report_cell_beyond", { cell: ref, columns: REPORT_HEADERS.length }),
   });
 }
 
@@ -146,7 +131,7 @@ function readCsv(bytes: Uint8Array): SheetRow[] {
       to_line: LAST_ROW + 1,
     }) as string[][];
   } catch {
-    throw badRequest("This CSV file could not be read: check that its quotes are balanced");
+    throw badRequest("csv_unreadable");
   }
   if (table.length > LAST_ROW) throw tooManyRows();
   return table.map((cells, i) => ({
@@ -297,30 +282,38 @@ function dateOrder(
     else if (a <= 12 && b <= 12) ambiguous ??= { row, text };
   }
   if (dayFirst && monthFirst) {
-    throw badRequest(
-      `The report's dates are written both day first ("${dayFirst.text}", row ${dayFirst.row}) and month first ("${monthFirst.text}", row ${monthFirst.row}); nothing was imported. Download the report again from Amazon and upload it unchanged.`,
-    );
+    throw badRequest("report_dates_mixed", {
+      dayFirst: dayFirst.text,
+      dayFirstRow: dayFirst.row,
+      monthFirst: monthFirst.text,
+      monthFirstRow: monthFirst.row,
+    });
   }
   const expected = YEAR_LAST_ORDER[marketplace];
-  const where = MARKETPLACE_NAME[marketplace];
   if (expected === "MDY" && dayFirst) {
-    throw badRequest(
-      `The report's dates are written day first ("${dayFirst.text}", row ${dayFirst.row}), but your Vine marketplace is ${where}, where the report writes the month first; nothing was imported. If your Vine account is on another Amazon site, choose it under Account → Profile → Vine marketplace and upload the report again.`,
-    );
+    throw badRequest("report_dates_day_first", {
+      date: dayFirst.text,
+      row: dayFirst.row,
+      marketplace,
+    });
   }
   if (expected === "DMY" && monthFirst) {
-    throw badRequest(
-      `The report's dates are written month first ("${monthFirst.text}", row ${monthFirst.row}), but your Vine marketplace is ${where}, where the report writes the day first; nothing was imported. If your Vine account is on another Amazon site, choose it under Account → Profile → Vine marketplace and upload the report again.`,
-    );
+    throw badRequest("report_dates_month_first", {
+      date: monthFirst.text,
+      row: monthFirst.row,
+      marketplace,
+    });
   }
   if (expected) return expected;
   // Japan writes the year first; a year-last date is read only when the file shows which it is.
   if (dayFirst) return "DMY";
   if (monthFirst) return "MDY";
   if (ambiguous) {
-    throw badRequest(
-      `The report's date "${ambiguous.text}" (row ${ambiguous.row}) can be read day first or month first, and your Vine marketplace (${where}) writes the year first; nothing was imported. Download the report again from Amazon and upload it unchanged.`,
-    );
+    throw badRequest("report_date_ambiguous", {
+      date: ambiguous.text,
+      row: ambiguous.row,
+      marketplace,
+    });
   }
   return "MDY";
 }
@@ -377,11 +370,9 @@ export function readItemizedReport(
   bytes: Uint8Array,
   marketplace: MarketplaceCode = "US",
 ): ReadReport {
-  if (bytes.length === 0) throw badRequest("The file is empty");
+  if (bytes.length === 0) throw badRequest("report_empty");
   if (isOle(bytes)) {
-    throw badRequest(
-      "This is an old Excel (.xls) file: open it and save it as .xlsx or .csv, then upload that",
-    );
+    throw badRequest("report_xls");
   }
   const table = isZip(bytes) ? readXlsx(bytes) : readCsv(bytes);
   const { at, col } = findHeaders(table);

@@ -32,7 +32,6 @@ import type { EventBus } from "../../events/bus.ts";
 import { isoDayInZone, offsetMs } from "../../util/calendar-day.ts";
 import { AppError, badRequest } from "../../util/errors.ts";
 import { amountText } from "../../util/money.ts";
-import { plural } from "../../util/plural.ts";
 import { createRateWindow } from "../../util/rate-window.ts";
 import type { NewOrderRow, OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
 import type { UsersRepo } from "../users/users.repo.ts";
@@ -223,7 +222,8 @@ export function createVineService(deps: {
     const minutes = Math.ceil(seconds / 60);
     throw new AppError(
       429,
-      `You have uploaded ${deps.reportUploadsPerHour ?? REPORT_UPLOADS_PER_HOUR} reports in the last hour. Try again in ${plural(minutes, { one: "minute", other: "minutes" })}.`,
+      "report_uploads_limit",
+      { count: deps.reportUploadsPerHour ?? REPORT_UPLOADS_PER_HOUR, minutes },
       undefined,
       { "Retry-After": String(seconds) },
     );
@@ -242,9 +242,7 @@ export function createVineService(deps: {
     saveSettings(userId: number, body: VineSettingsBody): VineSettings {
       const next: VineSettings = { ...getSettings(userId), ...body };
       if (next.evaluationStart === null && next.evaluationEnd !== null) {
-        throw badRequest(
-          "Set the evaluation period's start too (as your Vine account page shows it): without an end it lasts six months",
-        );
+        throw badRequest("evaluation_start_missing");
       }
       if (
         next.evaluationStart &&
@@ -252,7 +250,7 @@ export function createVineService(deps: {
         `${next.evaluationStart}T${next.evaluationStartTime}` >=
           `${next.evaluationEnd}T${next.evaluationEndTime}`
       ) {
-        throw badRequest("The evaluation period must end after it starts");
+        throw badRequest("evaluation_end_before_start");
       }
       const row = repo.upsertSettings(userId, next);
       events.publish(userId, "vine-settings.updated");

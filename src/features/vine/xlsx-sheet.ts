@@ -50,9 +50,8 @@ const unescapeX = (s: string) =>
     ? s.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     : s;
 
-export const damaged = (why: string) =>
-  badRequest(`This .xlsx file is damaged (${why}); download the report again from Amazon`);
-export const tooLarge = () => badRequest("This spreadsheet is too large to be an Itemized Report");
+export const damaged = (why: string) => badRequest("xlsx_damaged", { reason: why });
+export const tooLarge = () => badRequest("xlsx_too_large");
 
 type Entry = {
   name: string;
@@ -79,9 +78,7 @@ export function zipEntries(zip: Uint8Array): Map<string, Entry> {
   const dirStart = u32(eocd + 16);
   if (count === 0xffff || dirStart === 0xffffffff) throw tooLarge(); // zip64: not a report
   if (count > MAX_ENTRIES) {
-    throw badRequest(
-      `This .xlsx file has ${count} parts; an Itemized Report has about ten (at most ${MAX_ENTRIES} are read)`,
-    );
+    throw badRequest("xlsx_too_many_parts", { count, max: MAX_ENTRIES });
   }
   const entries = new Map<string, Entry>();
   const dec = new TextDecoder();

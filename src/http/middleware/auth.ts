@@ -1,10 +1,14 @@
 import type { MiddlewareHandler } from "hono";
 import type { AuthService } from "../../features/auth/auth.service.ts";
+import { errorBody } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";
 
-/** The exact phrases the web client recognises (docs/messages.md). */
-export const TOKEN_REQUIRED = "Access token required";
-export const TOKEN_INVALID = "Invalid token";
+/**
+ * The two answers the web app signs out on, recognised by their codes (docs/api.md "Errors";
+ * the sentences: "Access token required", "Invalid token").
+ */
+export const TOKEN_REQUIRED = "token_required";
+export const TOKEN_INVALID = "token_invalid";
 
 export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;
@@ -15,10 +19,10 @@ export function bearerToken(header: string | undefined): string | null {
 export function requireAuth(auth: AuthService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization")?.trim() ?? "";
-    if (header === "" || /^Bearer$/i.test(header)) return c.json({ error: TOKEN_REQUIRED }, 401);
+    if (header === "" || /^Bearer$/i.test(header)) return c.json(errorBody(TOKEN_REQUIRED), 401);
     const token = bearerToken(header);
     const found = token ? auth.authenticate(token) : null;
-    if (!found) return c.json({ error: TOKEN_INVALID }, 401);
+    if (!found) return c.json(errorBody(TOKEN_INVALID), 401);
     c.set("user", found.user);
     c.set("sessionId", found.sessionId);
     await next();
@@ -28,7 +32,7 @@ export function requireAuth(auth: AuthService): MiddlewareHandler<AppEnv> {
 export function requireAdmin(auth: AuthService): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!auth.isAdmin(c.get("user"))) {
-      return c.json({ error: "Only the administrator can do this" }, 403);
+      return c.json(errorBody("admin_only"), 403);
     }
     await next();
   };

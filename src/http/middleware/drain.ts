@@ -5,8 +5,7 @@
  * as soon as the stream is open (main.ts closes them first).
  */
 import type { MiddlewareHandler } from "hono";
-
-export const STOPPING_MESSAGE = "The server is restarting; try again in a moment";
+import { errorBody } from "../../util/errors.ts";
 
 export function createDrain() {
   let draining = false;
@@ -17,7 +16,7 @@ export function createDrain() {
     if (draining) {
       c.header("Retry-After", "10");
       c.header("Connection", "close");
-      return c.json({ error: STOPPING_MESSAGE }, 503);
+      return c.json(errorBody("server_restarting"), 503);
     }
     inFlight++;
     try {

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { MiddlewareHandler } from "hono";
 import { MANIFEST_PATHS } from "../../i18n/manifest.ts";
+import { errorBody } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";
 
 /** Written by scripts/build-web.ts: the content-hashed files, which never change. */
@@ -72,9 +73,9 @@ export function serveWeb(distDir: string): MiddlewareHandler<AppEnv> {
     try {
       pathname = decodeURIComponent(new URL(c.req.url).pathname);
     } catch {
-      return c.json({ error: "Malformed address" }, 400);
+      return c.json(errorBody("malformed_address"), 400);
     }
-    if (pathname.includes("\0")) return c.json({ error: "Malformed address" }, 400);
+    if (pathname.includes("\0")) return c.json(errorBody("malformed_address"), 400);
     const accept = c.req.header("accept-encoding") ?? "";
     if (pathname === "/api" || pathname.startsWith("/api/")) return next();
     const candidate = path.resolve(root, `.${pathname}`);

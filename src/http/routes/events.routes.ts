@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { SseHub } from "../../events/sse.ts";
 import type { AuthService } from "../../features/auth/auth.service.ts";
+import { errorBody } from "../../util/errors.ts";
 import { bearerToken, TOKEN_INVALID, TOKEN_REQUIRED } from "../middleware/auth.ts";
 import type { AppEnv } from "../types.ts";
 
@@ -12,9 +13,9 @@ import type { AppEnv } from "../types.ts";
 export function eventsRoutes(deps: { auth: AuthService; sse: SseHub }) {
   return new Hono<AppEnv>().get("/stream", (c) => {
     const token = c.req.query("token") || bearerToken(c.req.header("authorization"));
-    if (!token) return c.json({ error: TOKEN_REQUIRED }, 401);
+    if (!token) return c.json(errorBody(TOKEN_REQUIRED), 401);
     const found = deps.auth.authenticate(token);
-    if (!found) return c.json({ error: TOKEN_INVALID }, 401);
+    if (!found) return c.json(errorBody(TOKEN_INVALID), 401);
     const userId = found.user.id;
     const body = deps.sse.open({
       userId,

@@ -33,14 +33,12 @@ export function mailImportRoutes(deps: {
   return new Hono<AppEnv>().post("/", async (c) => {
     const contentType = c.req.header("content-type") ?? "";
     if (!/^\s*multipart\/form-data\s*;.*boundary=/i.test(contentType)) {
-      throw badRequest(
-        "Upload the files as multipart/form-data, in one or more fields named files (.eml messages or .mbox mailboxes)",
-      );
+      throw badRequest("import_upload_form");
     }
     const declared = Number(c.req.header("content-length") ?? "NaN");
     if (Number.isFinite(declared) && declared > maxBytes) throw importTooLarge(maxBytes);
     const body = c.req.raw.body;
-    if (!body) throw badRequest("No files were uploaded");
+    if (!body) throw badRequest("no_files");
     // A large mailbox takes a while to read after the upload: no idle timeout for this request.
     (c.env as { server?: ServerTimeouts } | undefined)?.server?.timeout?.(c.req.raw, 0);
     return c.json(await imports.importUpload(c.get("user").id, body, contentType, maxBytes));

@@ -5,7 +5,7 @@ import {
   STATE_COOKIE,
   STATE_TTL_MS,
 } from "../../features/mailbox/gmail-oauth.service.ts";
-import { CALLBACK_PATH, NOT_CONFIGURED } from "../../mail/oauth/google.ts";
+import { CALLBACK_PATH } from "../../mail/oauth/google.ts";
 import { AppError } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";
 
@@ -25,7 +25,7 @@ export function oauthRoutes(deps: { oauth: GmailOAuth; requireAuth: MiddlewareHa
   return new Hono<AppEnv>()
     .get("/", deps.requireAuth, (c) => {
       c.header("Cache-Control", "no-store");
-      if (!oauth.configured) throw new AppError(503, NOT_CONFIGURED);
+      if (!oauth.configured) throw new AppError(503, "gmail_oauth_not_configured");
       const { authUrl, state } = oauth.start(c.get("user").id);
       setCookie(c, STATE_COOKIE, state, {
         path: CALLBACK_PATH,

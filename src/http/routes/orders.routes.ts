@@ -9,17 +9,13 @@ import {
 } from "../../contract/index.ts";
 import type { OrdersService } from "../../features/orders/orders.service.ts";
 import type { TrackingService } from "../../features/tracking/tracking.service.ts";
-import { badRequest } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";
-import { intParam, readBody } from "../validate.ts";
+import { intParam, invalidRequest, readBody } from "../validate.ts";
 
 /** The list's query string, checked against the contract; the first problem is the 400 message. */
 function readListQuery(c: Context) {
   const parsed = orderListQuery.safeParse(c.req.query());
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-    throw badRequest(issues[0]?.message ?? "Invalid query", issues);
-  }
+  if (!parsed.success) throw invalidRequest(parsed.error);
   return parsed.data;
 }
 

@@ -16,10 +16,10 @@ import fs from "node:fs";
 import { Hono } from "hono";
 import { reorderMediaBody } from "../../contract/reviews.ts";
 import type { AuthService } from "../../features/auth/auth.service.ts";
-import { MEDIA_NOT_FOUND, type MediaService } from "../../features/reviews/media.service.ts";
+import type { MediaService } from "../../features/reviews/media.service.ts";
 import type { UsersService } from "../../features/users/users.service.ts";
-import { AppError } from "../../util/errors.ts";
-import { bearerToken, TOKEN_REQUIRED } from "../middleware/auth.ts";
+import { AppError, errorBody } from "../../util/errors.ts";
+import { bearerToken, TOKEN_INVALID, TOKEN_REQUIRED } from "../middleware/auth.ts";
 import type { AppEnv } from "../types.ts";
 import { intParam, readBody } from "../validate.ts";
 
@@ -91,7 +91,7 @@ export function mediaFileRoutes(deps: { auth: AuthService; media: MediaService }
       const s = session(c.req.header("authorization"));
       if (s === null) {
         const hasHeader = Boolean(c.req.header("authorization"));
-        return c.json({ error: hasHeader ? "Invalid token" : TOKEN_REQUIRED }, 401);
+        return c.json(errorBody(hasHeader ? TOKEN_INVALID : TOKEN_REQUIRED), 401);
       }
       c.header("Cache-Control", "no-store");
       return c.json(deps.media.issueToken(s.user.id, s.sessionId));
@@ -102,12 +102,7 @@ export function mediaFileRoutes(deps: { auth: AuthService; media: MediaService }
         ? deps.media.verifyToken(query)
         : sessionUser(c.req.header("authorization"));
       if (userId === null) {
-        throw new AppError(
-          401,
-          query
-            ? "This media link has expired or is not valid; reload the page"
-            : "Media needs a signed-in session or a media token (?token=)",
-        );
+        throw new AppError(401, query ? "media_link_expired" : "media_token_required");
       }
       const f = await deps.media.file(userId, c.req.param("orderId"), c.req.param("name"));
       const headers: Record<string, string> = {
@@ -127,7 +122,7 @@ export function mediaFileRoutes(deps: { auth: AuthService; media: MediaService }
         });
       }
       const file = Bun.file(f.path);
-      if (!fs.existsSync(f.path)) throw new AppError(404, MEDIA_NOT_FOUND);
+      if (!fs.existsSync(f.path)) throw new AppError(404, "media_not_found");
       if (range) {
         return new Response(file.slice(range.start, range.end + 1), {
           status: 206,

@@ -8,7 +8,7 @@ import { etvCsvQuery, vineSettingsBody } from "../../contract/index.ts";
 import type { VineService } from "../../features/vine/vine.service.ts";
 import { badRequest } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";
-import { readBody } from "../validate.ts";
+import { invalidRequest, readBody } from "../validate.ts";
 
 /** GET/PUT /api/user/vine-settings */
 export function vineSettingsRoutes(vine: VineService) {
@@ -23,9 +23,6 @@ export function vineSettingsRoutes(vine: VineService) {
     });
 }
 
-const UPLOAD_HINT =
-  "Upload the Itemized Report as multipart/form-data in a field named file (.xlsx or .csv)";
-
 /** /api/vine: standing, the Itemized Report import and the ETV export. */
 export function vineRoutes(vine: VineService) {
   return new Hono<AppEnv>()
@@ -35,22 +32,22 @@ export function vineRoutes(vine: VineService) {
     })
     .post("/itemized-report", async (c) => {
       if (!/^multipart\/form-data\b/i.test(c.req.header("content-type") ?? "")) {
-        throw badRequest(UPLOAD_HINT);
+        throw badRequest("report_upload_form");
       }
       let form: FormData;
       try {
         form = await c.req.formData();
       } catch {
-        throw badRequest(UPLOAD_HINT);
+        throw badRequest("report_upload_form");
       }
       const file = form.get("file");
-      if (!(file instanceof File)) throw badRequest(UPLOAD_HINT);
+      if (!(file instanceof File)) throw badRequest("report_upload_form");
       const bytes = new Uint8Array(await file.arrayBuffer());
       return c.json(vine.importItemizedReport(c.get("user").id, bytes));
     })
     .get("/etv.csv", (c) => {
       const parsed = etvCsvQuery.safeParse(c.req.query());
-      if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? "Invalid year");
+      if (!parsed.success) throw invalidRequest(parsed.error);
       const { year } = parsed.data;
       c.header("Content-Disposition", `attachment; filename="grapevine-etv-${year}.csv"`);
       c.header("Cache-Control", "no-store");

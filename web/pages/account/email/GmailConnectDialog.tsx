@@ -19,7 +19,7 @@ import {
 } from "../../../hooks/useMailbox.ts";
 import { usePublicConfig } from "../../../hooks/usePublicConfig.ts";
 import { translate, useT } from "../../../i18n/index.ts";
-import { ApiError, errorMessage, SignedOutError } from "../../../lib/api.ts";
+import { ApiError, errorMessage, readerMessage, SignedOutError } from "../../../lib/api.ts";
 import { isAdmin, useAuth } from "../../../lib/auth.tsx";
 import {
   listenForOAuthResult,
@@ -38,11 +38,14 @@ const ENV_CODES = { 0: <code />, 1: <code />, 2: <code /> };
 /** Why Google's own sign-in cannot start here, for the admin (null when it is not that). */
 function configProblem(err: unknown): string | null {
   if (!(err instanceof ApiError)) return null;
-  if (err.status === 404 && (!err.serverMessage || err.serverMessage.startsWith("Not found"))) {
+  if (
+    err.status === 404 &&
+    (err.code === null || err.code === "not_found" || err.code === "route_not_found")
+  ) {
     return translate("email.gmail.noOAuth");
   }
   if ((err.status >= 400 && err.status < 500) || err.status === 503) {
-    return err.serverMessage ?? translate("email.gmail.oauthNotSetUp");
+    return readerMessage(err) ?? translate("email.gmail.oauthNotSetUp");
   }
   return null;
 }
