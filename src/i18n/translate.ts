@@ -4,9 +4,15 @@
  * (`locales/<language>.json`, docs/i18n.md). A language's catalog is read and compiled the first
  * time a message in it is needed; a message missing from it falls back to English.
  */
-import { type I18n, setupI18n } from "@lingui/core";
-import { type Catalog, compileCatalog } from "./catalog.ts";
+import type { I18n } from "@lingui/core";
+import { lazyModule } from "../util/lazy-module.ts";
+import type { Catalog } from "./catalog.ts";
 import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage, type Language } from "./languages.ts";
+
+// Lingui and its message compiler load with the first message translated, not at start
+// (test/lazy-modules.test.ts): a server that never sends a notification or an error pays nothing.
+const lingui = lazyModule(() => require("@lingui/core") as typeof import("@lingui/core"));
+const catalogs = lazyModule(() => require("./catalog.ts") as typeof import("./catalog.ts"));
 
 // Static requires, so the server bundle (scripts/build-server.ts) carries every catalog.
 const CATALOGS: Record<Language, () => Catalog> = {
@@ -26,8 +32,8 @@ const loaded = new Map<Language, I18n>();
 function i18nFor(language: Language): I18n {
   let i18n = loaded.get(language);
   if (!i18n) {
-    const messages = compileCatalog(CATALOGS[language]());
-    i18n = setupI18n();
+    const messages = catalogs().compileCatalog(CATALOGS[language]());
+    i18n = lingui().setupI18n();
     i18n.loadAndActivate({ locale: INTL_LOCALES[language], messages });
     loaded.set(language, i18n);
   }
