@@ -32,6 +32,17 @@ const LAZY = [
   // The server's words (notifications, alerts, error sentences): with the first message translated.
   "node_modules/@lingui/",
   "src/i18n/catalog.ts",
+  // The request schemas and the full zod build (config.ts reads the environment with zod/mini):
+  // with the first request to a route group that has schemas (src/http/lazy-routes.ts).
+  "node_modules/zod/v4/classic/",
+  "src/contract/fields.ts",
+  "src/contract/orders.ts",
+  "src/contract/user.ts",
+  "src/http/routes/auth.routes.ts",
+  "src/http/routes/user.routes.ts",
+  "src/http/routes/orders.routes.ts",
+  "src/http/routes/vine.routes.ts",
+  "src/http/routes/review-media.routes.ts",
 ];
 
 /**

@@ -9,12 +9,10 @@
  *
  * Quiet hours: rows queued during them wait, and go out as ONE summary when they end.
  */
+
+import { ALERT_EVENT_LABELS } from "../../contract/alert-events.ts";
 import type { AlertChannelEvent } from "../../contract/events.ts";
-import {
-  ALERT_EVENT_LABELS,
-  type AlertEvent,
-  type NotificationLevel,
-} from "../../contract/index.ts";
+import type { AlertEvent, NotificationLevel } from "../../contract/index.ts";
 import type { AlertChannelRow, AlertOutboxRow, OrderRow } from "../../db/schema.ts";
 import type { Logger } from "../../log.ts";
 import { orderPath } from "../../util/app-links.ts";
