@@ -222,17 +222,20 @@ const verdict = (ok: boolean) => (ok ? "PASS" : "MISS");
 const memLine = (m: Mem) =>
   `${mb(m.rssKb)} (anonymous ${mb(m.anonKb)}, mapped from files ${mb(m.fileKb)}; peak ${mb(m.hwmKb)})`;
 
-function printModuleTable(bare: { rssKb: number }, costs: ModuleCost[]) {
-  console.log(
-    `-- what each module costs: imported alone into a fresh bun (bare bun ${mb(bare.rssKb)}) --`,
-  );
+function printModuleTable(bare: { rssKb: number }, costs: ModuleCost[], bundled: boolean) {
+  const how = bundled
+    ? "bundled alone as the server is, imported into a fresh bun"
+    : "its sources imported alone into a fresh bun (--source)";
+  console.log(`-- what each module costs: ${how} (bare bun ${mb(bare.rssKb)}) --`);
   const w = Math.max(...costs.map((c) => c.spec.length));
+  const modulesHead = bundled ? "" : "  modules";
   console.log(
-    `${"module".padEnd(w)}  ${"+RSS".padStart(8)}  ${"+anon".padStart(8)}  modules  loaded`,
+    `${"module".padEnd(w)}  ${"+RSS".padStart(8)}  ${"+anon".padStart(8)}${modulesHead}  loaded`,
   );
   for (const c of costs) {
+    const count = bundled ? "" : `  ${String(c.modules).padStart(7)}`;
     console.log(
-      `${c.spec.padEnd(w)}  ${mb(c.rssKb).padStart(8)}  ${mb(c.anonKb).padStart(8)}  ${String(c.modules).padStart(7)}  ${c.when}`,
+      `${c.spec.padEnd(w)}  ${mb(c.rssKb).padStart(8)}  ${mb(c.anonKb).padStart(8)}${count}  ${c.when}`,
     );
   }
   console.log(
@@ -295,8 +298,10 @@ async function main() {
   }
   console.log("");
 
-  const modules = process.argv.includes("--no-modules") ? null : measureModuleCosts(BUN);
-  if (modules) printModuleTable(modules.bare, modules.costs);
+  const modules = process.argv.includes("--no-modules")
+    ? null
+    : await measureModuleCosts(BUN, { bundled: !FROM_SOURCE });
+  if (modules) printModuleTable(modules.bare, modules.costs, !FROM_SOURCE);
 
   const runs: Run[] = [];
   for (let i = 1; i <= RUNS; i++) {

@@ -4,119 +4,108 @@
  */
 
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod/mini";
+
+// zod/mini, not zod: the full build costs several megabytes resident for as long as the server
+// runs, and the request schemas that need it load with the first request of their routes
+// (src/http/app.ts). Every variable below is a string or absent, read by one function.
+type Issues = { issues: Array<{ code: "custom"; message: string; input: unknown }> };
+
+const envVar = <T>(read: (v: string | undefined, ctx: EnvContext) => T) =>
+  z.pipe(
+    z.optional(z.string()),
+    z.transform((v: string | undefined, payload) =>
+      read(v, {
+        addIssue: (issue) => (payload as unknown as Issues).issues.push({ ...issue, input: v }),
+      }),
+    ),
+  );
+type EnvContext = { addIssue: (issue: { code: "custom"; message: string }) => void };
 
 const bool = (name: string, fallback: boolean) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === "") return fallback;
-      const s = v.trim().toLowerCase();
-      if (["1", "true", "yes", "on"].includes(s)) return true;
-      if (["0", "false", "no", "off"].includes(s)) return false;
-      ctx.addIssue({ code: "custom", message: `${name} must be true or false (got "${v}")` });
-      return z.NEVER;
-    });
+  envVar((v, ctx) => {
+    if (v === undefined || v.trim() === "") return fallback;
+    const s = v.trim().toLowerCase();
+    if (["1", "true", "yes", "on"].includes(s)) return true;
+    if (["0", "false", "no", "off"].includes(s)) return false;
+    ctx.addIssue({ code: "custom", message: `${name} must be true or false (got "${v}")` });
+    return z.NEVER;
+  });
 
 const int = (name: string, fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === "") return fallback;
-      const s = v.trim();
-      const n = Number(s);
-      if (!/^\d+$/.test(s) || n < min || n > max) {
-        ctx.addIssue({
-          code: "custom",
-          message: `${name} must be a whole number from ${min} to ${max} (got "${v}")`,
-        });
-        return z.NEVER;
-      }
-      return n;
-    });
+  envVar((v, ctx) => {
+    if (v === undefined || v.trim() === "") return fallback;
+    const s = v.trim();
+    const n = Number(s);
+    if (!/^\d+$/.test(s) || n < min || n > max) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${name} must be a whole number from ${min} to ${max} (got "${v}")`,
+      });
+      return z.NEVER;
+    }
+    return n;
+  });
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** An absolute http(s) address; `fallback` when unset. Trailing slashes are dropped. */
 const httpUrl = <F extends string | null>(name: string, fallback: F) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx): string | F => {
-      const s = v?.trim() ?? "";
-      if (s === "") return fallback;
-      let u: URL | null = null;
-      try {
-        u = new URL(s);
-      } catch {
-        u = null;
-      }
-      if (!u || (u.protocol !== "http:" && u.protocol !== "https:") || u.search || u.hash) {
-        ctx.addIssue({
-          code: "custom",
-          message: `${name} must be an http:// or https:// address without ? or # (got "${v}")`,
-        });
-        return z.NEVER;
-      }
-      return s.replace(/\/+$/, "");
-    });
+  envVar((v, ctx): string | F => {
+    const s = v?.trim() ?? "";
+    if (s === "") return fallback;
+    let u: URL | null = null;
+    try {
+      u = new URL(s);
+    } catch {
+      u = null;
+    }
+    if (!u || (u.protocol !== "http:" && u.protocol !== "https:") || u.search || u.hash) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${name} must be an http:// or https:// address without ? or # (got "${v}")`,
+      });
+      return z.NEVER;
+    }
+    return s.replace(/\/+$/, "");
+  });
 
-const optionalText = z
-  .string()
-  .optional()
-  .transform((v) => v?.trim() || null);
+const optionalText = envVar((v) => v?.trim() || null);
 
 const envSchema = z.object({
   PORT: int("PORT", 3000, 1, 65535),
-  HOST: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() || "0.0.0.0"),
-  DATA_DIR: z
-    .string()
-    .optional()
-    .transform((v) => path.resolve(v?.trim() || "./data")),
-  LOG_LEVEL: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const s = (v?.trim() || "info").toLowerCase();
-      if (!(LOG_LEVELS as readonly string[]).includes(s)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${v}")`,
-        });
-        return z.NEVER;
-      }
-      return s as (typeof LOG_LEVELS)[number];
-    }),
+  HOST: envVar((v) => v?.trim() || "0.0.0.0"),
+  DATA_DIR: envVar((v) => path.resolve(v?.trim() || "./data")),
+  LOG_LEVEL: envVar((v, ctx) => {
+    const s = (v?.trim() || "info").toLowerCase();
+    if (!(LOG_LEVELS as readonly string[]).includes(s)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${v}")`,
+      });
+      return z.NEVER;
+    }
+    return s as (typeof LOG_LEVELS)[number];
+  }),
   LOG_RETENTION_DAYS: int("LOG_RETENTION_DAYS", 14, 1, 3650),
   ALLOW_REGISTRATION: bool("ALLOW_REGISTRATION", true),
   SESSION_DAYS: int("SESSION_DAYS", 30, 1, 3650),
   TRUST_PROXY: bool("TRUST_PROXY", false),
-  SECRET_KEY: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const s = v?.trim() ?? "";
-      if (s === "") return null;
-      const key = /^[A-Za-z0-9+/]+={0,2}$/.test(s) ? Buffer.from(s, "base64") : null;
-      if (key?.length !== 32) {
-        ctx.addIssue({
-          code: "custom",
-          message:
-            "SECRET_KEY must be 32 bytes written in base64 (make one with: openssl rand -base64 32)",
-        });
-        return z.NEVER;
-      }
-      return key;
-    }),
-  GMAIL_IMAP_HOST: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() || "imap.gmail.com"),
+  SECRET_KEY: envVar((v, ctx) => {
+    const s = v?.trim() ?? "";
+    if (s === "") return null;
+    const key = /^[A-Za-z0-9+/]+={0,2}$/.test(s) ? Buffer.from(s, "base64") : null;
+    if (key?.length !== 32) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "SECRET_KEY must be 32 bytes written in base64 (make one with: openssl rand -base64 32)",
+      });
+      return z.NEVER;
+    }
+    return key;
+  }),
+  GMAIL_IMAP_HOST: envVar((v) => v?.trim() || "imap.gmail.com"),
   GMAIL_IMAP_PORT: int("GMAIL_IMAP_PORT", 993, 1, 65535),
   GMAIL_IMAP_TLS: bool("GMAIL_IMAP_TLS", true),
   GOOGLE_CLIENT_ID: optionalText,
@@ -148,10 +137,7 @@ const envSchema = z.object({
   // AI help with reviews: any OpenAI-compatible server (OpenAI, Ollama, LM Studio...).
   OPENAI_BASE_URL: httpUrl("OPENAI_BASE_URL", null),
   OPENAI_API_KEY: optionalText,
-  OPENAI_MODEL: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() || "gpt-4o-mini"),
+  OPENAI_MODEL: envVar((v) => v?.trim() || "gpt-4o-mini"),
   /** The model's answer is awaited this long (ms) before the request answers 408. */
   OPENAI_TIMEOUT_MS: int("OPENAI_TIMEOUT_MS", 60_000, 1000, 600_000),
   /** Enhancements each user may ask for per hour (429 with Retry-After beyond it). */
@@ -159,21 +145,18 @@ const envSchema = z.object({
   /** Alert channels may reach loopback and the server's own addresses (off: a user could read them). */
   ALERTS_ALLOW_LOOPBACK: bool("ALERTS_ALLOW_LOOPBACK", false),
   /** The Web Push (VAPID) contact when PUBLIC_URL is not a public https address. */
-  WEB_PUSH_CONTACT: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const s = v?.trim() ?? "";
-      if (s === "") return null;
-      if (!/^mailto:[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) && !/^https:\/\/[^\s/]+\.[^\s]+$/.test(s)) {
-        ctx.addIssue({
-          code: "custom",
-          message: `WEB_PUSH_CONTACT must be a mailto: or https:// address (got "${v}")`,
-        });
-        return z.NEVER;
-      }
-      return s;
-    }),
+  WEB_PUSH_CONTACT: envVar((v, ctx) => {
+    const s = v?.trim() ?? "";
+    if (s === "") return null;
+    if (!/^mailto:[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s) && !/^https:\/\/[^\s/]+\.[^\s]+$/.test(s)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `WEB_PUSH_CONTACT must be a mailto: or https:// address (got "${v}")`,
+      });
+      return z.NEVER;
+    }
+    return s;
+  }),
   /** Accounts one address may create per hour (429 with Retry-After beyond it). */
   SIGNUP_HOURLY_LIMIT: int("SIGNUP_HOURLY_LIMIT", 3, 1, 100_000),
   /** Below this much free space (MB) in DATA_DIR, /api/health answers 503 and the admin is told. */

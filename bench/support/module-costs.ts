@@ -3,7 +3,13 @@
  * (bench/support/module-rss.ts), minus a bare bun, median of a few runs. Modules share what they
  * load (Node's streams, zlib, the CommonJS loader), so the figures overlap and do not add up to
  * the server's; they say what loading one costs on its own.
+ *
+ * By default each module is first bundled as the server is (scripts/build-server.ts: target bun,
+ * whitespace and syntax minified, tree-shaken), so the figure is what the server bundle pays;
+ * `bundled: false` imports the sources (Bun transpiles them at load: dearer, and zod/mini then
+ * costs what zod does).
  */
+import fs from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
@@ -13,12 +19,27 @@ const SCRIPT = path.join(import.meta.dir, "module-rss.ts");
 export const MODULES: Array<{ spec: string; when: string }> = [
   { spec: "hono", when: "start" },
   { spec: "drizzle-orm", when: "start" },
-  { spec: "zod", when: "start" },
-  { spec: "./src/contract/index.ts", when: "start (zod + the API schemas)" },
+  { spec: "zod/mini", when: "start (config.ts reads the environment with it)" },
+  { spec: "zod", when: "the first request to a route group with request schemas" },
+  {
+    spec: "./src/contract/index.ts",
+    when: "(zod + every request schema; each group loads its own)",
+  },
   { spec: "pino", when: "start" },
   { spec: "croner", when: "start" },
   { spec: "ipaddr.js", when: "start" },
+  { spec: "node:crypto", when: "start (secrets, tokens)" },
+  { spec: "node:http", when: "the first alert sent (outgoing.ts)" },
+  { spec: "node:https", when: "the first alert sent (outgoing.ts)" },
+  { spec: "@lingui/core", when: "the first message translated (src/i18n/translate.ts)" },
+  { spec: "./src/i18n/translate.ts", when: "start (Lingui and the catalogs on first use)" },
   { spec: "imapflow", when: "a connected mailbox" },
+  { spec: "node:tls", when: "a connected mailbox (imapflow; Gmail is TLS)" },
+  { spec: "node:zlib", when: "a connected mailbox (imapflow; COMPRESS=DEFLATE)" },
+  { spec: "socks", when: "a connected mailbox (imapflow; used only through a proxy)" },
+  { spec: "libmime", when: "a connected mailbox (imapflow, mailsplit)" },
+  { spec: "iconv-lite", when: "a connected mailbox (imapflow, libmime)" },
+  { spec: "encoding-japanese", when: "a connected mailbox (imapflow, libmime)" },
   { spec: "mailparser", when: "the first message read" },
   { spec: "./src/mail/amazon/reader.ts", when: "the first message read" },
   { spec: "chrono-node", when: "the first message read (reader)" },
@@ -31,7 +52,7 @@ export const MODULES: Array<{ spec: string; when: string }> = [
   { spec: "fflate", when: "the first .xlsx report" },
   { spec: "@fastify/busboy", when: "the first upload" },
   { spec: "./src/services.ts", when: "start (every service, as built today)" },
-  { spec: "./src/http/app.ts", when: "start (the HTTP app and its routes)" },
+  { spec: "./src/http/app.ts", when: "start (the HTTP app; groups with schemas on first use)" },
 ];
 
 export type ModuleCost = {
@@ -44,6 +65,27 @@ export type ModuleCost = {
 };
 
 type Sample = { rssKb: number; anonKb: number; fileKb: number; modules: number };
+
+/** The module bundled alone, as the server bundle carries it; the path of the built file. */
+async function bundle(spec: string | null, dir: string): Promise<string> {
+  const name = (spec ?? "bare").replace(/[^a-z0-9]+/gi, "_");
+  const entry = path.join(dir, `${name}.entry.ts`);
+  const target = spec?.startsWith("./") ? path.join(ROOT, spec) : spec;
+  fs.writeFileSync(
+    entry,
+    target ? `import * as M from ${JSON.stringify(target)};\n(globalThis as any).__m = M;\n` : "",
+  );
+  const out = path.join(dir, name);
+  const result = await Bun.build({
+    entrypoints: [entry],
+    outdir: out,
+    target: "bun",
+    minify: { whitespace: true, syntax: true, identifiers: false },
+    sourcemap: "none",
+  });
+  if (!result.success) throw new Error(`bundling ${spec}: ${result.logs.join("\n")}`);
+  return path.join(out, `${name}.entry.js`);
+}
 
 function sample(bun: string, spec: string | null): Sample {
   const r = Bun.spawnSync([bun, SCRIPT, ...(spec ? [spec] : [])], { cwd: ROOT });
@@ -67,18 +109,33 @@ function medianSample(bun: string, spec: string | null, runs: number): Sample {
 }
 
 /** The bare bun's figures and each module's cost over them. */
-export function measureModuleCosts(bun: string, runs = 3): { bare: Sample; costs: ModuleCost[] } {
-  const bare = medianSample(bun, null, runs);
-  const costs = MODULES.map(({ spec, when }) => {
-    const s = medianSample(bun, spec, runs);
-    return {
-      spec,
-      when,
-      rssKb: s.rssKb - bare.rssKb,
-      anonKb: s.anonKb - bare.anonKb,
-      fileKb: s.fileKb - bare.fileKb,
-      modules: s.modules,
-    };
-  });
-  return { bare, costs };
+export async function measureModuleCosts(
+  bun: string,
+  opts: { runs?: number; bundled?: boolean } = {},
+): Promise<{ bare: Sample; costs: ModuleCost[] }> {
+  const runs = opts.runs ?? 3;
+  // Inside the project (bench/out, ignored by git), so the entries resolve its node_modules.
+  fs.mkdirSync(path.join(ROOT, "bench", "out"), { recursive: true });
+  const dir = fs.mkdtempSync(path.join(ROOT, "bench", "out", "modules-"));
+  // The file module-rss.ts imports: the bundle of the module, or the module itself.
+  const load = async (spec: string | null) =>
+    opts.bundled === false || spec === null ? spec : await bundle(spec, dir);
+  try {
+    const bare = medianSample(bun, await load(null), runs);
+    const costs: ModuleCost[] = [];
+    for (const { spec, when } of MODULES) {
+      const s = medianSample(bun, await load(spec), runs);
+      costs.push({
+        spec,
+        when,
+        rssKb: s.rssKb - bare.rssKb,
+        anonKb: s.anonKb - bare.anonKb,
+        fileKb: s.fileKb - bare.fileKb,
+        modules: s.modules,
+      });
+    }
+    return { bare, costs };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

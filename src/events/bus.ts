@@ -4,7 +4,7 @@
  * table and operation for it, and a timestamp: the browser refetches what it shows, so nothing
  * private travels in an event.
  */
-import { LIVE_EVENTS, type LiveEvent, type LiveEventType } from "../contract/index.ts";
+import { LIVE_EVENTS, type LiveEvent, type LiveEventType } from "../contract/events.ts";
 
 export type Listener = (event: LiveEvent) => void;
 

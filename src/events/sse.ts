@@ -9,7 +9,7 @@
  *   data: {"type":…,"table":…,"operation":…,"timestamp":…}   one per bus event for this user
  *   : heartbeat                     every heartbeatMs, keeps proxies and Bun's idleTimeout happy
  */
-import { SSE_HEARTBEAT_MS } from "../contract/index.ts";
+import { SSE_HEARTBEAT_MS } from "../contract/constants.ts";
 import type { EventBus } from "./bus.ts";
 
 /** Sent as `retry:`: the browser's first reconnect delay (docs/behaviour.md#constants-and-limits: 1 s, then the client backs off). */

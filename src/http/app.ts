@@ -8,6 +8,7 @@ import type { Db } from "../db/client.ts";
 import type { Logger } from "../log.ts";
 import type { Services } from "../services.ts";
 import { AppError, errorBody, isDiskFull, storageFault } from "../util/errors.ts";
+import { lazyRoutes } from "./lazy-routes.ts";
 import { requireAdmin, requireAuth } from "./middleware/auth.ts";
 import { dbWriteGate } from "./middleware/db-write-gate.ts";
 import type { Drain } from "./middleware/drain.ts";
@@ -15,29 +16,53 @@ import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { serveWeb } from "./middleware/static.ts";
 import { adminRoutes } from "./routes/admin.routes.ts";
-import { alertsRoutes } from "./routes/alerts.routes.ts";
-import { authRoutes } from "./routes/auth.routes.ts";
 import { configRoutes } from "./routes/config.routes.ts";
 import { dashboardRoutes } from "./routes/dashboard.routes.ts";
 import { eventsRoutes } from "./routes/events.routes.ts";
 import { healthRoutes } from "./routes/health.routes.ts";
-import { disconnectEmailRoute, imapRoutes } from "./routes/imap.routes.ts";
-import { IMPORT_PATH, importModeRoutes, mailImportRoutes } from "./routes/mail-import.routes.ts";
 import { notificationsRoutes } from "./routes/notifications.routes.ts";
 import { oauthRoutes } from "./routes/oauth.routes.ts";
-import { ordersRoutes } from "./routes/orders.routes.ts";
-import { reviewEnhanceRoutes } from "./routes/review-enhance.routes.ts";
-import {
-  exportArchiveRoute,
-  isMediaUploadPath,
-  mediaFileRoutes,
-  reviewMediaRoutes,
-} from "./routes/review-media.routes.ts";
-import { shippingRoutes } from "./routes/shipping.routes.ts";
-import { trackingRoutes } from "./routes/tracking.routes.ts";
-import { userRoutes } from "./routes/user.routes.ts";
-import { vineRoutes, vineSettingsRoutes } from "./routes/vine.routes.ts";
 import type { AppEnv } from "./types.ts";
+import { IMPORT_PATH, isMediaUploadPath } from "./upload-paths.ts";
+
+// The route groups with request schemas are built with the first request under their prefix
+// (lazy-routes.ts): each `require` below runs then, not at start.
+type Routes<M> = () => M;
+const routes = {
+  alerts: (() => require("./routes/alerts.routes.ts")) as Routes<
+    typeof import("./routes/alerts.routes.ts")
+  >,
+  auth: (() => require("./routes/auth.routes.ts")) as Routes<
+    typeof import("./routes/auth.routes.ts")
+  >,
+  imap: (() => require("./routes/imap.routes.ts")) as Routes<
+    typeof import("./routes/imap.routes.ts")
+  >,
+  mailImport: (() => require("./routes/mail-import.routes.ts")) as Routes<
+    typeof import("./routes/mail-import.routes.ts")
+  >,
+  orders: (() => require("./routes/orders.routes.ts")) as Routes<
+    typeof import("./routes/orders.routes.ts")
+  >,
+  reviewEnhance: (() => require("./routes/review-enhance.routes.ts")) as Routes<
+    typeof import("./routes/review-enhance.routes.ts")
+  >,
+  reviewMedia: (() => require("./routes/review-media.routes.ts")) as Routes<
+    typeof import("./routes/review-media.routes.ts")
+  >,
+  shipping: (() => require("./routes/shipping.routes.ts")) as Routes<
+    typeof import("./routes/shipping.routes.ts")
+  >,
+  tracking: (() => require("./routes/tracking.routes.ts")) as Routes<
+    typeof import("./routes/tracking.routes.ts")
+  >,
+  user: (() => require("./routes/user.routes.ts")) as Routes<
+    typeof import("./routes/user.routes.ts")
+  >,
+  vine: (() => require("./routes/vine.routes.ts")) as Routes<
+    typeof import("./routes/vine.routes.ts")
+  >,
+};
 
 /** JSON bodies larger than this are refused with 413 before they are read. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -92,19 +117,23 @@ export function createApp(deps: {
   );
 
   const auth = requireAuth(services.auth);
+  /** `app.route(prefix, group)`, the group built with the first request under the prefix. */
+  const mount = (prefix: string, group: () => Hono<AppEnv>) => {
+    app.all(`${prefix}/*`, lazyRoutes(prefix, group));
+  };
   app.route("/api/health", healthRoutes(services.health, new Date()));
   // Gmail OAuth: GET /api/auth/google needs a token (checked in the route); its /callback is a
   // redirect from Google without one (the state names the user). Before the accounts routes.
   app.route("/api/auth/google", oauthRoutes({ oauth: services.gmailOAuth, requireAuth: auth }));
-  app.route("/api/auth", authRoutes(services.auth));
+  mount("/api/auth", () => routes.auth().authRoutes(services.auth));
   // Hono's "/x/*" also matches "/x" itself: one registration per prefix, or auth runs twice
   // (a second session and user look-up on every request).
   app.use("/api/user/*", auth);
-  app.route("/api/user", userRoutes(services.users, services.reviewSettings));
-  app.route("/api/user/alert-channels", alertsRoutes(services.alerts));
-  app.route("/api/user/export/archive", exportArchiveRoute(services.users));
-  app.route("/api/user/disconnect-email", disconnectEmailRoute(services.mailbox));
-  app.route("/api/user/vine-settings", vineSettingsRoutes(services.vine));
+  mount("/api/user", () => routes.user().userRoutes(services.users, services.reviewSettings));
+  mount("/api/user/alert-channels", () => routes.alerts().alertsRoutes(services.alerts));
+  mount("/api/user/export/archive", () => routes.reviewMedia().exportArchiveRoute(services.users));
+  mount("/api/user/disconnect-email", () => routes.imap().disconnectEmailRoute(services.mailbox));
+  mount("/api/user/vine-settings", () => routes.vine().vineSettingsRoutes(services.vine));
   app.use("/api/admin/*", auth, requireAdmin(services.auth));
   app.route("/api/admin", adminRoutes(services.adminLogs));
   app.use("/api/notifications/*", auth);
@@ -112,31 +141,33 @@ export function createApp(deps: {
   // The stream checks its own ?token= (EventSource cannot send an Authorization header).
   app.route("/api/events", eventsRoutes({ auth: services.auth, sse: services.sse }));
   app.use("/api/orders/*", auth);
-  app.route("/api/orders", ordersRoutes(services.orders, services.tracking));
-  app.route("/api/orders", reviewEnhanceRoutes(services.enhance));
-  app.route("/api/orders", reviewMediaRoutes(services.media));
+  mount("/api/orders", () => routes.orders().ordersRoutes(services.orders, services.tracking));
+  mount("/api/orders", () => routes.reviewEnhance().reviewEnhanceRoutes(services.enhance));
+  mount("/api/orders", () => routes.reviewMedia().reviewMediaRoutes(services.media));
   // Media files check their own ?token= or bearer header (<img>/<video> cannot send a header).
-  app.route("/api/media", mediaFileRoutes({ auth: services.auth, media: services.media }));
+  mount("/api/media", () =>
+    routes.reviewMedia().mediaFileRoutes({ auth: services.auth, media: services.media }),
+  );
   app.use("/api/tracking/*", auth);
-  app.route("/api/tracking", trackingRoutes(services.tracking));
+  mount("/api/tracking", () => routes.tracking().trackingRoutes(services.tracking));
   app.use("/api/shipping/*", auth);
-  app.route("/api/shipping", shippingRoutes());
+  mount("/api/shipping", () => routes.shipping().shippingRoutes());
   app.use("/api/config/*", auth);
   app.route("/api/config", configRoutes(services.publicConfig));
   app.use("/api/dashboard/*", auth);
   app.route("/api/dashboard", dashboardRoutes(services.dashboard));
   app.use("/api/vine/*", auth);
-  app.route("/api/vine", vineRoutes(services.vine));
+  mount("/api/vine", () => routes.vine().vineRoutes(services.vine));
 
   app.use(IMPORT_PATH, auth);
-  app.route(IMPORT_PATH, mailImportRoutes({ imports: services.mailImport }));
+  mount(IMPORT_PATH, () => routes.mailImport().mailImportRoutes({ imports: services.mailImport }));
 
   // The mailbox (docs/api.md); the import above has its own auth.
   const imapAuth: MiddlewareHandler<AppEnv> = (c, next) =>
     c.req.path === IMPORT_PATH ? next() : auth(c, next);
   app.use("/api/imap/*", imapAuth);
-  app.route("/api/imap/import-mode", importModeRoutes(services.mailIngest));
-  app.route("/api/imap", imapRoutes(services.mailbox, services.mailImport));
+  mount("/api/imap/import-mode", () => routes.mailImport().importModeRoutes(services.mailIngest));
+  mount("/api/imap", () => routes.imap().imapRoutes(services.mailbox, services.mailImport));
 
   const noRoute = (c: Context) =>
     c.json(errorBody("route_not_found", { method: c.req.method, path: c.req.path }), 404);

@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { type ErrorDetail, readIssue } from "../contract/errors.ts";
-import { cleanStrings } from "../contract/fields.ts";
+import { cleanStrings } from "../contract/clean-text.ts";
 import { AppError, badRequest, errorSentence } from "../util/errors.ts";
 
 /** Objects and lists inside one another a request body may have (ours need 4 at most). */

@@ -6,8 +6,14 @@
  * (@lingui/core, @lingui/message-utils) is loaded then too, not at start (test/lazy-modules.test.ts).
  */
 import type { I18n } from "@lingui/core";
+import { lazyModule } from "../util/lazy-module.ts";
 import type { Catalog } from "./catalog.ts";
 import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage, type Language } from "./languages.ts";
+
+// Lingui and its message compiler load with the first message translated, not at start
+// (test/lazy-modules.test.ts): a server that never sends a notification or an error pays nothing.
+const lingui = lazyModule(() => require("@lingui/core") as typeof import("@lingui/core"));
+const catalogs = lazyModule(() => require("./catalog.ts") as typeof import("./catalog.ts"));
 
 // Static requires, so the server bundle (scripts/build-server.ts) carries every catalog; a JSON
 // file also imported as a module comes back as that module (`catalogOf` takes its object).
@@ -30,11 +36,10 @@ const onServer = (id: string) => id.startsWith("server.") || id.startsWith("erro
 function i18nFor(language: Language): I18n {
   let i18n = loaded.get(language);
   if (!i18n) {
-    const { catalogOf, compileCatalog } = require("./catalog.ts") as typeof import("./catalog.ts");
-    const { setupI18n } = require("@lingui/core") as typeof import("@lingui/core");
+    const { catalogOf, compileCatalog } = catalogs();
     // Only the ids the server uses (its own and the API errors'): the web app's stay uncompiled.
     const messages = compileCatalog(catalogOf(CATALOGS[language]()), onServer);
-    i18n = setupI18n();
+    i18n = lingui().setupI18n();
     i18n.loadAndActivate({ locale: INTL_LOCALES[language], messages });
     loaded.set(language, i18n);
   }

@@ -3,17 +3,20 @@
  * and masked in every answer (alerts.codec.ts), targets checked by outgoing.ts (400 for link-local
  * and metadata addresses, also after DNS). One webpush channel per device (the endpoint's hash).
  */
-import type { AlertChannelEvent } from "../../contract/events.ts";
+
 import {
   ADMIN_ALERT_EVENTS,
   ALERT_EVENTS,
-  type AlertChannel,
-  type AlertChannelType,
-  type AlertDelivery,
-  type AlertEvent,
-  type CreateAlertChannelBody,
   DEFAULT_NTFY_SERVER,
-  type UpdateAlertChannelBody,
+} from "../../contract/alert-events.ts";
+import type { AlertChannelEvent } from "../../contract/events.ts";
+import type {
+  AlertChannel,
+  AlertChannelType,
+  AlertDelivery,
+  AlertEvent,
+  CreateAlertChannelBody,
+  UpdateAlertChannelBody,
 } from "../../contract/index.ts";
 import type { AlertChannelRow, AlertOutboxRow } from "../../db/schema.ts";
 import { badRequest, notFound } from "../../util/errors.ts";

@@ -4,12 +4,12 @@
  * (the sender's target); and the events it chose. Create and update both encode through here.
  */
 import crypto from "node:crypto";
-import {
-  ALERT_EVENTS,
-  type AlertChannel,
-  type AlertChannelType,
-  type AlertEvent,
-  type WebhookFormat,
+import { ALERT_EVENTS } from "../../contract/alert-events.ts";
+import type {
+  AlertChannel,
+  AlertChannelType,
+  AlertEvent,
+  WebhookFormat,
 } from "../../contract/index.ts";
 import type { AlertChannelRow } from "../../db/schema.ts";
 import { badRequest } from "../../util/errors.ts";

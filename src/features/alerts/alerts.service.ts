@@ -163,7 +163,8 @@ export function createAlertsService(deps: AlertsDeps) {
 
     /** Starts the sender: what waited in the outbox across a restart goes out now. */
     start() {
-      vapid();
+      // The Web Push keys are made with the first key asked for or push sent (vapid()), not here:
+      // web-push stays unloaded in a server whose users add no device.
       sender.start();
     },
     /** Stops the sender; an alert being sent finishes (within the request timeout). */

@@ -24,12 +24,19 @@
  *   connection, a timeout and a port that does not speak HTTP share one sentence (a user needs
  *   "could not be reached"; telling them apart would make the test button a port scanner).
  */
-import dns from "node:dns";
-import http from "node:http";
-import https from "node:https";
-import net from "node:net";
+import type dns from "node:dns";
+import type http from "node:http";
 import os from "node:os";
 import ipaddr from "ipaddr.js";
+import { lazyModule } from "../../util/lazy-module.ts";
+
+// Node's HTTP client, DNS and socket modules load with the first alert sent or address checked,
+// not at start: several megabytes resident in a server whose users add no alert channel.
+const nodeHttp = lazyModule(() => require("node:http") as typeof import("node:http"));
+const nodeHttps = lazyModule(() => require("node:https") as typeof import("node:https"));
+const nodeDns = lazyModule(() => require("node:dns") as typeof import("node:dns"));
+const nodeNet = lazyModule(() => require("node:net") as typeof import("node:net"));
+const net = { isIP: (input: string) => nodeNet().isIP(input) };
 
 export const OUTGOING_TIMEOUT_MS = 5000;
 /** Response bytes read (the rest is not); never shown to users (senders.ts says the status). */
@@ -161,7 +168,7 @@ const bareHost = (u: URL) => u.hostname.replace(/^\[(.*)\]$/, "$1");
 
 /** A host name → its addresses (dns.lookup with all: true; tests pass their own). */
 export type Resolver = (host: string) => Promise<dns.LookupAddress[]>;
-export const systemResolver: Resolver = (host) => dns.promises.lookup(host, { all: true });
+export const systemResolver: Resolver = (host) => nodeDns().promises.lookup(host, { all: true });
 
 /** Push services of the browsers that support Web Push (their endpoints' hosts). */
 const PUSH_HOSTS = [
@@ -292,7 +299,7 @@ function once(
   policy: TargetPolicy,
 ): Promise<OutgoingResponse> {
   const u = new URL(req.url);
-  const mod = u.protocol === "https:" ? https : http;
+  const mod = u.protocol === "https:" ? nodeHttps() : nodeHttp();
   return new Promise((settle, reject) => {
     const r = mod.request(
       u,

@@ -3,7 +3,7 @@
  * that hold every column read, so they are cheap enough to compute on every request (figures in
  * bench/README.md, orders-household.bench.ts).
  */
-import { ORDER_STATUSES } from "../../contract/index.ts";
+import { ORDER_STATUSES } from "../../contract/constants.ts";
 import type { Db } from "../../db/client.ts";
 
 /** A calendar range in the user's zone: [startIso, endIso) as instants, and as day strings. */

@@ -3,12 +3,13 @@
  * stats whose definitions are in src/contract/dashboard.ts. "Today" and "this month" are the
  * user's, in their saved time zone (UTC when none is saved).
  */
-import {
-  DASHBOARD_RECENT_COUNT,
-  type DashboardCounts,
-  type DashboardRecent,
-  type DashboardStats,
-  type OrderStatus,
+
+import { DASHBOARD_RECENT_COUNT } from "../../contract/constants.ts";
+import type {
+  DashboardCounts,
+  DashboardRecent,
+  DashboardStats,
+  OrderStatus,
 } from "../../contract/index.ts";
 import {
   addDays,

@@ -39,16 +39,16 @@
  *   missed some (`fill.creates`: items or a total it could not read).
  */
 
-import { cleanText } from "../../contract/fields.ts";
-import {
-  type CreateOrderBody,
-  MARKETPLACE_CURRENCY,
-  type Order,
-  type OrderStatus,
-  orderFields,
-  type SkipReason,
-  type UpdateOrderBody,
+import { cleanText } from "../../contract/clean-text.ts";
+import type {
+  CreateOrderBody,
+  Order,
+  OrderStatus,
+  SkipReason,
+  UpdateOrderBody,
 } from "../../contract/index.ts";
+import { MARKETPLACE_CURRENCY } from "../../contract/marketplaces.ts";
+import type { orderFields } from "../../contract/orders.ts";
 import type {
   MailFacts,
   MailItem,
@@ -56,6 +56,7 @@ import type {
   MailOrder,
   Marketplace,
 } from "../../mail/amazon/types.ts";
+import { lazyModule } from "../../util/lazy-module.ts";
 
 export type ImportMode = "vine" | "all";
 
@@ -113,6 +114,11 @@ const RANK: Record<OrderStatus, number> = {
   Canceled: -1,
 };
 const inTransit = (s: OrderStatus) => s === "Ordered" || s === "Shipped";
+
+/** The API's field rules (zod), loaded with the first mail applied rather than at start. */
+const orderSchemas = lazyModule(
+  () => require("../../contract/orders.ts") as typeof import("../../contract/orders.ts"),
+);
 
 /* ------------------------------------------------------------------------------------------------
  * Matching
@@ -192,7 +198,7 @@ function field<K extends keyof typeof orderFields>(
   // The same cleaning as API input (mail is hostile input too); after the cut, which may split a pair.
   const clipped = cleanText(value.trim().slice(0, max)).trim();
   if (clipped === "") return null;
-  const r = orderFields[key].safeParse(clipped);
+  const r = orderSchemas().orderFields[key].safeParse(clipped);
   return r.success && typeof r.data === "string" ? r.data : null;
 }
 

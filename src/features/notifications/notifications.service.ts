@@ -3,12 +3,9 @@
  * tracking) call to tell a user something. Every change is published on the event bus after the
  * write, so open browsers refetch the list.
  */
-import {
-  type AlertEvent,
-  NOTIFICATION_LEVELS,
-  type Notification,
-  type NotificationLevel,
-} from "../../contract/index.ts";
+
+import { NOTIFICATION_LEVELS } from "../../contract/constants.ts";
+import type { AlertEvent, Notification, NotificationLevel } from "../../contract/index.ts";
 import type { NotificationRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { Language } from "../../i18n/languages.ts";

@@ -6,7 +6,11 @@
  */
 
 import type { MarkDeliveredAllResponse, Order, UntrackedShipment } from "../../contract/index.ts";
-import { orderMarketplace, USUAL_DELIVERY_DAYS, usualDeliveredDay } from "../../contract/index.ts";
+import {
+  orderMarketplace,
+  USUAL_DELIVERY_DAYS,
+  usualDeliveredDay,
+} from "../../contract/marketplaces.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { isoDayInZone } from "../../util/calendar-day.ts";

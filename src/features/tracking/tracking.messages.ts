@@ -2,8 +2,9 @@
  * What tracking tells people (docs/messages.md): the update-all summary, the delivered and
  * trouble notifications, the warnings after saving a number, and the errors of a single look-up.
  */
+
+import { CARRIER_LABELS } from "../../contract/constants.ts";
 import type { Carrier } from "../../contract/index.ts";
-import { CARRIER_LABELS } from "../../contract/index.ts";
 import type {
   TrackingFailureReason,
   TrackingProblem,

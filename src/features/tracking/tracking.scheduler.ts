@@ -24,7 +24,7 @@
  */
 import { Cron } from "croner";
 import pTimeout from "p-timeout";
-import { DEFAULT_TRACKING_UPDATE_TIME, TRACKING_TIME_RE } from "../../contract/index.ts";
+import { DEFAULT_TRACKING_UPDATE_TIME, TRACKING_TIME_RE } from "../../contract/constants.ts";
 import type { Logger } from "../../log.ts";
 import { canonicalTimeZone } from "../../util/time-zone.ts";
 import type { ScheduleRow, TrackingRepo } from "./tracking.repo.ts";

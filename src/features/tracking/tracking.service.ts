@@ -30,6 +30,7 @@
  *   refused credentials · 503 carrier not set up on this server · 504 carrier timed out.
  */
 import pTimeout from "p-timeout";
+import { DEFAULT_TRACKING_UPDATE_TIME } from "../../contract/constants.ts";
 import type {
   Carrier,
   TrackingPreferences,
@@ -38,7 +39,6 @@ import type {
   UpdateAllTrackingResponse,
   UpdateOrderTrackingResponse,
 } from "../../contract/index.ts";
-import { DEFAULT_TRACKING_UPDATE_TIME } from "../../contract/index.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import type { Logger } from "../../log.ts";

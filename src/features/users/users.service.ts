@@ -3,15 +3,14 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { ErrorCode } from "../../contract/errors.ts";
-import {
-  type EmailSettings,
-  MARKETPLACE_CURRENCY,
-  MARKETPLACES,
-  type MarketplaceCode,
-  type PasswordBody,
-  type ProfileBody,
-  type UserData,
+import type {
+  EmailSettings,
+  MarketplaceCode,
+  PasswordBody,
+  ProfileBody,
+  UserData,
 } from "../../contract/index.ts";
+import { MARKETPLACE_CURRENCY, MARKETPLACES } from "../../contract/marketplaces.ts";
 import type { UserRow } from "../../db/schema.ts";
 import { isLanguage, type Language } from "../../i18n/languages.ts";
 import { type TarEntry, tarStream } from "../../media/tar.ts";

@@ -24,7 +24,7 @@
  * them, and a file whose dates contradict it is refused (see readDates). Every text cell is cleaned
  * as JSON bodies are (cleanText: control and bidi characters).
  */
-import { cleanText } from "../../contract/fields.ts";
+import { cleanText } from "../../contract/clean-text.ts";
 import type { MarketplaceCode } from "../../contract/marketplaces.ts";
 import { badRequest } from "../../util/errors.ts";
 import { lazyModule } from "../../util/lazy-module.ts";

@@ -28,15 +28,14 @@
  *   orders, which are counted in `canceled`; `months` = total per month; `threshold1099` for a US
  *   reviewer's USD years.
  */
-import {
-  EVALUATION_MONTHS,
-  form1099Threshold,
-  type OrderStatus,
-  type RateRule,
-  type VineRate,
-  type VineSettings,
-  type VineStanding,
+import type {
+  OrderStatus,
+  RateRule,
+  VineRate,
+  VineSettings,
+  VineStanding,
 } from "../../contract/index.ts";
+import { EVALUATION_MONTHS, form1099Threshold } from "../../contract/vine-constants.ts";
 import { isoDayInZone, offsetMs } from "../../util/calendar-day.ts";
 import type { StandingRow } from "./vine.repo.ts";
 

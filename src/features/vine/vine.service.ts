@@ -9,24 +9,22 @@
  * - The standing (review rate, evaluation period, today, awaiting approval, ETV): vine-standing.ts.
  */
 
-import { cleanText } from "../../contract/fields.ts";
-import {
-  DEFAULT_VINE_SETTINGS,
-  type ItemizedReportSummary,
-  type OrderStatus,
-  RATE_RULES,
-  type RateRule,
-  VINE_TIERS,
-  type VineSettings,
-  type VineSettingsBody,
-  type VineStanding,
-  type VineTier,
+import { cleanText } from "../../contract/clean-text.ts";
+import type {
+  ItemizedReportSummary,
+  OrderStatus,
+  RateRule,
+  VineSettings,
+  VineSettingsBody,
+  VineStanding,
+  VineTier,
 } from "../../contract/index.ts";
 import {
   MARKETPLACE_CURRENCY,
   MARKETPLACES,
   type MarketplaceCode,
 } from "../../contract/marketplaces.ts";
+import { DEFAULT_VINE_SETTINGS, RATE_RULES, VINE_TIERS } from "../../contract/vine-constants.ts";
 import type { VineSettingsRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
 import { isoDayInZone, offsetMs } from "../../util/calendar-day.ts";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { createAlertChannelBody, updateAlertChannelBody } from "../../contract/index.ts";
+import { createAlertChannelBody, updateAlertChannelBody } from "../../contract/alerts.ts";
 import type { AlertsService } from "../../features/alerts/alerts.service.ts";
 import type { AppEnv } from "../types.ts";
 import { intParam, readBody } from "../validate.ts";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { loginBody, registerBody } from "../../contract/index.ts";
+import { loginBody, registerBody } from "../../contract/auth.ts";
 import type { AuthService } from "../../features/auth/auth.service.ts";
 import { requireAuth } from "../middleware/auth.ts";
 import type { AppEnv } from "../types.ts";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { appPasswordBody, folderSelectBody, processEmailsBody } from "../../contract/index.ts";
+import { appPasswordBody, folderSelectBody, processEmailsBody } from "../../contract/mailbox.ts";
 import type { MailImportService } from "../../features/mailbox/mail-import.service.ts";
 import type { MailboxService } from "../../features/mailbox/mailbox.service.ts";
 import type { AppEnv } from "../types.ts";

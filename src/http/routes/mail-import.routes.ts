@@ -5,7 +5,7 @@
  * limit of /api/* does not apply here (see app.ts); the import has its own limit.
  */
 import { Hono } from "hono";
-import { importModeBody } from "../../contract/index.ts";
+import { importModeBody } from "../../contract/mailbox.ts";
 import type { MailIngestService } from "../../features/mailbox/ingest.service.ts";
 import {
   importTooLarge,
@@ -16,8 +16,6 @@ import type { AppEnv } from "../types.ts";
 import { readBody } from "../validate.ts";
 
 export { IMPORT_BODY_LIMIT, IMPORT_MAX_FILES } from "../../features/mailbox/mail-import.service.ts";
-
-export const IMPORT_PATH = "/api/imap/import";
 
 type ServerTimeouts = { timeout?: (req: Request, seconds: number) => void };
 

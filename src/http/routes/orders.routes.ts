@@ -6,7 +6,7 @@ import {
   orderListQuery,
   trackingBody,
   updateOrderBody,
-} from "../../contract/index.ts";
+} from "../../contract/orders.ts";
 import type { OrdersService } from "../../features/orders/orders.service.ts";
 import type { TrackingService } from "../../features/tracking/tracking.service.ts";
 import type { AppEnv } from "../types.ts";

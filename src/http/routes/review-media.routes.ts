@@ -10,7 +10,7 @@
  * - GET    /api/user/export/archive                    the export as a .tar with the media files
  *
  * The upload body is streamed (media.service.ts); the 1 MB JSON limit of /api/* does not apply to
- * it (app.ts asks isMediaUploadPath).
+ * it (app.ts asks isMediaUploadPath, src/http/upload-paths.ts).
  */
 import fs from "node:fs";
 import { Hono } from "hono";
@@ -22,10 +22,6 @@ import { AppError, errorBody } from "../../util/errors.ts";
 import { bearerToken, TOKEN_INVALID, TOKEN_REQUIRED } from "../middleware/auth.ts";
 import type { AppEnv } from "../types.ts";
 import { intParam, readBody } from "../validate.ts";
-
-/** True for POST /api/orders/{id}/review/images, whose body is not JSON and has its own limit. */
-export const isMediaUploadPath = (method: string, p: string) =>
-  method === "POST" && /^\/api\/orders\/[^/]+\/review\/images\/?$/.test(p);
 
 /** Mounted behind requireAuth at /api/orders. */
 export function reviewMediaRoutes(media: MediaService) {

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { type DetectCarrierResponse, detectCarrierBody } from "../../contract/index.ts";
+import type { DetectCarrierResponse } from "../../contract/index.ts";
+import { detectCarrierBody } from "../../contract/orders.ts";
 import { detectCarrier } from "../../tracking/carrier-detect.ts";
 import type { AppEnv } from "../types.ts";
 import { readBody } from "../validate.ts";

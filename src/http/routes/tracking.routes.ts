@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { trackingPreferencesBody } from "../../contract/index.ts";
+import { trackingPreferencesBody } from "../../contract/tracking.ts";
 import type { TrackingService } from "../../features/tracking/tracking.service.ts";
 import type { AppEnv } from "../types.ts";
 import { intParam, readBody } from "../validate.ts";

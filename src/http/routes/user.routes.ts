@@ -1,13 +1,13 @@
 import { Hono } from "hono";
+import { reviewSettingsBody } from "../../contract/reviews.ts";
 import {
   deleteAccountBody,
   languageBody,
   passwordBody,
   profileBody,
-  reviewSettingsBody,
   timezoneBody,
   vineMarketplaceBody,
-} from "../../contract/index.ts";
+} from "../../contract/user.ts";
 import type { ReviewSettingsService } from "../../features/reviews/review-settings.service.ts";
 import type { UsersService } from "../../features/users/users.service.ts";
 import type { AppEnv } from "../types.ts";

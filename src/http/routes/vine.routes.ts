@@ -4,7 +4,7 @@
  * multipart/form-data within the 1 MB body limit of /api/* and is read in memory.
  */
 import { Hono } from "hono";
-import { etvCsvQuery, vineSettingsBody } from "../../contract/index.ts";
+import { etvCsvQuery, vineSettingsBody } from "../../contract/vine.ts";
 import type { VineService } from "../../features/vine/vine.service.ts";
 import { badRequest } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";

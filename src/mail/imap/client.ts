@@ -12,7 +12,6 @@
  *   a bounded batch of sources into memory with `fetchSources`, and
  *   only once that loop has ended issue any other command.
  */
-import net from "node:net";
 import type { ImapFlow, SearchObject } from "imapflow";
 import pTimeout from "p-timeout";
 import type { MailFolder } from "../../contract/index.ts";
@@ -278,13 +277,15 @@ const loadImapFlow = () => {
 export async function createImapClient(opts: ImapConnectOptions): Promise<ImapFlow> {
   const { endpoint } = opts;
   const { ImapFlow } = await loadImapFlow();
+  // node:net with the first connection, as imapflow (which loads it anyway), not at start.
+  const { isIP } = require("node:net") as typeof import("node:net");
   const client = new ImapFlow({
     host: endpoint.host,
     port: endpoint.port,
     secure: endpoint.tls,
     // Without TLS (local test servers) never try STARTTLS; with TLS it is implicit on 993.
     doSTARTTLS: endpoint.tls ? undefined : false,
-    servername: endpoint.tls && net.isIP(endpoint.host) === 0 ? endpoint.host : undefined,
+    servername: endpoint.tls && isIP(endpoint.host) === 0 ? endpoint.host : undefined,
     auth:
       "pass" in opts.auth
         ? { user: opts.auth.user, pass: opts.auth.pass, loginMethod: "LOGIN" }
