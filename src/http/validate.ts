@@ -1,8 +1,8 @@
 /** Reads a JSON body and checks it against a contract schema; every failure is a 4xx with a message. */
 import type { Context } from "hono";
 import type { z } from "zod";
-import { type ErrorDetail, readIssue } from "../contract/errors.ts";
 import { cleanStrings } from "../contract/clean-text.ts";
+import { type ErrorDetail, readIssue } from "../contract/errors.ts";
 import { AppError, badRequest, errorSentence } from "../util/errors.ts";
 
 /** Objects and lists inside one another a request body may have (ours need 4 at most). */

@@ -7,7 +7,6 @@
  */
 import type { I18n } from "@lingui/core";
 import { lazyModule } from "../util/lazy-module.ts";
-import type { Catalog } from "./catalog.ts";
 import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage, type Language } from "./languages.ts";
 
 // Lingui and its message compiler load with the first message translated, not at start

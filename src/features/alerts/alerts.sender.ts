@@ -10,7 +10,6 @@
  * Quiet hours: rows queued during them wait, and go out as ONE summary when they end.
  */
 
-import { ALERT_EVENT_LABELS } from "../../contract/alert-events.ts";
 import type { AlertChannelEvent } from "../../contract/events.ts";
 import type { AlertEvent, NotificationLevel } from "../../contract/index.ts";
 import type { AlertChannelRow, AlertOutboxRow, OrderRow } from "../../db/schema.ts";
