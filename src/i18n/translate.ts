@@ -30,13 +30,14 @@ export type Translate = (id: string, values?: MessageValues) => string;
 
 const loaded = new Map<Language, I18n>();
 
-const onServer = (id: string) => id.startsWith("server.") || id.startsWith("error.");
+/** The ids made outside the browser: the server's own, the API errors' and (by the web build) the installed app's manifest. */
+const onServer = (id: string) => /^(server|error|pwa)\./.test(id);
 
 function i18nFor(language: Language): I18n {
   let i18n = loaded.get(language);
   if (!i18n) {
     const { catalogOf, compileCatalog } = catalogs();
-    // Only the ids the server uses (its own and the API errors'): the web app's stay uncompiled.
+    // Only those ids: the web app's stay uncompiled.
     const messages = compileCatalog(catalogOf(CATALOGS[language]()), onServer);
     i18n = lingui().setupI18n();
     i18n.loadAndActivate({ locale: INTL_LOCALES[language], messages });
