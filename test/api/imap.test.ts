@@ -144,6 +144,7 @@ describe("connect with an app password", () => {
     expect(st).toMatchObject({
       status: "idle",
       lastError: null,
+      lastErrorCode: null,
       folder: "INBOX",
       emailsScanned: 0,
       lastProcessedTime: null,

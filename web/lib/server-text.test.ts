@@ -10,7 +10,7 @@ import german from "../../locales/de.json";
 import japanese from "../../locales/ja.json";
 import type { TextPart } from "../../src/contract/text.ts";
 import type { UpdateAllTrackingResponse } from "../../src/contract/tracking.ts";
-import { serverSentence, serverText } from "./server-text.ts";
+import { mailboxErrorText, serverSentence, serverText } from "./server-text.ts";
 import { updateAllToast, updateOrderToast } from "./tracking-toasts.ts";
 
 function readIn(language: "de" | "ja") {
@@ -95,5 +95,30 @@ describe("a tracking warning", () => {
   test("without a code, the server's words", () => {
     readIn("de");
     expect(serverSentence(undefined, undefined, "Something.")).toBe("Something.");
+  });
+});
+
+describe("the mailbox's last error (GET /api/imap/status)", () => {
+  const refused = {
+    lastError:
+      "The mail server is temporarily unavailable: Service temporarily unavailable, try later",
+    lastErrorCode: "mailbox.server.unavailable",
+    lastErrorValues: { reason: "Service temporarily unavailable, try later" },
+  };
+
+  test("a German reader reads our sentence in German, the mail server's own words as they came", () => {
+    readIn("de");
+    expect(mailboxErrorText(refused)).toBe(
+      "Der Mailserver ist vorübergehend nicht verfügbar: Service temporarily unavailable, try later",
+    );
+  });
+
+  test("an English reader reads the server's words; a mail server's own sentence (no code) as it came", () => {
+    expect(mailboxErrorText(refused)).toBe(refused.lastError);
+    readIn("ja");
+    expect(mailboxErrorText({ lastError: "Mailbox is locked", lastErrorCode: null })).toBe(
+      "Mailbox is locked",
+    );
+    expect(mailboxErrorText({ lastError: null, lastErrorCode: null })).toBeNull();
   });
 });

@@ -43,3 +43,18 @@ export function serverSentence(
 ): string {
   return code ? serverText([{ code, ...(values ? { values } : {}) }], words) : words;
 }
+
+/** Why the mailbox is not connected (GET /api/imap/status `lastError`) in the reader's language, or null. */
+export function mailboxErrorText(
+  status:
+    | {
+        lastError: string | null;
+        lastErrorCode?: string | null;
+        lastErrorValues?: Record<string, TextValue>;
+      }
+    | null
+    | undefined,
+): string | null {
+  if (!status?.lastError) return null;
+  return serverSentence(status.lastErrorCode, status.lastErrorValues, status.lastError);
+}

@@ -5,7 +5,9 @@
  * and notifications the user reads about the mailbox.
  */
 import type { MailboxAction, MailboxStatus } from "../../contract/index.ts";
+import type { TextPart } from "../../contract/text.ts";
 import type { MailboxAccountRow } from "../../db/schema.ts";
+import { english, text } from "../../i18n/text.ts";
 import type { AttemptLimiter, AttemptLimits } from "../../mail/imap/manager.ts";
 import { createAttemptLimiter } from "../../mail/imap/manager.ts";
 import type { SupervisorSnapshot } from "../../mail/imap/supervisor.ts";
@@ -120,13 +122,16 @@ export function createMailboxStatus(deps: {
     if (!a || (!a.isConnected && !expired)) throw notFound("mailbox_not_connected");
     const snap = deps.snapshot(userId);
     const status = expired || !snap ? "disconnected" : snap.status;
-    const lastError = expired
-      ? EXPIRED
+    // Why, in words and (when it is one of ours) as a catalog id with values (src/contract/text.ts).
+    const ours: TextPart | null = expired
+      ? text("mailbox.server.expired")
       : !snap
-        ? "Mailbox monitoring is not running. Reconnect to start it."
+        ? text("mailbox.server.notRunning")
         : status === "polling"
-          ? "Real-time monitoring is unavailable: new mail is checked every 5 minutes."
-          : snap.lastError;
+          ? text("mailbox.server.polling")
+          : null;
+    const lastError = ours ? english(ours) : (snap?.lastError ?? null);
+    const why = ours ?? (lastError === null ? null : (snap?.lastErrorText ?? null));
     const stats = deps.stats(userId);
     return {
       status,
@@ -138,6 +143,8 @@ export function createMailboxStatus(deps: {
       ),
       idleRetry: action(idleLimiter, userId, status === "polling", "Retry real-time monitoring"),
       lastError,
+      lastErrorCode: why?.code ?? null,
+      ...(why?.values ? { lastErrorValues: why.values } : {}),
       folder: a.selectedFolder,
       lastProcessedTime: stats.lastprocessedtime,
       emailsScanned: stats.emailsscanned,
