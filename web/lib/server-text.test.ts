@@ -122,3 +122,16 @@ describe("the mailbox's last error (GET /api/imap/status)", () => {
     expect(mailboxErrorText({ lastError: null, lastErrorCode: null })).toBeNull();
   });
 });
+
+describe("an alert channel's test result (POST /api/user/alert-channels/{id}/test)", () => {
+  test("a German reader reads what ntfy answered in German", () => {
+    readIn("de");
+    expect(
+      serverSentence(
+        "alerts.server.answered",
+        { who: "ntfy", status: 401, reason: "denied" },
+        "ntfy answered 401 (access denied: check the address, token or password)",
+      ),
+    ).toBe("ntfy antwortete 401 (Zugriff verweigert: Prüfen Sie Adresse, Token oder Passwort)");
+  });
+});
