@@ -7,7 +7,10 @@ import type { TextValue } from "./text.ts";
 /** A rate-limited action the user can take (manual reconnect, retry real-time). */
 export type MailboxAction = {
   available: boolean;
+  /** In English words, and as a catalog id with values (src/contract/text.ts). */
   message: string;
+  messageCode?: string;
+  messageValues?: Record<string, TextValue>;
   /** ISO time when the next attempt is allowed, or null when it is allowed now. */
   nextAttemptTime: string | null;
   buttonState: "enabled" | "disabled" | "cooldown" | "hidden";

@@ -135,3 +135,29 @@ describe("an alert channel's test result (POST /api/user/alert-channels/{id}/tes
     ).toBe("ntfy antwortete 401 (Zugriff verweigert: Prüfen Sie Adresse, Token oder Passwort)");
   });
 });
+
+describe("the mailbox's reconnect offer (MailboxAction message)", () => {
+  test("a German reader reads the attempts left and the wait in German", () => {
+    readIn("de");
+    expect(
+      serverSentence(
+        "mailbox.server.action.reconnect",
+        { left: 3, max: 3, minutes: 15, today: 20 },
+        "Reconnect to Gmail now (3 of 3 attempts left in 15 minutes, 20 today)",
+      ),
+    ).toBe("Jetzt neu mit Gmail verbinden (noch 3 von 3 Versuchen in 15 Minuten, 20 heute)");
+    expect(
+      serverSentence(
+        "mailbox.server.action.tooMany",
+        { count: 1, unit: "minutes" },
+        "Too many attempts. Try again in 1 minute.",
+      ),
+    ).toBe("Zu viele Versuche. Versuchen Sie es in 1 Minute erneut.");
+  });
+
+  test("English from the same ids is the server's words", () => {
+    expect(serverSentence("mailbox.server.action.tooMany", { count: 3, unit: "hours" }, "")).toBe(
+      "Too many attempts. Try again in 3 hours.",
+    );
+  });
+});

@@ -7,7 +7,7 @@ import type { MailboxAction, MailboxStatus } from "../../../src/contract/mailbox
 import { useManualReconnect, useRetryIdle } from "../../hooks/useMailbox.ts";
 import { useT } from "../../i18n/index.ts";
 import { formatDate } from "../../lib/format.ts";
-import { mailboxErrorText } from "../../lib/server-text.ts";
+import { mailboxErrorText, serverSentence } from "../../lib/server-text.ts";
 import "../../styles/mailbox-status.css";
 
 export function ReconnectOffer({ status, timeZone }: { status: MailboxStatus; timeZone?: string }) {
@@ -66,7 +66,11 @@ function Offer(props: {
             {t("mailbox.offer.nextAuto", { time: formatDate(props.autoNext, props.timeZone) })}
           </small>
         )}
-        {action.message && <small className="mailbox-offer-note">{action.message}</small>}
+        {action.message && (
+          <small className="mailbox-offer-note">
+            {serverSentence(action.messageCode, action.messageValues, action.message)}
+          </small>
+        )}
         {action.nextAttemptTime && (
           <small className="mailbox-offer-note">
             {t("mailbox.offer.nextAttempt", {
