@@ -13,6 +13,7 @@ import {
 } from "./alert-events.ts";
 import { TRACKING_TIME_RE } from "./constants.ts";
 import { type FieldName, says } from "./errors.ts";
+import type { TextValue } from "./text.ts";
 
 export * from "./alert-events.ts";
 
@@ -189,7 +190,15 @@ export type AlertChannel = {
 };
 
 /** POST /api/user/alert-channels/{id}/test. */
-export type AlertTestResult = { ok: true } | { ok: false; error: string };
+export type AlertTestResult =
+  | { ok: true }
+  | {
+      ok: false;
+      /** What the far side answered (English), and its catalog id and values (src/contract/text.ts). */
+      error: string;
+      errorCode?: string;
+      errorValues?: Record<string, TextValue>;
+    };
 
 /** GET /api/user/alert-channels/webpush-key: the VAPID public key for PushManager.subscribe. */
 export type WebPushKey = { publicKey: string };

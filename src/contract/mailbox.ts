@@ -2,11 +2,15 @@
 import { z } from "zod";
 import { type MailboxState, OLD_EMAIL_PERIODS } from "./constants.ts";
 import { says } from "./errors.ts";
+import type { TextValue } from "./text.ts";
 
 /** A rate-limited action the user can take (manual reconnect, retry real-time). */
 export type MailboxAction = {
   available: boolean;
+  /** In English words, and as a catalog id with values (src/contract/text.ts). */
   message: string;
+  messageCode?: string;
+  messageValues?: Record<string, TextValue>;
   /** ISO time when the next attempt is allowed, or null when it is allowed now. */
   nextAttemptTime: string | null;
   buttonState: "enabled" | "disabled" | "cooldown" | "hidden";
@@ -20,6 +24,9 @@ export type MailboxStatus = {
   idleRetry: MailboxAction;
   /** Why it is not connected, in words a person can act on; null when fine. */
   lastError: string | null;
+  /** The same as a catalog id and its values (src/contract/text.ts); null for a mail server's own words. */
+  lastErrorCode: string | null;
+  lastErrorValues?: Record<string, TextValue>;
   folder: string | null;
   lastProcessedTime: string | null;
   emailsScanned: number;

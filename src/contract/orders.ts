@@ -12,6 +12,7 @@ import {
 } from "./constants.ts";
 import { type FieldName, says } from "./errors.ts";
 import { isIsoDateText } from "./fields.ts";
+import type { TextValue } from "./text.ts";
 import { CANT_REVIEW_REASONS, type CantReviewReason } from "./vine.ts";
 
 export type Order = {
@@ -201,7 +202,10 @@ export type TrackingBody = z.infer<typeof trackingBody>;
 export type TrackingUpdateResponse = {
   order: Order;
   trackingInfo: { delivered: boolean; expectedDelivery: string | null } | null;
+  /** Why the information is incomplete (English), and its catalog id and values (src/contract/text.ts). */
   warning?: string;
+  warningCode?: string;
+  warningValues?: Record<string, TextValue>;
 };
 
 /**

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { TRACKING_TIME_RE } from "./constants.ts";
 import { says } from "./errors.ts";
 import type { Order } from "./orders.ts";
+import type { TextPart, TextValue } from "./text.ts";
 
 /** POST /api/tracking/preferences. timezone: any IANA zone (the tab offers TRACKING_TIMEZONES). */
 export const trackingPreferencesBody = z.object({
@@ -33,9 +34,18 @@ export type UpdateAllTrackingResponse = {
   totalProcessed: number;
   /** Look-ups that got an answer from the carrier (delivered or not). */
   successfulUpdates: number;
-  /** One line for people: what happened, including skipped carriers and failures. */
+  /** One line for people: what happened, including skipped carriers and failures (English). */
   message: string;
+  /** The same, one text per sentence (src/contract/text.ts), for the reader's language. */
+  messageParts: TextPart[];
 };
 
 /** POST /api/tracking/update-order/{id}. */
-export type UpdateOrderTrackingResponse = { delivered: boolean; order: Order; warning?: string };
+export type UpdateOrderTrackingResponse = {
+  delivered: boolean;
+  order: Order;
+  /** Why the answer is incomplete (English), and its catalog id and values (src/contract/text.ts). */
+  warning?: string;
+  warningCode?: string;
+  warningValues?: Record<string, TextValue>;
+};

@@ -256,6 +256,8 @@ describe("test endpoint: what the far side said", () => {
       ).json()) as {
         ok: boolean;
         error?: string;
+        errorCode?: string;
+        errorValues?: Record<string, unknown>;
       };
     };
     expect(await testIt()).toEqual({ ok: true });
@@ -272,11 +274,16 @@ describe("test endpoint: what the far side said", () => {
     expect(await testIt()).toEqual({
       ok: false,
       error: "The webhook answered 500 (an error on its side)",
+      // The same as a catalog id and values, for a reader in another language.
+      errorCode: "alerts.server.answered",
+      errorValues: { who: "webhook", status: 500, reason: "serverError" },
     });
     fake.script("/hook/t1", { status: 404, body: JSON.stringify({ message: "Unknown Webhook" }) });
     expect(await testIt()).toEqual({
       ok: false,
       error: "The webhook answered 404 (nothing there: check the address)",
+      errorCode: "alerts.server.answered",
+      errorValues: { who: "webhook", status: 404, reason: "missing" },
     });
     fake.script("/hook/t1", "hang");
     const port = new URL(fake.url).port;
@@ -299,6 +306,8 @@ describe("test endpoint: what the far side said", () => {
     expect(await testIt()).toEqual({
       ok: false,
       error: "The webhook answered 400 (it did not accept the alert)",
+      errorCode: "alerts.server.answered",
+      errorValues: { who: "webhook", status: 400, reason: "refused" },
     });
 
     const dns = await addChannel(h, a.token, {
@@ -373,6 +382,8 @@ describe("test endpoint: what the far side said", () => {
       ).toEqual({
         ok: false,
         error: "ntfy answered 401 (access denied: check the address, token or password)",
+        errorCode: "alerts.server.answered",
+        errorValues: { who: "ntfy", status: 401, reason: "denied" },
       });
     } finally {
       fake.ntfyToken = null;

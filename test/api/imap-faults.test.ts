@@ -9,7 +9,12 @@ import net from "node:net";
 import tls from "node:tls";
 import { MAIL_MESSAGE_MAX_BYTES } from "../../src/features/mailbox/ingest.service.ts";
 import { APP_PASSWORD_REFUSED } from "../../src/features/mailbox/mailbox.service.ts";
-import { REFUSAL_WAIT_MS, WEB_LOGIN_REQUIRED } from "../../src/mail/imap/client.ts";
+import { REFUSAL_WAIT_MS } from "../../src/mail/imap/client.ts";
+
+/** Gmail's web-login refusal in our words (locales/en.json mailbox.server.webLogin). */
+const WEB_LOGIN_REQUIRED =
+  "Gmail wants this account to sign in on the web first. Open https://mail.google.com in a browser, sign in with this account and follow the steps there; Grapevine tries again by itself.";
+
 import { DEFAULT_TIMINGS } from "../../src/mail/imap/supervisor.ts";
 import { type FakeAlerts, startFakeAlerts } from "../support/fake-alerts.ts";
 import { type FaultProxy, startFaultProxy } from "../support/imap-fault-proxy.ts";
@@ -116,6 +121,15 @@ describe("a temporary refusal is not a wrong password", () => {
       return st.lastError?.includes("daily IMAP allowance") ? st : null;
     }, "the refusal on the status");
     expect(s.status).toBe("disconnected");
+    // In English words for API clients, and as a catalog id with Gmail's own words as a value
+    // for a reader in another language.
+    expect(s.lastError).toBe(
+      "Gmail paused this account's mail downloads: it has used its daily IMAP allowance. Grapevine tries again in a few hours.",
+    );
+    expect(s.lastErrorCode).toBe("mailbox.server.bandwidth");
+    expect(s.lastErrorValues).toEqual({
+      reason: "Account exceeded command or bandwidth limits. (Failure)",
+    });
     expect(s.reconnecting).toBe(true);
     // Hours, not seconds: the next try is about 3 hours away.
     const wait = Date.parse(s.nextAttemptTime ?? "") - Date.now();
@@ -142,7 +156,12 @@ describe("a temporary refusal is not a wrong password", () => {
     await waitFor(async () => (await status(hh, u.token)).status === "idle", "IDLE again");
     await waitFor(() => ordersOf(hh, u.userid).length === 1, "the order");
     const after = await status(hh, u.token);
-    expect(after).toMatchObject({ reconnecting: false, nextAttemptTime: null, lastError: null });
+    expect(after).toMatchObject({
+      reconnecting: false,
+      nextAttemptTime: null,
+      lastError: null,
+      lastErrorCode: null,
+    });
     expect(hh.ingested.filter((i) => i.messageId === during.messageId).length).toBe(1);
   }, 20_000);
 

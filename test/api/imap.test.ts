@@ -144,10 +144,16 @@ describe("connect with an app password", () => {
     expect(st).toMatchObject({
       status: "idle",
       lastError: null,
+      lastErrorCode: null,
       folder: "INBOX",
       emailsScanned: 0,
       lastProcessedTime: null,
-      manualReconnect: { available: false, buttonState: "hidden" },
+      manualReconnect: {
+        available: false,
+        buttonState: "hidden",
+        message: "Not needed right now",
+        messageCode: "mailbox.server.action.notNeeded",
+      },
       idleRetry: { available: false, buttonState: "hidden" },
     });
     expect(events.some((e) => e.type === "mailbox.status")).toBe(true);

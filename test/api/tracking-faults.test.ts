@@ -115,6 +115,13 @@ describe.each(FAULTS)("a carrier answering $scenario", ({ scenario, summary, sta
       totalProcessed: 1,
       successfulUpdates: 0,
       message: `Checked 1 shipped order: 0 delivered, 0 still on the way. Could not check 1 UPS order (${summary}). They will be tried again at the next update.`,
+      messageParts: expect.arrayContaining([
+        expect.objectContaining({
+          code: "tracking.server.couldNotCheck",
+          values: expect.objectContaining({ count: 1, carrier: "UPS" }),
+        }),
+        { code: "tracking.server.triedAgain" },
+      ]),
     });
     expect(row(id)).toBe(before);
     expect(h.services.notifications.list(u.userid)).toHaveLength(0);

@@ -89,6 +89,9 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
     expect(body.warning).toBe(
       "Could not get tracking information from UPS: the carrier's service had an error. It will be checked again at the next update.",
     );
+    // The same sentence as a catalog id and values, for a reader in another language.
+    expect(body.warningCode).toBe("tracking.server.failed");
+    expect(body.warningValues).toEqual({ carrier: "UPS", reason: "serverError" });
   });
 
   test("Amazon Logistics and Other are saved without a look-up or a warning", async () => {
@@ -147,6 +150,8 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
     expect(body.warning).toBe(
       "UPS has not answered yet; this order is updated as soon as it does.",
     );
+    expect(body.warningCode).toBe("tracking.server.notYet");
+    expect(body.warningValues).toEqual({ carrier: "UPS" });
     expect(orderRow(o.orderid).last_tracking_update).toBeNull();
     const eventsBefore = seen.length;
     carrier.answer(deliveredAnswer("Delivered, front door"));
@@ -186,5 +191,6 @@ describe("PUT /api/orders/{id}/tracking with the carrier", () => {
     expect(body.order.deliverydetails).toBe("In transit");
     expect(body.trackingInfo).toEqual({ delivered: false, expectedDelivery: null });
     expect(body.warning).toBe("UPS has not given an expected delivery date for this parcel yet.");
+    expect(body.warningCode).toBe("tracking.server.noDate");
   });
 });

@@ -215,6 +215,16 @@ describe("POST /api/tracking/update-all", () => {
         // Only the three looked up are "checked"; the skipped ones and the one without a
         // number are said as such, with what makes the last checkable.
         "Checked 3 shipped orders: 1 delivered, 2 still on the way. Skipped 1 Amazon Logistics order (they update from Amazon's delivery emails). Skipped 2 orders whose carrier cannot be looked up (only UPS, FedEx and USPS can). 1 shipped order has no tracking number: add one to have it checked.",
+      // The same sentences as catalog ids and values, for a reader in another language.
+      messageParts: [
+        {
+          code: "tracking.server.checked",
+          values: { count: 3, delivered: 1, onTheWay: 2, troubled: 0 },
+        },
+        { code: "tracking.server.skippedAmazon", values: { count: 1 } },
+        { code: "tracking.server.skippedOther", values: { count: 2 } },
+        { code: "tracking.server.noNumber", values: { count: 1 } },
+      ],
     });
     expect(untouched.map((id) => JSON.stringify(orderRow(id)))).toEqual(before);
     const calls = fake.stats().calls;
@@ -270,6 +280,7 @@ describe("POST /api/tracking/update-all", () => {
       totalProcessed: 0,
       successfulUpdates: 0,
       message: "No shipped orders with tracking numbers to check.",
+      messageParts: [{ code: "tracking.server.noShipped" }],
     });
     expect(fake.stats().calls.UPS).toBe(0);
   });

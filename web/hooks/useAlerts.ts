@@ -14,6 +14,7 @@ import type {
 import { translate } from "../i18n/index.ts";
 import { apiJson, errorMessage } from "../lib/api.ts";
 import { alertKeys } from "../lib/query-keys.ts";
+import { serverSentence } from "../lib/server-text.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 
 export function useAlertChannels() {
@@ -75,7 +76,7 @@ export function useTestAlertChannel() {
       else
         toast({
           title: translate("alerts.test.failed"),
-          description: r.error,
+          description: serverSentence(r.errorCode, r.errorValues, r.error),
           variant: "destructive",
         });
     },

@@ -10,6 +10,7 @@ import type { DetectCarrierResponse, TrackingUpdateResponse } from "../../src/co
 import { ApiError, apiJson } from "../lib/api.ts";
 import { CARRIER_DETECT_DEBOUNCE_MS, shouldDetectCarrier } from "../lib/carrier-detection.ts";
 import { orderKeys } from "../lib/query-keys.ts";
+import { serverSentence } from "../lib/server-text.ts";
 import { toast, toastError } from "../lib/toast.tsx";
 import {
   TRACKING_WARNING_DELAY_MS,
@@ -43,7 +44,9 @@ export function toastTrackingSaved(res: TrackingUpdateResponse, timeZone?: strin
     description: trackingSuccessDescription(res, timeZone),
     variant: "success",
   });
-  const warning = res.warning;
+  const warning = res.warning
+    ? serverSentence(res.warningCode, res.warningValues, res.warning)
+    : null;
   if (warning) {
     setTimeout(
       () => toast({ title: trackingWarningTitle(), description: warning }),

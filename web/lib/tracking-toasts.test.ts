@@ -18,6 +18,7 @@ const summary = (over: Partial<UpdateAllTrackingResponse>): UpdateAllTrackingRes
   totalProcessed: 0,
   successfulUpdates: 0,
   message: "",
+  messageParts: [],
   ...over,
 });
 

@@ -12,6 +12,7 @@ import type {
   UpdateOrderTrackingResponse,
 } from "../../src/contract/tracking.ts";
 import { translate } from "../i18n/index.ts";
+import { serverSentence, serverText } from "./server-text.ts";
 
 export type ToastSpec = {
   title: string;
@@ -26,7 +27,7 @@ export type ToastSpec = {
  * 'Tracking Update Completed' with the server's message or 'No updates were needed.'
  */
 export function updateAllToast(res: UpdateAllTrackingResponse): ToastSpec {
-  const message = (res.message ?? "").trim();
+  const message = serverText(res.messageParts, res.message ?? "").trim();
   if (res.deliveredOrders > 0) {
     return {
       title: translate("tracking.updatedAll"),
@@ -80,7 +81,7 @@ export function updateOrderToast(res: UpdateOrderTrackingResponse): ToastSpec {
       variant: "success",
     };
   }
-  const warning = res.warning?.trim();
+  const warning = serverSentence(res.warningCode, res.warningValues, res.warning ?? "").trim();
   const title = translate("tracking.orderUpdated");
   return warning
     ? { title, description: warning, variant: "default" }

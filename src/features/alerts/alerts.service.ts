@@ -151,7 +151,13 @@ export function createAlertsService(deps: AlertsDeps) {
       });
       log.info({ channelId: row.id, type: row.type, outcome: outcome.kind }, "alerts: test");
       publishChange(userId, "alert-channel.delivered");
-      return outcome.kind === "sent" ? { ok: true } : { ok: false, error: outcome.result };
+      if (outcome.kind === "sent") return { ok: true };
+      const t = outcome.text;
+      return {
+        ok: false,
+        error: outcome.result,
+        ...(t ? { errorCode: t.code, ...(t.values ? { errorValues: t.values } : {}) } : {}),
+      };
     },
 
     webpushKey: () => ({ publicKey: vapid().publicKey }),

@@ -11,7 +11,9 @@
  * read what a LAN service answers).
  */
 import type { AlertEvent, AlertWebhookJson, WebhookFormat } from "../../contract/alerts.ts";
+import type { TextPart, TextValue } from "../../contract/text.ts";
 import type { Language } from "../../i18n/languages.ts";
+import { english, text } from "../../i18n/text.ts";
 import { translate } from "../../i18n/translate.ts";
 import { retryAfterMs } from "../../util/retry-after.ts";
 import {
@@ -213,21 +215,35 @@ export function buildRequest(
   }
 }
 
+/** `text`: the result as a catalog id and values (src/contract/text.ts), when it is one of ours. */
 export type SendOutcome =
   | { kind: "sent"; result: string }
   /** Worth another try: timeout, connection, 429 (after retryAfterMs when it said), 5xx. */
-  | { kind: "retry"; result: string; retryAfterMs: number | null }
+  | { kind: "retry"; result: string; retryAfterMs: number | null; text?: TextPart }
   /** No point trying again: 4xx other than 429, a refused address, a cross-host redirect. */
-  | { kind: "give-up"; result: string; gone?: boolean };
+  | { kind: "give-up"; result: string; gone?: boolean; text?: TextPart };
 
-/** The fixed sentence for a status that is not a success (the far side's words are not kept). */
-function statusSentence(status: number): string {
-  if (status >= 500) return "an error on its side";
-  if (status === 401 || status === 403)
-    return "access denied: check the address, token or password";
-  if (status === 404 || status === 410) return "nothing there: check the address";
-  if (status >= 400) return "it did not accept the alert";
-  return "not an answer alerts understand";
+/** The far side as a key of `alerts.server.answered`'s `who`. */
+function whoKey(target: AlertTarget): string {
+  if (target.type === "ntfy") return "ntfy";
+  if (target.type === "webpush") return "push";
+  return target.format === "discord" || target.format === "slack" ? target.format : "webhook";
+}
+
+/** The fixed reason for a status that is not a success (the far side's words are not kept). */
+function statusReason(status: number): string {
+  if (status === 429) return "tooMany";
+  if (status >= 500) return "serverError";
+  if (status === 401 || status === 403) return "denied";
+  if (status === 404 || status === 410) return "missing";
+  if (status >= 400) return "refused";
+  return "unknown";
+}
+
+/** A failed answer's result: its English words (locales/en.json) and its text. */
+function answered(id: string, values: Record<string, TextValue>) {
+  const t = text(`alerts.server.${id}`, values);
+  return { result: english(t), text: t };
 }
 
 export function outcomeOf(target: AlertTarget, res: OutgoingResponse, now: number): SendOutcome {
@@ -240,18 +256,17 @@ export function outcomeOf(target: AlertTarget, res: OutgoingResponse, now: numbe
     if (typeof ra === "string") h.set("retry-after", ra);
     return {
       kind: "retry",
-      result: `${said} (too many requests)`,
+      ...answered("answered", { who: whoKey(target), status: res.status, reason: "tooMany" }),
       retryAfterMs: ra ? retryAfterMs(h, now) : null,
     };
   }
+  const values = { who: whoKey(target), status: res.status, reason: statusReason(res.status) };
   if (res.status >= 500)
-    return { kind: "retry", result: `${said} (${statusSentence(res.status)})`, retryAfterMs: null };
+    return { kind: "retry", ...answered("answered", values), retryAfterMs: null };
   const gone = target.type === "webpush" && (res.status === 404 || res.status === 410);
   return {
     kind: "give-up",
-    result: gone
-      ? `${said}: this device's push subscription has ended; enable push on the device again`
-      : `${said} (${statusSentence(res.status)})`,
+    ...(gone ? answered("pushGone", { status: res.status }) : answered("answered", values)),
     gone,
   };
 }

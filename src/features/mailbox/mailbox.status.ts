@@ -5,12 +5,13 @@
  * and notifications the user reads about the mailbox.
  */
 import type { MailboxAction, MailboxStatus } from "../../contract/index.ts";
+import type { TextPart, TextValue } from "../../contract/text.ts";
 import type { MailboxAccountRow } from "../../db/schema.ts";
+import { english, text } from "../../i18n/text.ts";
 import type { AttemptLimiter, AttemptLimits } from "../../mail/imap/manager.ts";
 import { createAttemptLimiter } from "../../mail/imap/manager.ts";
 import type { SupervisorSnapshot } from "../../mail/imap/supervisor.ts";
 import { AppError, conflict, notFound } from "../../util/errors.ts";
-import { plural } from "../../util/plural.ts";
 import { type NotificationMessage, part } from "../notifications/message.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
 
@@ -53,25 +54,28 @@ export function createMailboxStatus(deps: {
       : { count: Math.ceil(min / 60), unit: "hours" };
   }
 
-  function inMinutes(t: Date): string {
-    const min = Math.max(1, Math.ceil((t.getTime() - now().getTime()) / 60_000));
-    if (min < 120) return plural(min, { one: "minute", other: "minutes" });
-    const h = Math.ceil(min / 60);
-    return `${h} hours`;
+  /** An action's message: its English words and its catalog id with values (src/contract/text.ts). */
+  function said(id: string, values?: Record<string, TextValue>) {
+    const t = text(`mailbox.server.action.${id}`, values);
+    return {
+      message: english(t),
+      messageCode: t.code,
+      ...(values ? { messageValues: values } : {}),
+    };
   }
 
   function action(
     limiter: AttemptLimiter,
     userId: number,
     relevant: boolean,
-    what: string,
+    what: "reconnect" | "retryIdle",
   ): MailboxAction {
     const b = limiter.budget(userId);
     const remainingAttempts = b.remaining;
     if (!relevant) {
       return {
         available: false,
-        message: "Not needed right now",
+        ...said("notNeeded"),
         nextAttemptTime: null,
         buttonState: "hidden",
         remainingAttempts,
@@ -79,11 +83,12 @@ export function createMailboxStatus(deps: {
     }
     if (b.blockedBy && b.nextAttemptTime) {
       const daily = b.blockedBy === "daily";
+      const wait = waitIn(b.nextAttemptTime);
       return {
         available: false,
-        message: daily
-          ? `Daily limit of ${limits.dailyMax} attempts reached. Try again in ${inMinutes(b.nextAttemptTime)}.`
-          : `Too many attempts. Try again in ${inMinutes(b.nextAttemptTime)}.`,
+        ...(daily
+          ? said("dailyLimit", { limit: limits.dailyMax, ...wait })
+          : said("tooMany", wait)),
         nextAttemptTime: b.nextAttemptTime.toISOString(),
         buttonState: daily ? "disabled" : "cooldown",
         remainingAttempts,
@@ -91,7 +96,12 @@ export function createMailboxStatus(deps: {
     }
     return {
       available: true,
-      message: `${what} (${remainingAttempts.window} of ${limits.windowMax} attempts left in ${Math.round(limits.windowMs / 60_000)} minutes, ${remainingAttempts.daily} today)`,
+      ...said(what, {
+        left: remainingAttempts.window,
+        max: limits.windowMax,
+        minutes: Math.round(limits.windowMs / 60_000),
+        today: remainingAttempts.daily,
+      }),
       nextAttemptTime: null,
       buttonState: "enabled",
       remainingAttempts,
@@ -120,13 +130,16 @@ export function createMailboxStatus(deps: {
     if (!a || (!a.isConnected && !expired)) throw notFound("mailbox_not_connected");
     const snap = deps.snapshot(userId);
     const status = expired || !snap ? "disconnected" : snap.status;
-    const lastError = expired
-      ? EXPIRED
+    // Why, in words and (when it is one of ours) as a catalog id with values (src/contract/text.ts).
+    const ours: TextPart | null = expired
+      ? text("mailbox.server.expired")
       : !snap
-        ? "Mailbox monitoring is not running. Reconnect to start it."
+        ? text("mailbox.server.notRunning")
         : status === "polling"
-          ? "Real-time monitoring is unavailable: new mail is checked every 5 minutes."
-          : snap.lastError;
+          ? text("mailbox.server.polling")
+          : null;
+    const lastError = ours ? english(ours) : (snap?.lastError ?? null);
+    const why = ours ?? (lastError === null ? null : (snap?.lastErrorText ?? null));
     const stats = deps.stats(userId);
     return {
       status,
@@ -134,10 +147,12 @@ export function createMailboxStatus(deps: {
         reconnectLimiter,
         userId,
         !expired && status === "disconnected",
-        "Reconnect to Gmail now",
+        "reconnect",
       ),
-      idleRetry: action(idleLimiter, userId, status === "polling", "Retry real-time monitoring"),
+      idleRetry: action(idleLimiter, userId, status === "polling", "retryIdle"),
       lastError,
+      lastErrorCode: why?.code ?? null,
+      ...(why?.values ? { lastErrorValues: why.values } : {}),
       folder: a.selectedFolder,
       lastProcessedTime: stats.lastprocessedtime,
       emailsScanned: stats.emailsscanned,

@@ -5,6 +5,8 @@
 
 import { CARRIER_LABELS } from "../../contract/constants.ts";
 import type { Carrier } from "../../contract/index.ts";
+import type { TextPart, TextValue } from "../../contract/text.ts";
+import { english, text } from "../../i18n/text.ts";
 import type {
   TrackingFailureReason,
   TrackingProblem,
@@ -12,13 +14,9 @@ import type {
 } from "../../tracking/types.ts";
 import { orderPath, reviewLink } from "../../util/app-links.ts";
 import { AppError } from "../../util/errors.ts";
-import { plural } from "../../util/plural.ts";
 import { type NotificationMessage, part, yesNo } from "../notifications/message.ts";
 
-export const CARRIER_UNKNOWN_WARNING =
-  "The carrier could not be recognised from this tracking number; choose it by hand.";
 export const PREFERENCES_SAVED = "Tracking preferences saved";
-export const NO_SHIPPED_ORDERS = "No shipped orders with tracking numbers to check.";
 
 export const CARRIER_NAMES: Record<Carrier, string> = {
   ...CARRIER_LABELS,
@@ -34,38 +32,21 @@ export type FailureTally = Map<
   Map<TrackingFailureReason, { count: number; sample: string }>
 >;
 
-/** Short reason texts for summaries and warnings. */
-export const REASON_TEXT: Record<TrackingFailureReason, string> = {
-  "not-configured": "not set up on this server",
-  unsupported: "cannot be looked up",
-  "not-found": "the carrier does not know the number yet",
-  "auth-failed": "the carrier refused this server's credentials",
-  "rate-limited": "the carrier's look-up limit was reached",
-  timeout: "the carrier did not answer in time",
-  "server-error": "the carrier's service had an error",
-  unreadable: "the carrier's answer could not be read",
+/** The catalog key of each failure reason (`tracking.server.reason.<key>`, `…failed`'s `reason`). */
+const REASON_KEY: Record<TrackingFailureReason, string> = {
+  "not-configured": "notConfigured",
+  unsupported: "unsupported",
+  "not-found": "notFound",
+  "auth-failed": "authFailed",
+  "rate-limited": "rateLimited",
+  timeout: "timeout",
+  "server-error": "serverError",
+  unreadable: "unreadable",
 };
 
 /** "2 timed out": the failures of one reason in an update-all summary. */
-function countText(reason: TrackingFailureReason, n: number, name: string): string {
-  switch (reason) {
-    case "not-found":
-      return `${n} not known to ${name} yet`;
-    case "timeout":
-      return `${n} timed out`;
-    case "server-error":
-      return `${n} failed with a ${name} service error`;
-    case "rate-limited":
-      return `${n} over ${name}'s look-up limit`;
-    case "unreadable":
-      return `${n} with an answer that could not be read`;
-    case "auth-failed":
-      return `${n} refused: ${name} rejected this server's credentials`;
-    case "not-configured":
-      return `${n} not set up on this server`;
-    default:
-      return `${n} cannot be looked up`;
-  }
+function countText(reason: TrackingFailureReason, n: number, name: string): TextPart {
+  return text(`tracking.server.reason.${REASON_KEY[reason]}`, { count: n, carrier: name });
 }
 
 /** The notification about orders that became Received by carrier tracking. */
@@ -170,26 +151,47 @@ export function unsupportedError(carrier: Carrier | null): AppError {
   return new AppError(422, "carrier_unknown");
 }
 
+/** A warning of a tracking answer: the English words, and the catalog id with its values (src/contract/text.ts). */
+export type Warning = {
+  warning: string;
+  warningCode: string;
+  warningValues?: Record<string, TextValue>;
+};
+
+function warning(code: string, values?: Record<string, TextValue>): Warning {
+  const part = text(code, values);
+  return {
+    warning: english(part),
+    warningCode: code,
+    ...(values ? { warningValues: values } : {}),
+  };
+}
+
+export const carrierUnknownWarning = () => warning("tracking.server.carrierUnknown");
+
 /** The warnings of PUT tracking when the carrier's answer is not there (yet). */
 export const savedWarnings = {
   notConfigured: (carrier: Carrier) =>
-    `${CARRIER_NAMES[carrier]} tracking is not set up on this server, so the delivery of this order is not checked automatically.`,
+    warning("tracking.server.notConfigured", { carrier: CARRIER_NAMES[carrier] }),
   failed: (carrier: Carrier, reason: TrackingFailureReason) =>
-    `Could not get tracking information from ${CARRIER_NAMES[carrier]}: ${REASON_TEXT[reason]}. It will be checked again at the next update.`,
+    warning("tracking.server.failed", {
+      carrier: CARRIER_NAMES[carrier],
+      reason: REASON_KEY[reason],
+    }),
   notYet: (carrier: Carrier) =>
-    `${CARRIER_NAMES[carrier]} has not answered yet; this order is updated as soon as it does.`,
+    warning("tracking.server.notYet", { carrier: CARRIER_NAMES[carrier] }),
 };
 
 /** 409 for an order whose tracking is not looked up. */
 export const noNumberError = () => new AppError(409, "tracking_number_missing");
 export const canceledError = () => new AppError(409, "tracking_order_canceled");
 
-export function noDateWarning(carrier: Carrier, r: TrackingResult): string | null {
+export function noDateWarning(carrier: Carrier, r: TrackingResult): Warning | null {
   if (r.delivered || r.expectedDelivery) return null;
-  return `${CARRIER_NAMES[carrier]} has not given an expected delivery date for this parcel yet.`;
+  return warning("tracking.server.noDate", { carrier: CARRIER_NAMES[carrier] });
 }
 
-/** The update-all summary for people (docs/messages.md shows it in the "Tracking Update Completed" toast). */
+/** The update-all summary for people (docs/messages.md shows it in the "Tracking Update Completed" toast): one text per sentence. */
 export function summary(s: {
   noNumber: number;
   delivered: number;
@@ -199,8 +201,8 @@ export function summary(s: {
   other: number;
   notConfigured: Map<Carrier, number>;
   failures: FailureTally;
-}): string {
-  const parts: string[] = [];
+}): TextPart[] {
+  const parts: TextPart[] = [];
   const onTheWay = s.successful - s.delivered - s.troubled;
   let failedTotal = 0;
   for (const byReason of s.failures.values())
@@ -208,25 +210,20 @@ export function summary(s: {
   // Only the orders a carrier was asked about are "checked"; the skipped ones are said below.
   const looked = s.successful + failedTotal;
   if (looked > 0) {
-    const checked = [`${s.delivered} delivered`, `${onTheWay} still on the way`];
-    if (s.troubled > 0) checked.push(`${s.troubled} with a problem the carrier reported`);
     parts.push(
-      `Checked ${plural(looked, { one: "shipped order", other: "shipped orders" })}: ${checked.join(", ")}.`,
+      text("tracking.server.checked", {
+        count: looked,
+        delivered: s.delivered,
+        onTheWay,
+        troubled: s.troubled,
+      }),
     );
-  } else parts.push("No shipped order could be checked with a carrier.");
-  if (s.amazon > 0) {
-    parts.push(
-      `Skipped ${plural(s.amazon, { one: "Amazon Logistics order", other: "Amazon Logistics orders" })} (they update from Amazon's delivery emails).`,
-    );
-  }
-  if (s.other > 0) {
-    parts.push(
-      `Skipped ${plural(s.other, { one: "order", other: "orders" })} whose carrier cannot be looked up (only UPS, FedEx and USPS can).`,
-    );
-  }
+  } else parts.push(text("tracking.server.noneChecked"));
+  if (s.amazon > 0) parts.push(text("tracking.server.skippedAmazon", { count: s.amazon }));
+  if (s.other > 0) parts.push(text("tracking.server.skippedOther", { count: s.other }));
   for (const [carrier, n] of s.notConfigured) {
     parts.push(
-      `Skipped ${plural(n, { one: `${CARRIER_NAMES[carrier]} order`, other: `${CARRIER_NAMES[carrier]} orders` })}: ${CARRIER_NAMES[carrier]} tracking is not set up on this server.`,
+      text("tracking.server.skippedNotConfigured", { count: n, carrier: CARRIER_NAMES[carrier] }),
     );
   }
   let failed = 0;
@@ -237,19 +234,23 @@ export function summary(s: {
     });
     const n = [...byReason.values()].reduce((a, f) => a + f.count, 0);
     parts.push(
-      `Could not check ${plural(n, { one: `${CARRIER_NAMES[carrier]} order`, other: `${CARRIER_NAMES[carrier]} orders` })} (${reasons.join("; ")}).`,
+      text("tracking.server.couldNotCheck", { count: n, carrier: CARRIER_NAMES[carrier], reasons }),
     );
   }
-  if (failed > 0) parts.push("They will be tried again at the next update.");
+  if (failed > 0) parts.push(text("tracking.server.triedAgain"));
   const none = noNumberText(s.noNumber);
   if (none) parts.push(none);
-  return parts.join(" ");
+  return parts;
+}
+
+/** The update-all summary when no shipped order has a number to check. */
+export function nothingToCheck(noNumber: number): TextPart[] {
+  const none = noNumberText(noNumber);
+  return [text("tracking.server.noShipped"), ...(none ? [none] : [])];
 }
 
 /** The Shipped orders update-all cannot look at, and what makes them checkable. */
-export function noNumberText(n: number): string | null {
+export function noNumberText(n: number): TextPart | null {
   if (n === 0) return null;
-  return n === 1
-    ? "1 shipped order has no tracking number: add one to have it checked."
-    : `${n} shipped orders have no tracking number: add one to have them checked.`;
+  return text("tracking.server.noNumber", { count: n });
 }

@@ -49,8 +49,8 @@ import type { NotificationsService } from "../notifications/notifications.servic
 import { DELIVERED_STATUSES, toOrder } from "../orders/order-model.ts";
 import type { OrderPatch, OrdersRepo } from "../orders/orders.repo.ts";
 import {
-  CARRIER_UNKNOWN_WARNING,
   canceledError,
+  carrierUnknownWarning,
   deliveredNotice,
   failureError,
   noDateWarning,
@@ -243,7 +243,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       }
       const order = toOrder(applied.row);
       const warning = noDateWarning(carrier, outcome.result);
-      return { delivered: outcome.result.delivered, order, ...(warning ? { warning } : {}) };
+      return { delivered: outcome.result.delivered, order, ...warning };
     },
 
     /**
@@ -263,10 +263,10 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       const number = saved.trackingNumber;
       if (!number) return base;
       const carrier = (saved.carrier as Carrier | null) ?? null;
-      if (!carrier) return { ...base, warning: CARRIER_UNKNOWN_WARNING };
+      if (!carrier) return { ...base, ...carrierUnknownWarning() };
       // Amazon Logistics moves with Amazon's mail; Other has its tracker link: nothing to ask.
       if (saved.status !== "Shipped" || !LOOKUP_CARRIERS.includes(carrier)) return base;
-      if (!canLookUp(carrier)) return { ...base, warning: savedWarnings.notConfigured(carrier) };
+      if (!canLookUp(carrier)) return { ...base, ...savedWarnings.notConfigured(carrier) };
       // What the carrier's answer does to the order, whenever it comes.
       const settle = (outcome: TrackingOutcome): TrackingUpdateResponse => {
         if (!outcome.ok) {
@@ -280,10 +280,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
             },
             "tracking look-up after saving failed; the order is left as saved",
           );
-          return {
-            ...base,
-            warning: savedWarnings.failed(carrier, outcome.reason),
-          };
+          return { ...base, ...savedWarnings.failed(carrier, outcome.reason) };
         }
         const applied = apply(userId, saved.id, number, outcome.result);
         if (!applied) return base;
@@ -301,7 +298,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
             delivered: outcome.result.delivered,
             expectedDelivery: outcome.result.expectedDelivery ?? updated.expecteddeliverydate,
           },
-          ...(warning ? { warning } : {}),
+          ...warning,
         };
       };
       const answered = deps.lookup.track(carrier, number).then(settle);
@@ -314,7 +311,7 @@ export function createTrackingService(deps: TrackingServiceDeps) {
       answered.catch((err: unknown) =>
         log.error({ userId, orderId: saved.id, carrier, err }, "late tracking answer not applied"),
       );
-      return { ...base, warning: savedWarnings.notYet(carrier) };
+      return { ...base, ...savedWarnings.notYet(carrier) };
     },
   };
 }

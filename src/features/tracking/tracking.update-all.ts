@@ -5,8 +5,10 @@
  * problem (table tracking_problems), and one summary for people.
  */
 import type { Carrier, UpdateAllTrackingResponse } from "../../contract/index.ts";
+import type { TextPart } from "../../contract/text.ts";
 import type { OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
+import { englishAll } from "../../i18n/text.ts";
 import type { Logger } from "../../log.ts";
 import type {
   CarrierLookup,
@@ -15,13 +17,7 @@ import type {
   TrackingResult,
 } from "../../tracking/types.ts";
 import type { NotificationsService } from "../notifications/notifications.service.ts";
-import {
-  type FailureTally,
-  NO_SHIPPED_ORDERS,
-  noNumberText,
-  problemNotice,
-  summary,
-} from "./tracking.messages.ts";
+import { type FailureTally, nothingToCheck, problemNotice, summary } from "./tracking.messages.ts";
 import type { ProblemState, TrackedOrder, TrackingRepo } from "./tracking.repo.ts";
 
 /** Carriers whose status an API can tell (with credentials or the aggregator). */
@@ -75,7 +71,7 @@ export async function runUpdateAll(
       deliveredOrders: 0,
       totalProcessed: 0,
       successfulUpdates: 0,
-      message: [NO_SHIPPED_ORDERS, noNumberText(noNumber)].filter(Boolean).join(" "),
+      ...said(nothingToCheck(noNumber)),
     };
   }
   const supported = new Set(deps.lookup.supported());
@@ -232,7 +228,7 @@ export async function runUpdateAll(
     log.info({ userId, trigger, carrier, orders: n }, "tracking skipped: carrier not configured");
   }
 
-  const message = summary({
+  const parts = summary({
     noNumber,
     delivered: delivered.length,
     successful,
@@ -258,6 +254,11 @@ export async function runUpdateAll(
     deliveredOrders: delivered.length,
     totalProcessed: all.length,
     successfulUpdates: successful,
-    message,
+    ...said(parts),
   };
+}
+
+/** The summary's English words and its texts (src/contract/text.ts). */
+function said(parts: TextPart[]): { message: string; messageParts: TextPart[] } {
+  return { message: englishAll(parts), messageParts: parts };
 }

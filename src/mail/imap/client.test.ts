@@ -4,7 +4,11 @@
  * server: test/api/imap-faults.test.ts.)
  */
 import { describe, expect, test } from "bun:test";
-import { classifyImapError, REFUSAL_WAIT_MS, WEB_LOGIN_REQUIRED } from "./client.ts";
+import { classifyImapError, REFUSAL_WAIT_MS } from "./client.ts";
+
+/** Gmail's web-login refusal in our words (locales/en.json mailbox.server.webLogin). */
+const WEB_LOGIN_REQUIRED =
+  "Gmail wants this account to sign in on the web first. Open https://mail.google.com in a browser, sign in with this account and follow the steps there; Grapevine tries again by itself.";
 
 /** An error shaped as imapflow's login() throws it. */
 const loginNo = (code: string | undefined, text: string) =>

@@ -15,6 +15,8 @@
 import type { ImapFlow, SearchObject } from "imapflow";
 import pTimeout from "p-timeout";
 import type { MailFolder } from "../../contract/index.ts";
+import type { TextPart, TextValue } from "../../contract/text.ts";
+import { english, text } from "../../i18n/text.ts";
 import type { Logger } from "../../log.ts";
 
 export type ImapAuth = { user: string; pass: string } | { user: string; accessToken: string };
@@ -47,14 +49,29 @@ export class ImapError extends Error {
     readonly kind: ImapErrorKind,
     message: string,
     cause?: unknown,
-    opts: { retryAfterMs?: number; status?: 502 | 503 | 504 } = {},
+    opts: { retryAfterMs?: number; status?: 502 | 503 | 504; text?: TextPart } = {},
   ) {
     super(message, { cause });
+    this.text = opts.text ?? null;
     this.retryAfterMs = opts.retryAfterMs ?? null;
     this.status = opts.status ?? (kind === "refused" ? 503 : 502);
   }
   /** How long the server asked us to wait before the next try, when it did. */
   readonly retryAfterMs: number | null;
+  /** The message as a catalog id and values (src/contract/text.ts), when it is one of ours. */
+  readonly text: TextPart | null;
+}
+
+/** An ImapError whose words are `mailbox.server.<id>` of the English catalog. */
+export function imapError(
+  kind: ImapErrorKind,
+  id: string,
+  values?: Record<string, TextValue>,
+  cause?: unknown,
+  opts: { retryAfterMs?: number; status?: 502 | 503 | 504 } = {},
+): ImapError {
+  const t = text(`mailbox.server.${id}`, values);
+  return new ImapError(kind, english(t), cause, { ...opts, text: t });
 }
 
 const NETWORK_CODES = new Set([
@@ -100,59 +117,45 @@ export const REFUSAL_WAIT_MS = {
   overQuota: HOUR,
 } as const;
 
-export const WEB_LOGIN_REQUIRED =
-  "Gmail wants this account to sign in on the web first. Open https://mail.google.com in a browser, sign in with this account and follow the steps there; Grapevine tries again by itself.";
-
 /** A login refusal: the credentials (auth), or a temporary refusal (refused) with its wait. */
 function classifyRefusal(code: string, text: string, err: unknown): ImapError | null {
   const t = text.replace(/\s+/g, " ").trim();
-  const refused = (msg: string, retryAfterMs?: number) =>
-    new ImapError("refused", msg, err, { retryAfterMs });
+  const refused = (id: string, retryAfterMs?: number) =>
+    imapError("refused", id, { reason: t }, err, { retryAfterMs });
+  const loginRefused = () => imapError("auth", "loginRefused", { reason: t }, err);
   // Gmail's wrong-password answers, whatever code they carry.
   if (
     /invalid credentials|username and password not accepted|application-specific password required/i.test(
       t,
     )
   ) {
-    return new ImapError("auth", `The server refused the login: ${t}`, err);
+    return loginRefused();
   }
   if (code === "WEBALERT" || /web login required|log ?in via your web browser/i.test(t)) {
-    return refused(WEB_LOGIN_REQUIRED, REFUSAL_WAIT_MS.webLogin);
+    return refused("webLogin", REFUSAL_WAIT_MS.webLogin);
   }
   if (/exceeded (?:command or )?bandwidth|bandwidth limit/i.test(t)) {
-    return refused(
-      "Gmail paused this account's mail downloads: it has used its daily IMAP allowance. Grapevine tries again in a few hours.",
-      REFUSAL_WAIT_MS.bandwidth,
-    );
+    return refused("bandwidth", REFUSAL_WAIT_MS.bandwidth);
   }
   if (/too many simultaneous connections/i.test(t)) {
-    return refused(
-      "Gmail refused the connection: this account has too many mail programs connected at once. Close some, or wait; Grapevine tries again by itself.",
-      REFUSAL_WAIT_MS.tooManyConnections,
-    );
+    return refused("tooManyConnections", REFUSAL_WAIT_MS.tooManyConnections);
   }
   if (code === "THROTTLED" || /throttl/i.test(t)) {
-    return refused(
-      "Gmail is slowing down this account's connections for a while (throttled). Grapevine tries again by itself.",
-      REFUSAL_WAIT_MS.throttled,
-    );
+    return refused("throttled", REFUSAL_WAIT_MS.throttled);
   }
   switch (code) {
     case "AUTHENTICATIONFAILED":
     case "AUTHORIZATIONFAILED":
     case "EXPIRED":
-      return new ImapError("auth", `The server refused the login: ${t}`, err);
+      return loginRefused();
     case "UNAVAILABLE":
-      return refused(`The mail server is temporarily unavailable: ${t}`);
+      return refused("unavailable");
     case "LIMIT":
-      return refused(`The mail server refused for now (over a limit): ${t}`, REFUSAL_WAIT_MS.limit);
+      return refused("limit", REFUSAL_WAIT_MS.limit);
     case "OVERQUOTA":
-      return refused(
-        `The mail server refused for now (over quota): ${t}`,
-        REFUSAL_WAIT_MS.overQuota,
-      );
+      return refused("overQuota", REFUSAL_WAIT_MS.overQuota);
     case "ALERT":
-      return refused(`The mail server refused the login for now: ${t}`);
+      return refused("alert");
   }
   return null;
 }
@@ -164,31 +167,27 @@ const TLS_CODE =
 function classifyConnectionFault(e: ErrLike, err: unknown, ep?: ImapEndpoint): ImapError | null {
   const host = ep?.host ?? "the mail server";
   const where = ep ? `${ep.host}:${ep.port}` : "the mail server";
+  // The sentence with the server named; without an endpoint its English words only ("the mail server").
+  const fault = (id: string, words: string, status: 502 | 504 = 502) =>
+    ep
+      ? imapError("network", id, { host, where }, err, { status })
+      : new ImapError("network", words, err, { status });
   const code = e.code ?? "";
   const text = `${e.message ?? ""}`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || /getaddrinfo|DNS/i.test(text)) {
-    return new ImapError(
-      "network",
+    return fault(
+      "notFound",
       `Could not find ${host}: no such server name, or DNS is not answering.`,
-      err,
-      { status: 502 },
     );
   }
   if (code === "ECONNREFUSED" || /connection refused/i.test(text)) {
-    return new ImapError(
-      "network",
+    return fault(
+      "connectionRefused",
       `${where} refused the connection: no mail server is listening there.`,
-      err,
-      { status: 502 },
     );
   }
   if (code === "EHOSTUNREACH" || code === "ENETUNREACH") {
-    return new ImapError(
-      "network",
-      `${where} cannot be reached from this server (no route to it).`,
-      err,
-      { status: 502 },
-    );
+    return fault("unreachable", `${where} cannot be reached from this server (no route to it).`);
   }
   if (
     code === "ETIMEDOUT" ||
@@ -197,36 +196,28 @@ function classifyConnectionFault(e: ErrLike, err: unknown, ep?: ImapEndpoint): I
     code === "GREETING_TIMEOUT" ||
     /timed? ?out/i.test(text)
   ) {
-    return new ImapError("network", `${where} did not answer in time.`, err, { status: 504 });
+    return fault("timeout", `${where} did not answer in time.`, 504);
   }
   if (TLS_CODE.test(code) || /certificate|ssl|tls/i.test(text)) {
     if (/ALTNAME|HOSTNAME|not valid for|does not match/i.test(`${code} ${text}`)) {
-      return new ImapError("network", `The server's certificate is not valid for ${host}.`, err, {
-        status: 502,
-      });
+      return fault("certificateName", `The server's certificate is not valid for ${host}.`);
     }
     if (/EXPIRED/i.test(code) || /expired/i.test(text)) {
-      return new ImapError("network", `The server's certificate for ${host} has expired.`, err, {
-        status: 502,
-      });
+      return fault("certificateExpired", `The server's certificate for ${host} has expired.`);
     }
     if (/SELF_SIGNED|UNABLE_TO_|DEPTH_ZERO|issuer|self.signed/i.test(`${code} ${text}`)) {
-      return new ImapError(
-        "network",
+      return fault(
+        "certificateUntrusted",
         `The server's certificate for ${host} is not signed by a trusted authority.`,
-        err,
-        { status: 502 },
       );
     }
-    return new ImapError(
-      "network",
+    return fault(
+      "tls",
       `Could not make a secure (TLS) connection to ${where}: is it an IMAP server with TLS on that port?`,
-      err,
-      { status: 502 },
     );
   }
   if (NETWORK_CODES.has(code) || /socket|connection|closed/i.test(text)) {
-    return new ImapError("network", `The connection to ${where} was lost.`, err, { status: 502 });
+    return fault("connectionLost", `The connection to ${where} was lost.`);
   }
   return null;
 }
@@ -246,8 +237,7 @@ export function classifyImapError(err: unknown, endpoint?: ImapEndpoint): ImapEr
     const r = classifyRefusal(code, text, err);
     if (r) return r;
     // A bare NO to LOGIN: the credentials.
-    if (e.authenticationFailed)
-      return new ImapError("auth", `The server refused the login: ${text}`, err);
+    if (e.authenticationFailed) return imapError("auth", "loginRefused", { reason: text }, err);
   }
   return classifyConnectionFault(e, err, endpoint) ?? new ImapError("other", text, err);
 }

@@ -25,9 +25,10 @@
 import type { ImapFlow } from "imapflow";
 import pTimeout from "p-timeout";
 import type { MailboxState } from "../../contract/index.ts";
+import type { TextPart } from "../../contract/text.ts";
 import type { Logger } from "../../log.ts";
 import { atLeast, backoffDelay } from "../../util/backoff.ts";
-import { classifyImapError, closeImap, ImapError } from "./client.ts";
+import { classifyImapError, closeImap, type ImapError, imapError } from "./client.ts";
 import type { MailSettings, SyncFn } from "./ports.ts";
 
 export type SupervisorTimings = {
@@ -66,6 +67,8 @@ export type SupervisorSnapshot = {
   status: MailboxState;
   /** Why it is not connected (or why real-time monitoring is off), or null. */
   lastError: string | null;
+  /** The same as a catalog id and values (src/contract/text.ts), when it is one of ours. */
+  lastErrorText: TextPart | null;
   folder: string | null;
   /** True after IDLE failed on this connection (the retry-to-real-time offer applies). */
   idleFailed: boolean;
@@ -127,6 +130,7 @@ export function createSupervisor(deps: SupervisorDeps) {
   };
   let status: MailboxState = "disconnected";
   let lastError: string | null = null;
+  let lastErrorText: TextPart | null = null;
   let folder: string | null = null;
   /** The run that may act; a stopped or replaced run sees a different value and ends. */
   let activeRun: number | null = null;
@@ -145,6 +149,7 @@ export function createSupervisor(deps: SupervisorDeps) {
     return {
       status,
       lastError,
+      lastErrorText,
       folder,
       idleFailed: !wantIdle,
       running: activeRun !== null,
@@ -153,10 +158,19 @@ export function createSupervisor(deps: SupervisorDeps) {
     };
   }
 
-  function setState(next: MailboxState, error: string | null = null) {
-    if (next === status && error === lastError) return;
+  const currentError = () =>
+    lastError === null ? null : { message: lastError, text: lastErrorText };
+
+  /** The new state and why (an ImapError or one of ours carries its catalog id). */
+  function setState(
+    next: MailboxState,
+    error: { message: string; text: TextPart | null } | null = null,
+  ) {
+    const words = error?.message ?? null;
+    if (next === status && words === lastError) return;
     status = next;
-    lastError = error;
+    lastError = words;
+    lastErrorText = error?.text ?? null;
     log.debug({ status, lastError }, "mailbox state");
     try {
       deps.onChange?.(snapshot());
@@ -314,10 +328,7 @@ export function createSupervisor(deps: SupervisorDeps) {
         }
         if (!alive() || reason === "stop" || reason === "restart") return;
         if (reason === "closed" || !c.usable) {
-          throw new ImapError(
-            "network",
-            "The mail server stopped answering or closed the connection; reconnecting.",
-          );
+          throw imapError("network", "stoppedAnswering");
         }
         if (reason === "retry-idle") continue;
         // New mail, an IDLE restart or a poll: look for new mail.
@@ -350,7 +361,7 @@ export function createSupervisor(deps: SupervisorDeps) {
       // Wake-ups meant for the previous connection do not apply to this one.
       if (pending && PRIORITY[pending] < PRIORITY.restart) pending = null;
       folder = settings.selectedFolder;
-      setState("connecting", lastError);
+      setState("connecting", currentError());
       let c: ImapFlow | null = null;
       try {
         c = await deps.connect();
@@ -364,10 +375,7 @@ export function createSupervisor(deps: SupervisorDeps) {
         if (e.kind === "auth") {
           log.warn({ err: e.message }, "the mail server refused the login: supervisor stops");
           activeRun = null;
-          setState(
-            "disconnected",
-            "Gmail refused the saved credentials. Connect the mailbox again in Account Settings.",
-          );
+          setState("disconnected", imapError("auth", "credentialsRefused"));
           try {
             deps.onAuthFailure?.(e);
           } catch (cbErr) {
@@ -384,7 +392,7 @@ export function createSupervisor(deps: SupervisorDeps) {
         log.warn({ err: e.message, kind: e.kind, retryInMs: delay }, "mailbox connection failed");
         reconnecting = true;
         nextAttemptTime = new Date(Date.now() + delay).toISOString();
-        setState("disconnected", e.message);
+        setState("disconnected", e);
         const r = await waitWake(delay).promise;
         nextAttemptTime = null;
         if (r === "stop" || !alive()) break;
@@ -398,7 +406,7 @@ export function createSupervisor(deps: SupervisorDeps) {
     if (activeRun === null) {
       reconnecting = false;
       nextAttemptTime = null;
-      setState("disconnected", lastError);
+      setState("disconnected", currentError());
     }
   }
 
@@ -413,7 +421,7 @@ export function createSupervisor(deps: SupervisorDeps) {
         // Never reaches another user or the process.
         if (activeRun === run) activeRun = null;
         log.error({ err }, "mailbox supervisor crashed");
-        setState("disconnected", "The mailbox monitor stopped unexpectedly. Reconnect to retry.");
+        setState("disconnected", imapError("other", "monitorStopped"));
       }),
     );
   }

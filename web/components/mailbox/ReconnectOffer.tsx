@@ -7,6 +7,7 @@ import type { MailboxAction, MailboxStatus } from "../../../src/contract/mailbox
 import { useManualReconnect, useRetryIdle } from "../../hooks/useMailbox.ts";
 import { useT } from "../../i18n/index.ts";
 import { formatDate } from "../../lib/format.ts";
+import { mailboxErrorText, serverSentence } from "../../lib/server-text.ts";
 import "../../styles/mailbox-status.css";
 
 export function ReconnectOffer({ status, timeZone }: { status: MailboxStatus; timeZone?: string }) {
@@ -17,7 +18,7 @@ export function ReconnectOffer({ status, timeZone }: { status: MailboxStatus; ti
     return (
       <Offer
         kind="reconnect"
-        text={status.lastError ?? t("mailbox.offer.lost")}
+        text={mailboxErrorText(status) ?? t("mailbox.offer.lost")}
         action={status.manualReconnect}
         label={t("mailbox.offer.reconnect")}
         autoNext={status.nextAttemptTime}
@@ -31,7 +32,7 @@ export function ReconnectOffer({ status, timeZone }: { status: MailboxStatus; ti
     return (
       <Offer
         kind="retry"
-        text={status.lastError ?? t("mailbox.offer.polling")}
+        text={mailboxErrorText(status) ?? t("mailbox.offer.polling")}
         action={status.idleRetry}
         label={t("mailbox.offer.retry")}
         busy={retry.isPending}
@@ -65,7 +66,11 @@ function Offer(props: {
             {t("mailbox.offer.nextAuto", { time: formatDate(props.autoNext, props.timeZone) })}
           </small>
         )}
-        {action.message && <small className="mailbox-offer-note">{action.message}</small>}
+        {action.message && (
+          <small className="mailbox-offer-note">
+            {serverSentence(action.messageCode, action.messageValues, action.message)}
+          </small>
+        )}
         {action.nextAttemptTime && (
           <small className="mailbox-offer-note">
             {t("mailbox.offer.nextAttempt", {

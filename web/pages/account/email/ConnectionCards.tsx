@@ -12,6 +12,7 @@ import { useDisconnectEmail, useMailboxStatus } from "../../../hooks/useMailbox.
 import { translate, useT } from "../../../i18n/index.ts";
 import { errorMessage } from "../../../lib/api.ts";
 import { formatRelativeTime } from "../../../lib/format.ts";
+import { mailboxErrorText } from "../../../lib/server-text.ts";
 import { toast, toastError } from "../../../lib/toast.tsx";
 
 export const SOON_PROVIDERS = ["Outlook", "Yahoo", "iCloud", "Other providers"] as const;
@@ -68,7 +69,7 @@ export function ConnectedBox(props: { user: UserData; settings: EmailSettings; t
           {t("email.disconnect")}
         </button>
       </div>
-      {showError && <p className="mailbox-error">{status.lastError}</p>}
+      {showError && <p className="mailbox-error">{mailboxErrorText(status)}</p>}
       {status && <ReconnectOffer status={status} timeZone={timeZone} />}
       <ConfirmDialog
         open={confirming}

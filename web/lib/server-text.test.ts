@@ -1,0 +1,163 @@
+/**
+ * The server's sentences in successful answers (src/contract/text.ts) in the reader's language:
+ * a German or Japanese reader gets the catalog sentence of each id with its values, an English
+ * reader the same words the server sent, and an id this page's catalog lacks shows the server's
+ * words.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { i18n } from "@lingui/core";
+import german from "../../locales/de.json";
+import japanese from "../../locales/ja.json";
+import type { TextPart } from "../../src/contract/text.ts";
+import type { UpdateAllTrackingResponse } from "../../src/contract/tracking.ts";
+import { mailboxErrorText, serverSentence, serverText } from "./server-text.ts";
+import { updateAllToast, updateOrderToast } from "./tracking-toasts.ts";
+
+function readIn(language: "de" | "ja") {
+  i18n.load(language, language === "de" ? german : japanese);
+  i18n.activate(language, [language === "de" ? "de-DE" : "ja-JP"]);
+}
+
+// Every other test reads English (test/setup.ts): put it back after each one here.
+afterEach(() => i18n.activate("en", ["en-US"]));
+
+// What POST /api/tracking/update-all sends when UPS timed out for one of two orders
+// (test/api/tracking-faults.test.ts asserts the server's side).
+const ENGLISH =
+  "Checked 2 shipped orders: 1 delivered, 0 still on the way. Could not check 1 UPS order (1 timed out). They will be tried again at the next update.";
+const PARTS: TextPart[] = [
+  {
+    code: "tracking.server.checked",
+    values: { count: 2, delivered: 1, onTheWay: 0, troubled: 0 },
+  },
+  {
+    code: "tracking.server.couldNotCheck",
+    values: {
+      count: 1,
+      carrier: "UPS",
+      reasons: [{ code: "tracking.server.reason.timeout", values: { count: 1, carrier: "UPS" } }],
+    },
+  },
+  { code: "tracking.server.triedAgain" },
+];
+const answer: UpdateAllTrackingResponse = {
+  deliveredOrders: 0,
+  totalProcessed: 2,
+  successfulUpdates: 1,
+  message: ENGLISH,
+  messageParts: PARTS,
+};
+
+describe("update-all's summary", () => {
+  test("an English reader reads the server's words", () => {
+    expect(serverText(PARTS, "")).toBe(ENGLISH);
+    expect(updateAllToast(answer).description).toBe(ENGLISH);
+  });
+
+  test("a German reader reads it in German, the carrier's name untouched", () => {
+    readIn("de");
+    expect(updateAllToast(answer).description).toBe(
+      "2 versandte Bestellungen geprüft: 1 zugestellt, 0 noch unterwegs. 1 Bestellung mit UPS konnte nicht geprüft werden (1 ohne rechtzeitige Antwort). Sie werden beim nächsten Update erneut versucht.",
+    );
+  });
+
+  test("a Japanese reader reads it in Japanese", () => {
+    readIn("ja");
+    expect(updateAllToast(answer).description).toBe(
+      "発送済みの注文2件を確認しました：配達済み1件、配送中0件。UPSの注文1件を確認できませんでした（1件はタイムアウト）。次回の更新時に再試行します。",
+    );
+  });
+
+  test("an id this catalog does not have (a newer server): the server's words", () => {
+    readIn("de");
+    const newer = [...PARTS, { code: "tracking.server.somethingNew" }];
+    expect(serverText(newer, ENGLISH)).toBe(ENGLISH);
+    expect(serverText(undefined, ENGLISH)).toBe(ENGLISH);
+  });
+});
+
+describe("a tracking warning", () => {
+  test("a German reader reads the warning of a single update in German", () => {
+    readIn("de");
+    const toast = updateOrderToast({
+      delivered: false,
+      order: {} as never,
+      warning:
+        "Could not get tracking information from FedEx: the carrier did not answer in time. It will be checked again at the next update.",
+      warningCode: "tracking.server.failed",
+      warningValues: { carrier: "FedEx", reason: "timeout" },
+    });
+    expect(toast.description).toBe(
+      "Keine Sendungsinformationen von FedEx: der Zusteller hat nicht rechtzeitig geantwortet. Beim nächsten Update wird erneut geprüft.",
+    );
+  });
+
+  test("without a code, the server's words", () => {
+    readIn("de");
+    expect(serverSentence(undefined, undefined, "Something.")).toBe("Something.");
+  });
+});
+
+describe("the mailbox's last error (GET /api/imap/status)", () => {
+  const refused = {
+    lastError:
+      "The mail server is temporarily unavailable: Service temporarily unavailable, try later",
+    lastErrorCode: "mailbox.server.unavailable",
+    lastErrorValues: { reason: "Service temporarily unavailable, try later" },
+  };
+
+  test("a German reader reads our sentence in German, the mail server's own words as they came", () => {
+    readIn("de");
+    expect(mailboxErrorText(refused)).toBe(
+      "Der Mailserver ist vorübergehend nicht verfügbar: Service temporarily unavailable, try later",
+    );
+  });
+
+  test("an English reader reads the server's words; a mail server's own sentence (no code) as it came", () => {
+    expect(mailboxErrorText(refused)).toBe(refused.lastError);
+    readIn("ja");
+    expect(mailboxErrorText({ lastError: "Mailbox is locked", lastErrorCode: null })).toBe(
+      "Mailbox is locked",
+    );
+    expect(mailboxErrorText({ lastError: null, lastErrorCode: null })).toBeNull();
+  });
+});
+
+describe("an alert channel's test result (POST /api/user/alert-channels/{id}/test)", () => {
+  test("a German reader reads what ntfy answered in German", () => {
+    readIn("de");
+    expect(
+      serverSentence(
+        "alerts.server.answered",
+        { who: "ntfy", status: 401, reason: "denied" },
+        "ntfy answered 401 (access denied: check the address, token or password)",
+      ),
+    ).toBe("ntfy antwortete 401 (Zugriff verweigert: Prüfen Sie Adresse, Token oder Passwort)");
+  });
+});
+
+describe("the mailbox's reconnect offer (MailboxAction message)", () => {
+  test("a German reader reads the attempts left and the wait in German", () => {
+    readIn("de");
+    expect(
+      serverSentence(
+        "mailbox.server.action.reconnect",
+        { left: 3, max: 3, minutes: 15, today: 20 },
+        "Reconnect to Gmail now (3 of 3 attempts left in 15 minutes, 20 today)",
+      ),
+    ).toBe("Jetzt neu mit Gmail verbinden (noch 3 von 3 Versuchen in 15 Minuten, 20 heute)");
+    expect(
+      serverSentence(
+        "mailbox.server.action.tooMany",
+        { count: 1, unit: "minutes" },
+        "Too many attempts. Try again in 1 minute.",
+      ),
+    ).toBe("Zu viele Versuche. Versuchen Sie es in 1 Minute erneut.");
+  });
+
+  test("English from the same ids is the server's words", () => {
+    expect(serverSentence("mailbox.server.action.tooMany", { count: 3, unit: "hours" }, "")).toBe(
+      "Too many attempts. Try again in 3 hours.",
+    );
+  });
+});
