@@ -23,7 +23,9 @@ export function isServerMessage(id: string): boolean {
  * The web app's catalog comes in two parts per language: what the first screens (sign-in, the
  * dashboard, the orders list, the header) show, fetched with the bundle, and the rest (the other
  * screens, the API's error sentences), fetched after the first screen is drawn and awaited by the
- * pages that need it (web/pages.ts). The ids of the rest start with these.
+ * pages that need it (web/pages.ts). The ids of the rest start with these. The sentences the
+ * server sends with an answer (`tracking.server.`, `mailbox.server.`) come after a click or a
+ * live update; one that arrives before the rest shows the server's English words until it has.
  */
 export const LATER_PREFIXES = [
   "account.",
@@ -35,11 +37,13 @@ export const LATER_PREFIXES = [
   "enhance.",
   "error.",
   "form.",
+  "mailbox.server.",
   "media.",
   "privacy.",
   "profile.",
   "review.",
   "reviewSettings.",
+  "tracking.server.",
   "trackingSettings.",
   "vine.",
 ] as const;
