@@ -136,7 +136,9 @@ export function ImportCard({
       {interrupted.length > 0 && !busy && (
         <div role="status" className="alert alert-warning import-interrupted">
           {interrupted.map((it) => (
-            <p key={`${it.fileName}-${it.startedAt}`}>{it.message}</p>
+            <p key={`${it.fileName}-${it.startedAt}`}>
+              {t("email.import.interrupted", { file: it.fileName, read: it.messagesRead })}
+            </p>
           ))}
           <button
             type="button"
