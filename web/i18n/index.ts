@@ -113,7 +113,7 @@ export function catalogLoaded(): Promise<void> {
 
 /** True when the current language's catalog has the id (an API error code's sentence). */
 export function hasMessage(id: string): boolean {
-  return i18n.messages[id] !== undefined;
+  return Object.hasOwn(i18n.messages, id);
 }
 
 /** A message outside React (toasts, formatters, helpers). */

@@ -7,7 +7,7 @@
  */
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";
 import { type ErrorValues, errorMessageId, shownValues } from "../../src/contract/errors.ts";
-import { i18n } from "../i18n/index.ts";
+import { hasMessage, i18n } from "../i18n/index.ts";
 
 export const TOKEN_KEY = "auth-token";
 /** The codes of a missing or no longer valid session: the app signs out on them. */
@@ -151,9 +151,6 @@ export async function apiJson<T>(method: string, path: string, body?: unknown): 
   return (await (await apiRequest(method, path, body)).json()) as T;
 }
 
-/** True when the reader's catalog has the message `id`. */
-const known = (id: string) => Object.hasOwn(i18n.messages, id);
-
 /**
  * The sentence of a failed call for the reader: the code's sentence in their language when the
  * catalog has it, else the server's own (English) words, else null.
@@ -161,9 +158,9 @@ const known = (id: string) => Object.hasOwn(i18n.messages, id);
 export function readerMessage(err: unknown): string | null {
   if (!(err instanceof ApiError)) return null;
   const id = err.code === null ? null : errorMessageId(err.code);
-  if (id !== null && known(id)) {
+  if (id !== null && hasMessage(id)) {
     const values = shownValues(err.values, (label, value) =>
-      known(label) ? i18n._(label) : value,
+      hasMessage(label) ? i18n._(label) : value,
     );
     return i18n._(id, values);
   }

@@ -5,8 +5,7 @@
  */
 import { i18n } from "@lingui/core";
 import type { TextPart, TextValue } from "../../src/contract/text.ts";
-
-const known = (id: string) => Object.hasOwn(i18n.messages, id);
+import { hasMessage } from "../i18n/index.ts";
 
 // Japanese sets sentences side by side (each ends in 。) and lists clauses with 、.
 const japanese = () => i18n.locale === "ja";
@@ -14,7 +13,8 @@ const japanese = () => i18n.locale === "ja";
 function knownAll(parts: TextPart[]): boolean {
   return parts.every(
     (p) =>
-      known(p.code) && Object.values(p.values ?? {}).every((v) => !Array.isArray(v) || knownAll(v)),
+      hasMessage(p.code) &&
+      Object.values(p.values ?? {}).every((v) => !Array.isArray(v) || knownAll(v)),
   );
 }
 
