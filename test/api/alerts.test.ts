@@ -220,6 +220,24 @@ describe("channels", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(((await res.json()) as { error: string }).error).toMatch(message);
     }
+    // A refused address says which sentence and its values, for the reader's language.
+    const refused = await h.req("POST", "/api/user/alert-channels", {
+      token: plain.token,
+      body: { type: "webhook", url: "http://metadata.test/x", format: "json" },
+    });
+    expect(await refused.json()).toEqual({
+      error:
+        "metadata.test resolves to 169.254.169.254, a link-local or cloud metadata address, which alerts are never sent to",
+      code: "alert_address_refused",
+      values: {
+        kind: "addressResolves",
+        host: "metadata.test",
+        address: "169.254.169.254",
+        why: "metadata",
+        reason:
+          "metadata.test resolves to 169.254.169.254, a link-local or cloud metadata address, which alerts are never sent to",
+      },
+    });
     expect(h.db.$client.query("SELECT count(*) AS n FROM alert_channels").get()).toEqual({ n: 0 });
     // The admin may choose server problems; LAN and loopback targets are fine.
     const ok = await h.req("POST", "/api/user/alert-channels", {
@@ -290,14 +308,19 @@ describe("test endpoint: what the far side said", () => {
     expect(await testIt()).toEqual({
       ok: false,
       error: `127.0.0.1:${port} could not be reached as a web server (the connection failed, was refused or had no answer within 2 seconds)`,
+      errorCode: "alerts.server.unreachable",
+      errorValues: { host: `127.0.0.1:${port}`, seconds: 2 },
     });
     fake.script("/hook/t1", {
       status: 302,
       headers: { location: `http://127.0.0.2:${port}/hook/elsewhere` },
     });
-    expect((await testIt()).error).toBe(
-      `127.0.0.1:${port} answered 302 with a redirect to another host, which is not followed`,
-    );
+    expect(await testIt()).toEqual({
+      ok: false,
+      error: `127.0.0.1:${port} answered 302 with a redirect to another host, which is not followed`,
+      errorCode: "alerts.server.redirectElsewhere",
+      errorValues: { host: `127.0.0.1:${port}`, status: 302 },
+    });
     fake.script("/hook/t1", { status: 307, headers: { location: "/hook/moved" } });
     expect(await testIt()).toEqual({ ok: true });
     expect(fake.requests.at(-1)?.path).toBe("/hook/moved");
@@ -319,7 +342,12 @@ describe("test endpoint: what the far side said", () => {
       await (
         await h.req("POST", `/api/user/alert-channels/${dns.id}/test`, { token: a.token })
       ).json(),
-    ).toEqual({ ok: false, error: "nowhere.test could not be found (DNS)" });
+    ).toEqual({
+      ok: false,
+      error: "nowhere.test could not be found (DNS)",
+      errorCode: "alerts.server.dns",
+      errorValues: { host: "nowhere.test" },
+    });
 
     // The deliveries list shows the tests, newest first.
     const [listed] = (await (

@@ -100,6 +100,11 @@ describe("alert channels are no read oracle for the LAN and the server", () => {
     expect(ntfy.body.error).toBe(
       `${new URL(fake.url).host} is this server's own address: alerts go there only when the administrator sets ALERTS_ALLOW_LOOPBACK=true`,
     );
+    // Which sentence and its values, for the catalog to say it in the reader's language.
+    expect(ntfy.body).toMatchObject({
+      code: "alert_address_refused",
+      values: { kind: "addressIs", host: new URL(fake.url).host, why: "loopback" },
+    });
     expect(h.db.$client.query("SELECT count(*) AS n FROM alert_channels").get()).toEqual({ n: 0 });
     // The LAN stays allowed (ntfy and Home Assistant live there), and so does Tailscale's range.
     for (const url of [
@@ -193,6 +198,9 @@ describe("alert channels are no read oracle for the LAN and the server", () => {
         expect(res.body, String(port)).toEqual({
           ok: false,
           error: `127.0.0.1:${port} could not be reached as a web server (the connection failed, was refused or had no answer within 0.3 seconds)`,
+          // The same id for all three: the reader's language tells no more than the English.
+          errorCode: "alerts.server.unreachable",
+          errorValues: { host: `127.0.0.1:${port}`, seconds: 0.3 },
         });
       }
     } finally {

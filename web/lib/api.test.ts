@@ -165,6 +165,28 @@ describe("a code's sentence in the reader's language", () => {
     );
   });
 
+  test("a refused alert address reads German: which sentence and its values", async () => {
+    const english =
+      "home.test resolves to 127.0.0.1, this server's own address: alerts go there only when the administrator sets ALERTS_ALLOW_LOOPBACK=true";
+    const err = await failed(400, {
+      error: english,
+      code: "alert_address_refused",
+      values: {
+        kind: "addressResolves",
+        host: "home.test",
+        address: "127.0.0.1",
+        why: "loopback",
+        reason: english,
+      },
+    });
+    expect(errorMessage(err, "fallback")).toBe(english);
+    await inGerman(async () => {
+      expect(errorMessage(err, "Fehler")).toBe(
+        "Diese Adresse ist nicht erlaubt: home.test verweist auf 127.0.0.1, die eigene Adresse dieses Servers: Benachrichtigungen gehen nur dorthin, wenn der Administrator ALERTS_ALLOW_LOOPBACK=true setzt",
+      );
+    });
+  });
+
   test("a field's name and an order status are shown as German words, not English ones", async () => {
     const required = await failed(400, {
       error: "Product name is required",

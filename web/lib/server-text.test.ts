@@ -134,6 +134,38 @@ describe("an alert channel's test result (POST /api/user/alert-channels/{id}/tes
       ),
     ).toBe("ntfy antwortete 401 (Zugriff verweigert: Prüfen Sie Adresse, Token oder Passwort)");
   });
+
+  // What the test answers when the webhook's server is down (test/api/alerts.test.ts asserts the
+  // server's side), and when its name resolves to a refused address.
+  const UNREACHABLE = {
+    code: "alerts.server.unreachable",
+    values: { host: "192.168.1.20:8123", seconds: 5 },
+    words:
+      "192.168.1.20:8123 could not be reached as a web server (the connection failed, was refused or had no answer within 5 seconds)",
+  };
+  test("a German or Japanese reader reads a connection failure in their language", () => {
+    const { code, values, words } = UNREACHABLE;
+    readIn("de");
+    expect(serverSentence(code, values, words)).toBe(
+      "192.168.1.20:8123 war als Webserver nicht erreichbar (die Verbindung schlug fehl, wurde abgelehnt oder blieb 5 Sekunden lang ohne Antwort)",
+    );
+    readIn("ja");
+    expect(serverSentence(code, values, words)).toBe(
+      "192.168.1.20:8123にWebサーバーとして接続できませんでした（接続の失敗、拒否、または5秒以内に応答がありませんでした）",
+    );
+  });
+
+  test("a refused address, in German; English is the server's words", () => {
+    const values = { host: "metadata.test", address: "169.254.169.254", why: "metadata" };
+    const words =
+      "metadata.test resolves to 169.254.169.254, a link-local or cloud metadata address, which alerts are never sent to";
+    expect(serverSentence("alerts.server.addressResolves", values, "")).toBe(words);
+    expect(serverSentence(UNREACHABLE.code, UNREACHABLE.values, "")).toBe(UNREACHABLE.words);
+    readIn("de");
+    expect(serverSentence("alerts.server.addressResolves", values, words)).toBe(
+      "metadata.test verweist auf 169.254.169.254, eine Link-Local- oder Cloud-Metadaten-Adresse, an die nie Benachrichtigungen gehen",
+    );
+  });
 });
 
 describe("the mailbox's reconnect offer (MailboxAction message)", () => {

@@ -52,6 +52,23 @@ import {
 export const MAX_CHANNELS_PER_USER = 20;
 const DELIVERIES_SHOWN = 5;
 
+/**
+ * A refused address as the values of `error.alert_address_refused`: which sentence (`kind`, the
+ * OutgoingError's `alerts.server.*` id) and its values, so the catalog says it in any language;
+ * `reason` keeps the English words for API clients.
+ */
+function refusal(err: OutgoingError): Record<string, string> {
+  const values: Record<string, string> = {
+    kind: err.text.code.replace(/^alerts\.server\./, ""),
+    host: "",
+    address: "",
+    why: "",
+    reason: err.message,
+  };
+  for (const [key, value] of Object.entries(err.text.values ?? {})) values[key] = String(value);
+  return values;
+}
+
 const ALL_TYPE_FIELDS = Object.values(TYPE_FIELDS).flat();
 
 function toDelivery(r: AlertOutboxRow): AlertDelivery {
@@ -118,8 +135,7 @@ export function createChannels(deps: {
     try {
       await checkTarget(url, { resolve: deps.resolve, policy: deps.policy });
     } catch (err) {
-      if (err instanceof OutgoingError)
-        throw badRequest("alert_address_refused", { reason: err.message });
+      if (err instanceof OutgoingError) throw badRequest("alert_address_refused", refusal(err));
       throw err;
     }
   }
@@ -128,7 +144,7 @@ export function createChannels(deps: {
   async function checkedPush(subscription: PushSubscription, deviceName: string) {
     checkPushKeys(subscription.keys);
     const problem = pushEndpointProblem(subscription.endpoint, deps.policy);
-    if (problem) throw badRequest("push_endpoint_refused", { reason: problem });
+    if (problem) throw badRequest("push_endpoint_refused");
     await checkUrl(subscription.endpoint);
     return encodePush(subscription, deviceName);
   }

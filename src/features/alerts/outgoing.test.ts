@@ -1,6 +1,13 @@
 /** Address classes of outgoing.ts: the table a reviewer can check at a glance. */
 import { describe, expect, test } from "bun:test";
-import { classifyAddress, isRefusedAddress, pushEndpointProblem } from "./outgoing.ts";
+import {
+  checkTarget,
+  classifyAddress,
+  isRefusedAddress,
+  OutgoingError,
+  pushEndpointProblem,
+  sendOutgoing,
+} from "./outgoing.ts";
 
 describe("classifyAddress", () => {
   const cases: [string, ReturnType<typeof classifyAddress>][] = [
@@ -56,4 +63,63 @@ test("push endpoints: https to a push service; loopback only when allowed", () =
   expect(pushEndpointProblem("https://u:p@fcm.googleapis.com/x", off)).not.toBeNull();
   expect(pushEndpointProblem("http://127.0.0.1:9/push/x", off)).not.toBeNull();
   expect(pushEndpointProblem("http://127.0.0.1:9/push/x", { allowLoopback: true })).toBeNull();
+});
+
+/** The failure a promise ends with (none: the test fails). */
+async function failure(p: Promise<unknown>): Promise<OutgoingError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof OutgoingError)) throw new Error(`not an OutgoingError: ${String(err)}`);
+  return err;
+}
+
+describe("failures as catalog ids with values (the English words from locales/en.json)", () => {
+  const off = { allowLoopback: false };
+
+  test("a refused address: which sentence, the host, the address and why", async () => {
+    const resolve = async () => [{ address: "169.254.169.254", family: 4 }];
+    const named = await failure(checkTarget("http://metadata.test/x", { resolve, policy: off }));
+    expect(named.kind).toBe("refused-address");
+    expect(named.text).toEqual({
+      code: "alerts.server.addressResolves",
+      values: { host: "metadata.test", address: "169.254.169.254", why: "metadata" },
+    });
+    expect(named.message).toBe(
+      "metadata.test resolves to 169.254.169.254, a link-local or cloud metadata address, which alerts are never sent to",
+    );
+    const literal = await failure(checkTarget("http://127.0.0.1:8080/x", { policy: off }));
+    expect(literal.text).toEqual({
+      code: "alerts.server.addressIs",
+      values: { host: "127.0.0.1:8080", why: "loopback" },
+    });
+    expect(literal.message).toBe(
+      "127.0.0.1:8080 is this server's own address: alerts go there only when the administrator sets ALERTS_ALLOW_LOOPBACK=true",
+    );
+    const ftp = await failure(checkTarget("ftp://example.com/x", { policy: off }));
+    expect(ftp.text).toEqual({ code: "alerts.server.onlyHttp" });
+    expect(ftp.message).toBe("Only http:// and https:// addresses are allowed");
+  });
+
+  test("a connection failure: the host and the seconds waited", async () => {
+    // A port nothing listens on: one that was just closed.
+    const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const port = server.port;
+    server.stop(true);
+    const err = await failure(
+      sendOutgoing(
+        { url: `http://127.0.0.1:${port}/x`, body: "{}" },
+        { policy: { allowLoopback: true }, timeoutMs: 2000 },
+      ),
+    );
+    expect(err.kind).toBe("connect");
+    expect(err.text).toEqual({
+      code: "alerts.server.unreachable",
+      values: { host: `127.0.0.1:${port}`, seconds: 2 },
+    });
+    expect(err.message).toBe(
+      `127.0.0.1:${port} could not be reached as a web server (the connection failed, was refused or had no answer within 2 seconds)`,
+    );
+  });
 });

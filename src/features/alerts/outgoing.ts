@@ -28,6 +28,8 @@ import type dns from "node:dns";
 import type http from "node:http";
 import os from "node:os";
 import ipaddr from "ipaddr.js";
+import type { TextPart, TextValue } from "../../contract/text.ts";
+import { english, text } from "../../i18n/text.ts";
 import { lazyModule } from "../../util/lazy-module.ts";
 
 // Node's HTTP client, DNS and socket modules load with the first alert sent or address checked,
@@ -135,33 +137,32 @@ export type OutgoingFailure =
   | "connect"
   | "redirect";
 
+/**
+ * A failure: `text` is its sentence as an `alerts.server.*` id and values (docs/i18n.md "Server
+ * texts"), `message` the same sentence's English words (locales/en.json).
+ */
 export class OutgoingError extends Error {
+  readonly text: TextPart;
   constructor(
     readonly kind: OutgoingFailure,
-    message: string,
+    id: string,
+    values?: Record<string, TextValue>,
   ) {
-    super(message);
+    const part = text(`alerts.server.${id}`, values);
+    super(english(part));
+    this.text = part;
   }
 }
-
-const WHY: Record<Exclude<AddressClass, "ok">, string> = {
-  metadata: "a link-local or cloud metadata address, which alerts are never sent to",
-  unusable: "not an address alerts are sent to",
-  loopback:
-    "this server's own address: alerts go there only when the administrator sets ALERTS_ALLOW_LOOPBACK=true",
-};
 
 /** The sentence for a refused address (`host` as the user wrote it, `address` what it is). */
 function refusedError(host: string, address: string, policy?: TargetPolicy): OutgoingError | null {
   if (!isRefusedAddress(address, policy)) return null;
-  const why = WHY[classifyAddress(address) as Exclude<AddressClass, "ok">];
+  // The `why` select of alerts.server.addressIs / addressResolves.
+  const why = classifyAddress(address) as Exclude<AddressClass, "ok">;
   const plain = host.replace(/:\d+$/, "").replace(/^\[(.*)\]$/, "$1");
-  return new OutgoingError(
-    "refused-address",
-    plain === address.replace(/^\[(.*)\]$/, "$1")
-      ? `${host} is ${why}`
-      : `${host} resolves to ${address}, ${why}`,
-  );
+  return plain === address.replace(/^\[(.*)\]$/, "$1")
+    ? new OutgoingError("refused-address", "addressIs", { host, why })
+    : new OutgoingError("refused-address", "addressResolves", { host, address, why });
 }
 
 const bareHost = (u: URL) => u.hostname.replace(/^\[(.*)\]$/, "$1");
@@ -178,14 +179,14 @@ const PUSH_HOSTS = [
   /^[a-z0-9-]+\.notify\.windows\.com$/, // Edge on Windows (wns2-….notify.windows.com)
 ];
 
-export const PUSH_ENDPOINT_RULE =
-  "A push endpoint must be an https:// address of a browser's push service (Google, Mozilla, Apple or Microsoft)";
+/** The refusal of a push endpoint that breaks the rule below. */
+export const PUSH_ENDPOINT_RULE = text("alerts.server.pushEndpointRule");
 
 /**
  * Why a Web Push endpoint is refused, or null: https to a known push service, or (only with
  * ALERTS_ALLOW_LOOPBACK, for a push service run on this machine: the tests' fake) a loopback one.
  */
-export function pushEndpointProblem(endpoint: string, policy: TargetPolicy): string | null {
+export function pushEndpointProblem(endpoint: string, policy: TargetPolicy): TextPart | null {
   let u: URL;
   try {
     u = new URL(endpoint);
@@ -204,7 +205,7 @@ export async function checkTarget(
 ): Promise<void> {
   const u = new URL(url);
   if (u.protocol !== "http:" && u.protocol !== "https:") {
-    throw new OutgoingError("refused-address", "Only http:// and https:// addresses are allowed");
+    throw new OutgoingError("refused-address", "onlyHttp");
   }
   const host = bareHost(u);
   if (net.isIP(host)) {
@@ -272,7 +273,7 @@ function describe(err: unknown, host: string, timeoutMs: number): OutgoingError 
   const e = err as NodeJS.ErrnoException & { name?: string };
   const code = e?.code ?? "";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME" || code === "ENODATA") {
-    return new OutgoingError("dns", `${host} could not be found (DNS)`);
+    return new OutgoingError("dns", "dns", { host });
   }
   const timedOut = e?.name === "AbortError" || e?.name === "TimeoutError" || code === "ABORT_ERR";
   if (
@@ -280,16 +281,13 @@ function describe(err: unknown, host: string, timeoutMs: number): OutgoingError 
     (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/i.test(code) ||
       /certificate|tls|ssl/i.test(e?.message ?? ""))
   ) {
-    return new OutgoingError(
-      "tls",
-      `The secure connection to ${host} failed (TLS: its certificate could not be verified, or it does not speak https)`,
-    );
+    return new OutgoingError("tls", "tls", { host });
   }
   // Refused, reset, unreachable, timed out, or not HTTP at all: one sentence (see the header).
-  return new OutgoingError(
-    timedOut ? "timeout" : "connect",
-    `${host} could not be reached as a web server (the connection failed, was refused or had no answer within ${timeoutMs / 1000} seconds)`,
-  );
+  return new OutgoingError(timedOut ? "timeout" : "connect", "unreachable", {
+    host,
+    seconds: timeoutMs / 1000,
+  });
 }
 
 function once(
@@ -362,7 +360,7 @@ export async function sendOutgoing(
   for (let hop = 0; ; hop++) {
     const u = new URL(current.url);
     if (u.protocol !== "http:" && u.protocol !== "https:") {
-      throw new OutgoingError("refused-address", "Only http:// and https:// addresses are allowed");
+      throw new OutgoingError("refused-address", "onlyHttp");
     }
     const host = bareHost(u);
     const refused = net.isIP(host) ? refusedError(u.host, host, opts.policy) : null;
@@ -386,16 +384,16 @@ export async function sendOutgoing(
       return res;
     }
     if (next.host !== u.host || (next.protocol !== u.protocol && next.protocol !== "https:")) {
-      throw new OutgoingError(
-        "redirect",
-        `${first.host} answered ${res.status} with a redirect to another host, which is not followed`,
-      );
+      throw new OutgoingError("redirect", "redirectElsewhere", {
+        host: first.host,
+        status: res.status,
+      });
     }
     if (hop >= MAX_REDIRECTS) {
-      throw new OutgoingError(
-        "redirect",
-        `${first.host} redirected more than ${MAX_REDIRECTS} times`,
-      );
+      throw new OutgoingError("redirect", "redirectLoop", {
+        host: first.host,
+        count: MAX_REDIRECTS,
+      });
     }
     const keep = res.status === 307 || res.status === 308;
     current = keep

@@ -287,7 +287,7 @@ export async function deliver(
   if (target.type === "webpush") {
     // Checked at save too; a channel saved before the rule is held to it here.
     const problem = pushEndpointProblem(target.subscription.endpoint, ctx.policy);
-    if (problem) return { kind: "give-up", result: problem };
+    if (problem) return { kind: "give-up", result: english(problem), text: problem };
   }
   try {
     const res = await sendOutgoing(buildRequest(target, p, ctx), {
@@ -300,9 +300,11 @@ export async function deliver(
     if (err instanceof OutgoingError) {
       const permanent = err.kind === "refused-address" || err.kind === "redirect";
       return permanent
-        ? { kind: "give-up", result: err.message }
-        : { kind: "retry", result: err.message, retryAfterMs: null };
+        ? { kind: "give-up", result: err.message, text: err.text }
+        : { kind: "retry", result: err.message, retryAfterMs: null, text: err.text };
     }
-    return { kind: "give-up", result: `The alert could not be built (${(err as Error).message})` };
+    // The exception's words are not ours: they stay as they came (`reason`).
+    const t = text("alerts.server.notBuilt", { reason: (err as Error).message });
+    return { kind: "give-up", result: english(t), text: t };
   }
 }
