@@ -6,16 +6,45 @@
  * reaches the admin. A stopped supervisor (Disconnect, expired credentials: the user is told
  * themselves) ends its outage without a notice. In memory: a restart starts counting afresh.
  */
+import type { TextPart } from "../../contract/text.ts";
 import type { SupervisorSnapshot } from "../../mail/imap/supervisor.ts";
-import { type NotificationMessage, part, yesNo } from "../notifications/message.ts";
+import {
+  type MessagePart,
+  type MessageValue,
+  type NotificationMessage,
+  part,
+  yesNo,
+} from "../notifications/message.ts";
 
 export const SUPERVISOR_FAILING_AFTER_MS = 30 * 60_000;
 
+/**
+ * A server text (the mailbox's last error: `mailbox.server.*` with its values) as a message said
+ * in the reader's language. A value that looks like a key (letters and digits) goes in as it is,
+ * so it also works as a `select`'s key; any other stays text (escaped); a list is a list.
+ */
+export function textMessage(t: TextPart): MessagePart {
+  const values: Record<string, MessageValue> = {};
+  for (const [name, value] of Object.entries(t.values ?? {})) {
+    values[name] = Array.isArray(value)
+      ? value.map(textMessage)
+      : typeof value === "string" && /^[A-Za-z][A-Za-z0-9]*$/.test(value)
+        ? { choice: value }
+        : value;
+  }
+  return part(t.code, values);
+}
+
+/**
+ * `lastErrorText`: the error as a server text (the supervisor's `lastErrorText`), said in the
+ * admin's language; without one (words that are not ours) `lastError` as it came.
+ */
 export function supervisorFailingNotice(o: {
   userId: number;
   emailAddress: string | null;
   minutes: number;
   lastError: string | null;
+  lastErrorText?: TextPart | null;
 }): NotificationMessage {
   return [
     part(
@@ -26,7 +55,8 @@ export function supervisorFailingNotice(o: {
         address: o.emailAddress ?? "",
         minutes: o.minutes,
         hasError: yesNo(o.lastError),
-        error: o.lastError ?? "",
+        error:
+          o.lastError && o.lastErrorText ? [textMessage(o.lastErrorText)] : (o.lastError ?? ""),
       },
       "/admin/logs",
     ),

@@ -68,6 +68,7 @@ export function createSupervisors(deps: {
             emailAddress: repo.findAccount(userId)?.emailAddress ?? null,
             minutes,
             lastError: snap.lastError,
+            lastErrorText: snap.lastErrorText,
           }),
           { event: "mailbox_supervisor_failing" },
         );
