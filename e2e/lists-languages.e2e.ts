@@ -1,6 +1,6 @@
 /**
  * The dashboard, the orders list and the order cards for a reader whose browser speaks German,
- * Japanese, French, Spanish or Italian, on a phone in dark mode (issue 26): the app takes the
+ * Japanese, French, Spanish or Italian, on a phone in dark mode: the app takes the
  * browser's language on the first visit, every word of these screens is in it (no English left),
  * nothing runs off the 390 px screen. The words expected are read from the catalogs
  * (e2e/support/i18n.ts). Screens are shot for people when E2E_SHOTS_DIR is set.
