@@ -8,8 +8,9 @@
  * the sign-in page's chunk, where any signed-in screen sends the visitor. Routes, their pages and
  * their first requests come from the route table (web/routes.ts).
  */
-import { INTL_LOCALES, isLanguage, languageFromBrowser } from "../src/i18n/languages.ts";
+import { INTL_LOCALES } from "../src/i18n/languages.ts";
 import { linkManifest } from "../src/i18n/manifest.ts";
+import { initialLanguage } from "./i18n/initial-language.ts";
 import { matchRoute } from "./routes.ts";
 
 /** Each page's chunk and the shared chunks it imports (set by scripts/build-web.ts). */
@@ -35,15 +36,7 @@ const modulePreload = (chunks: readonly string[] | undefined) => {
 };
 
 // The reader's language, as web/i18n/index.ts will choose it: its catalog loads with the bundle.
-const language = (() => {
-  try {
-    const saved = localStorage.getItem("language");
-    if (isLanguage(saved)) return saved;
-  } catch {
-    // storage unavailable: the browser's language
-  }
-  return languageFromBrowser(navigator.languages);
-})();
+const language = initialLanguage();
 document.documentElement.lang = language;
 linkManifest(language);
 const catalog = __GV_CATALOG_CHUNKS__[language];

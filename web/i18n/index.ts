@@ -16,9 +16,9 @@ import {
   INTL_LOCALES,
   isLanguage,
   type Language,
-  languageFromBrowser,
 } from "../../src/i18n/languages.ts";
 import { linkManifest } from "../../src/i18n/manifest.ts";
+import { rememberLanguage } from "./initial-language.ts";
 
 /** Every message id: the keys of the English catalog, so a typo is a type error. */
 export type MessageId = keyof typeof english;
@@ -36,31 +36,6 @@ const CATALOGS: Record<Language, Record<Part, () => Promise<CatalogModule>>> = {
   it: { first: () => import("catalog:it:first"), later: () => import("catalog:it:later") },
   ja: { first: () => import("catalog:ja:first"), later: () => import("catalog:ja:later") },
 };
-
-/** Where the language picked on this browser is kept (also read by web/preload.ts). */
-export const LANGUAGE_STORAGE_KEY = "language";
-
-function stored(): Language | null {
-  try {
-    const value = localStorage.getItem(LANGUAGE_STORAGE_KEY);
-    return isLanguage(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-function remember(language: Language) {
-  try {
-    localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
-  } catch {
-    // storage unavailable (private mode): the browser's language is used next time
-  }
-}
-
-/** The language to start in: the one last used on this browser, else the browser's own. */
-export function initialLanguage(): Language {
-  return stored() ?? languageFromBrowser(globalThis.navigator?.languages);
-}
 
 /** The language the app shows now. */
 export function currentLanguage(): Language {
@@ -96,7 +71,7 @@ export async function setLanguage(
 ): Promise<void> {
   await Promise.all([loadPart(language, "first"), firstOnly ? null : loadPart(language, "later")]);
   i18n.activate(language, [INTL_LOCALES[language]]);
-  remember(language);
+  rememberLanguage(language);
   if (typeof document !== "undefined") {
     document.documentElement.lang = language;
     linkManifest(language);
