@@ -2,14 +2,10 @@
 // from the developer's environment, so a local .env cannot change what the tests see.
 process.env.TZ = "UTC";
 
-// The web app's messages in English, as web/i18n/index.ts loads them in the browser (there the
-// build compiles the catalog; here Lingui compiles each message on first use).
-import { i18n } from "@lingui/core";
-import { compileMessage } from "@lingui/message-utils/compileMessage";
-import english from "../locales/en.json";
+// The web app's messages in English, loaded as web/i18n/index.ts loads them in the browser: the
+// `catalog:<language>:<part>` modules come from the same plugin the build uses.
 import { catalogPlugin } from "../scripts/catalog-plugin.ts";
+import { setLanguage } from "../web/i18n/index.ts";
 
-Bun.plugin(catalogPlugin); // the web app's `catalog:<language>:<part>` modules (setLanguage)
-i18n.setMessagesCompiler(compileMessage);
-i18n.load("en", english);
-i18n.activate("en", ["en-US"]);
+Bun.plugin(catalogPlugin);
+await setLanguage("en");

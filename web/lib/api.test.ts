@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { i18n } from "../i18n/index.ts";
+import { setLanguage } from "../i18n/index.ts";
 import {
   ApiError,
   errorMessage,
@@ -117,8 +116,6 @@ describe("server faults in the server's words", () => {
 });
 
 describe("a code's sentence in the reader's language", () => {
-  const catalog = (language: string) =>
-    JSON.parse(readFileSync(new URL(`../../locales/${language}.json`, import.meta.url), "utf8"));
   const failed = (status: number, body: unknown) =>
     throwIfNotOk(json(status, body)).then(
       () => {
@@ -127,12 +124,11 @@ describe("a code's sentence in the reader's language", () => {
       (e: unknown) => e,
     );
   const inGerman = async (fn: () => Promise<void>) => {
-    i18n.load("de", catalog("de"));
-    i18n.activate("de", ["de-DE"]);
+    await setLanguage("de");
     try {
       await fn();
     } finally {
-      i18n.activate("en", ["en-US"]);
+      await setLanguage("en");
     }
   };
 

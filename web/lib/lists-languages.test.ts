@@ -4,11 +4,9 @@
  * give an English reader the spec's texts (those are asserted by each helper's own test).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { i18n } from "@lingui/core";
-import german from "../../locales/de.json";
-import japanese from "../../locales/ja.json";
 import type { Order } from "../../src/contract/orders.ts";
 import type { UpdateAllTrackingResponse } from "../../src/contract/tracking.ts";
+import { setLanguage } from "../i18n/index.ts";
 import { deliveryAge, deliveryInfo } from "./delivery.ts";
 import { ageText, formatBytes, formatDateOnly, formatRelativeTime } from "./format.ts";
 import { reviewDateText } from "./order-days.ts";
@@ -27,13 +25,8 @@ const NOW = new Date("2026-11-21T12:00:00.000Z");
 const DAY = 24 * 3_600_000;
 const before = (ms: number) => new Date(NOW.getTime() - ms);
 
-function readIn(language: "de" | "ja") {
-  i18n.load(language, language === "de" ? german : japanese);
-  i18n.activate(language, [language === "de" ? "de-DE" : "ja-JP"]);
-}
-
 // Every other test reads English (test/setup.ts): put it back after each one here.
-afterEach(() => i18n.activate("en", ["en-US"]));
+afterEach(() => setLanguage("en"));
 
 const summary = (over: Partial<UpdateAllTrackingResponse>): UpdateAllTrackingResponse => ({
   deliveredOrders: 0,
@@ -47,8 +40,8 @@ const summary = (over: Partial<UpdateAllTrackingResponse>): UpdateAllTrackingRes
 const order = (over: Partial<Order>): Order => ({ ...({} as Order), ...over });
 
 describe("a German reader", () => {
-  test("gets German ages and relative times, with German plurals", () => {
-    readIn("de");
+  test("gets German ages and relative times, with German plurals", async () => {
+    await setLanguage("de");
     expect(formatRelativeTime(NOW, NOW)).toBe("Gerade eben");
     expect(formatRelativeTime(before(5 * 60_000), NOW)).toBe("vor 5 Min.");
     expect(formatRelativeTime(before(3 * 3_600_000), NOW)).toBe("vor 3 Std.");
@@ -61,8 +54,8 @@ describe("a German reader", () => {
     expect(formatBytes(1536)).toBe("1,5 KB");
   });
 
-  test("gets German statuses, card lines and the list's words", () => {
-    readIn("de");
+  test("gets German statuses, card lines and the list's words", async () => {
+    await setLanguage("de");
     expect(statusLabel("Review Submitted")).toBe("Rezension eingereicht");
     expect(statusSubtitle("Shipped")).toBe("Unterwegs");
     expect(sortLabel("newest")).toBe("Neueste zuerst");
@@ -85,8 +78,8 @@ describe("a German reader", () => {
     ).toBe("Freigegeben am 24. Dez. 2026");
   });
 
-  test("gets German tracking toasts; counts are written the German way", () => {
-    readIn("de");
+  test("gets German tracking toasts; counts are written the German way", async () => {
+    await setLanguage("de");
     expect(
       updateAllToast(summary({ deliveredOrders: 1, totalProcessed: 3, successfulUpdates: 2 })),
     ).toEqual({
@@ -119,8 +112,8 @@ describe("a German reader", () => {
 });
 
 describe("a Japanese reader", () => {
-  test("gets Japanese ages and times, one form for every count", () => {
-    readIn("ja");
+  test("gets Japanese ages and times, one form for every count", async () => {
+    await setLanguage("ja");
     expect(formatRelativeTime(NOW, NOW)).toBe("たった今");
     expect(formatRelativeTime(before(5 * 60_000), NOW)).toBe("5分前");
     expect(ageText(before(1 * DAY), NOW)).toBe("1日前");
@@ -129,8 +122,8 @@ describe("a Japanese reader", () => {
     expect(formatDateOnly("2026-12-24T12:00:00Z", "UTC")).toBe("2026年12月24日");
   });
 
-  test("gets Japanese statuses, card lines, the list's words and toasts", () => {
-    readIn("ja");
+  test("gets Japanese statuses, card lines, the list's words and toasts", async () => {
+    await setLanguage("ja");
     expect(statusLabel("Received")).toBe("受取済み");
     expect(statusLabel("Review Rejected")).toBe("レビュー却下");
     expect(statusSubtitle("Received")).toBe("レビュー待ち");

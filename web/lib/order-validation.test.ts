@@ -4,21 +4,14 @@
  * Japanese, English readers the spec's words. The catalogs are loaded as the browser loads them.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { i18n } from "@lingui/core";
-import german from "../../locales/de.json";
-import japanese from "../../locales/ja.json";
+import { setLanguage } from "../i18n/index.ts";
 import { checkFiles } from "../pages/edit-order/media/media-rules.ts";
 import { enhanceErrorMessage } from "./enhance-errors.ts";
 import { emptyOrderForm, formToPayload, type OrderForm } from "./order-form.ts";
 import { validateOrderForm } from "./order-validation.ts";
 import { reviewStatusLine } from "./review-status.ts";
 
-function inLanguage(language: "de" | "ja") {
-  i18n.load(language, language === "de" ? german : japanese);
-  i18n.activate(language, [language === "de" ? "de-DE" : "ja-JP"]);
-}
-
-afterEach(() => i18n.activate("en", ["en-US"]));
+afterEach(() => setLanguage("en"));
 
 const form = (values: Partial<OrderForm>): OrderForm => ({
   ...emptyOrderForm(),
@@ -35,8 +28,8 @@ describe("order form messages in the reader's language", () => {
     });
   });
 
-  test("German", () => {
-    inLanguage("de");
+  test("German", async () => {
+    await setLanguage("de");
     expect(
       validateOrderForm(
         form({
@@ -65,18 +58,18 @@ describe("order form messages in the reader's language", () => {
     ).toBe("Beträge in JPY haben keine Nachkommastellen: Schreibe eine ganze Zahl wie 4990");
   });
 
-  test("a German reader's decimal comma is read in dollars too, as the German message suggests", () => {
+  test("a German reader's decimal comma is read in dollars too, as the German message suggests", async () => {
     const dollars = form({ estimatedretailvalue: "24,99", currency: "USD" });
     expect(validateOrderForm(dollars).estimatedretailvalue).toBe(
       "Estimated value must be an amount such as 24.99",
     );
-    inLanguage("de");
+    await setLanguage("de");
     expect(validateOrderForm(dollars).estimatedretailvalue).toBeUndefined();
     expect(formToPayload(dollars).estimatedretailvalue).toBe("24.99");
   });
 
-  test("Japanese", () => {
-    inLanguage("ja");
+  test("Japanese", async () => {
+    await setLanguage("ja");
     expect(validateOrderForm(form({ productname: "", asin: "", rating: 0 }))).toEqual({
       productname: "商品名は必須です",
       asin: "ASINは必須です",
@@ -84,15 +77,15 @@ describe("order form messages in the reader's language", () => {
     });
   });
 
-  test("a German reader's media refusals and AI help errors are German, a Japanese one's Japanese", () => {
-    inLanguage("de");
+  test("a German reader's media refusals and AI help errors are German, a Japanese one's Japanese", async () => {
+    await setLanguage("de");
     expect(checkFiles([], [], [{ name: "a.txt", type: "text/plain", size: 1 }]).error).toBe(
       "Nur Bild- und Videodateien sind erlaubt",
     );
     expect(enhanceErrorMessage(429, "", "17")).toBe(
       "Zu viele Anfragen. Bitte warte 17 Sekunden und versuche es dann erneut.",
     );
-    inLanguage("ja");
+    await setLanguage("ja");
     expect(
       checkFiles([], [], [{ name: "big.jpg", type: "image/jpeg", size: 11 * 1024 * 1024 }]).error,
     ).toBe("ファイルサイズは10MB未満にしてください");
@@ -101,7 +94,7 @@ describe("order form messages in the reader's language", () => {
     );
   });
 
-  test("the review's status line", () => {
+  test("the review's status line", async () => {
     const shipped = {
       status: "Shipped" as const,
       datereviewsubmitted: null,
@@ -109,9 +102,9 @@ describe("order form messages in the reader's language", () => {
       datereviewrejected: null,
       datedelivered: null,
     };
-    inLanguage("de");
+    await setLanguage("de");
     expect(reviewStatusLine(shipped).label).toBe("Nicht eingereicht");
-    inLanguage("ja");
+    await setLanguage("ja");
     expect(reviewStatusLine(shipped).label).toBe("未投稿");
   });
 });

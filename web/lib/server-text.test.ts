@@ -5,21 +5,14 @@
  * words.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { i18n } from "@lingui/core";
-import german from "../../locales/de.json";
-import japanese from "../../locales/ja.json";
 import type { TextPart } from "../../src/contract/text.ts";
 import type { UpdateAllTrackingResponse } from "../../src/contract/tracking.ts";
+import { setLanguage } from "../i18n/index.ts";
 import { mailboxErrorText, serverSentence, serverText } from "./server-text.ts";
 import { updateAllToast, updateOrderToast } from "./tracking-toasts.ts";
 
-function readIn(language: "de" | "ja") {
-  i18n.load(language, language === "de" ? german : japanese);
-  i18n.activate(language, [language === "de" ? "de-DE" : "ja-JP"]);
-}
-
 // Every other test reads English (test/setup.ts): put it back after each one here.
-afterEach(() => i18n.activate("en", ["en-US"]));
+afterEach(() => setLanguage("en"));
 
 // What POST /api/tracking/update-all sends when UPS timed out for one of two orders
 // (test/api/tracking-faults.test.ts asserts the server's side).
@@ -54,22 +47,22 @@ describe("update-all's summary", () => {
     expect(updateAllToast(answer).description).toBe(ENGLISH);
   });
 
-  test("a German reader reads it in German, the carrier's name untouched", () => {
-    readIn("de");
+  test("a German reader reads it in German, the carrier's name untouched", async () => {
+    await setLanguage("de");
     expect(updateAllToast(answer).description).toBe(
       "2 versandte Bestellungen geprüft: 1 zugestellt, 0 noch unterwegs. 1 Bestellung mit UPS konnte nicht geprüft werden (1 ohne rechtzeitige Antwort). Sie werden beim nächsten Update erneut versucht.",
     );
   });
 
-  test("a Japanese reader reads it in Japanese", () => {
-    readIn("ja");
+  test("a Japanese reader reads it in Japanese", async () => {
+    await setLanguage("ja");
     expect(updateAllToast(answer).description).toBe(
       "発送済みの注文2件を確認しました：配達済み1件、配送中0件。UPSの注文1件を確認できませんでした（1件はタイムアウト）。次回の更新時に再試行します。",
     );
   });
 
-  test("an id this catalog does not have (a newer server): the server's words", () => {
-    readIn("de");
+  test("an id this catalog does not have (a newer server): the server's words", async () => {
+    await setLanguage("de");
     const newer = [...PARTS, { code: "tracking.server.somethingNew" }];
     expect(serverText(newer, ENGLISH)).toBe(ENGLISH);
     expect(serverText(undefined, ENGLISH)).toBe(ENGLISH);
@@ -77,8 +70,8 @@ describe("update-all's summary", () => {
 });
 
 describe("a tracking warning", () => {
-  test("a German reader reads the warning of a single update in German", () => {
-    readIn("de");
+  test("a German reader reads the warning of a single update in German", async () => {
+    await setLanguage("de");
     const toast = updateOrderToast({
       delivered: false,
       order: {} as never,
@@ -92,8 +85,8 @@ describe("a tracking warning", () => {
     );
   });
 
-  test("without a code, the server's words", () => {
-    readIn("de");
+  test("without a code, the server's words", async () => {
+    await setLanguage("de");
     expect(serverSentence(undefined, undefined, "Something.")).toBe("Something.");
   });
 });
@@ -106,16 +99,16 @@ describe("the mailbox's last error (GET /api/imap/status)", () => {
     lastErrorValues: { reason: "Service temporarily unavailable, try later" },
   };
 
-  test("a German reader reads our sentence in German, the mail server's own words as they came", () => {
-    readIn("de");
+  test("a German reader reads our sentence in German, the mail server's own words as they came", async () => {
+    await setLanguage("de");
     expect(mailboxErrorText(refused)).toBe(
       "Der Mailserver ist vorübergehend nicht verfügbar: Service temporarily unavailable, try later",
     );
   });
 
-  test("an English reader reads the server's words; a mail server's own sentence (no code) as it came", () => {
+  test("an English reader reads the server's words; a mail server's own sentence (no code) as it came", async () => {
     expect(mailboxErrorText(refused)).toBe(refused.lastError);
-    readIn("ja");
+    await setLanguage("ja");
     expect(mailboxErrorText({ lastError: "Mailbox is locked", lastErrorCode: null })).toBe(
       "Mailbox is locked",
     );
@@ -124,8 +117,8 @@ describe("the mailbox's last error (GET /api/imap/status)", () => {
 });
 
 describe("an alert channel's test result (POST /api/user/alert-channels/{id}/test)", () => {
-  test("a German reader reads what ntfy answered in German", () => {
-    readIn("de");
+  test("a German reader reads what ntfy answered in German", async () => {
+    await setLanguage("de");
     expect(
       serverSentence(
         "alerts.server.answered",
@@ -143,25 +136,25 @@ describe("an alert channel's test result (POST /api/user/alert-channels/{id}/tes
     words:
       "192.168.1.20:8123 could not be reached as a web server (the connection failed, was refused or had no answer within 5 seconds)",
   };
-  test("a German or Japanese reader reads a connection failure in their language", () => {
+  test("a German or Japanese reader reads a connection failure in their language", async () => {
     const { code, values, words } = UNREACHABLE;
-    readIn("de");
+    await setLanguage("de");
     expect(serverSentence(code, values, words)).toBe(
       "192.168.1.20:8123 war als Webserver nicht erreichbar (die Verbindung schlug fehl, wurde abgelehnt oder blieb 5 Sekunden lang ohne Antwort)",
     );
-    readIn("ja");
+    await setLanguage("ja");
     expect(serverSentence(code, values, words)).toBe(
       "192.168.1.20:8123にWebサーバーとして接続できませんでした（接続の失敗、拒否、または5秒以内に応答がありませんでした）",
     );
   });
 
-  test("a refused address, in German; English is the server's words", () => {
+  test("a refused address, in German; English is the server's words", async () => {
     const values = { host: "metadata.test", address: "169.254.169.254", why: "metadata" };
     const words =
       "metadata.test resolves to 169.254.169.254, a link-local or cloud metadata address, which alerts are never sent to";
     expect(serverSentence("alerts.server.addressResolves", values, "")).toBe(words);
     expect(serverSentence(UNREACHABLE.code, UNREACHABLE.values, "")).toBe(UNREACHABLE.words);
-    readIn("de");
+    await setLanguage("de");
     expect(serverSentence("alerts.server.addressResolves", values, words)).toBe(
       "metadata.test verweist auf 169.254.169.254, eine Link-Local- oder Cloud-Metadaten-Adresse, an die nie Benachrichtigungen gehen",
     );
@@ -169,8 +162,8 @@ describe("an alert channel's test result (POST /api/user/alert-channels/{id}/tes
 });
 
 describe("the mailbox's reconnect offer (MailboxAction message)", () => {
-  test("a German reader reads the attempts left and the wait in German", () => {
-    readIn("de");
+  test("a German reader reads the attempts left and the wait in German", async () => {
+    await setLanguage("de");
     expect(
       serverSentence(
         "mailbox.server.action.reconnect",

@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import german from "../../locales/de.json";
-import japanese from "../../locales/ja.json";
-import { i18n } from "../i18n/index.ts";
+import { setLanguage } from "../i18n/index.ts";
 import {
   barHeights,
   evaluationLine,
@@ -100,14 +98,10 @@ test("the standing's sentences: pending, to the minimum, projection, period, 109
 });
 
 describe("in the reader's language", () => {
-  const speak = (language: "de" | "ja", messages: Record<string, string>) => {
-    i18n.load(language, messages);
-    i18n.activate(language);
-  };
-  afterEach(() => i18n.activate("en"));
+  afterEach(() => setLanguage("en"));
 
-  test("German: the support message, days, money, percents and plurals", () => {
-    speak("de", german);
+  test("German: the support message, days, money, percents and plurals", async () => {
+    await setLanguage("de");
     const text = supportMessage({
       amazonordernumber: "302-1234567-7654321",
       asin: null,
@@ -141,8 +135,8 @@ describe("in the reader's language", () => {
     expect(monthNames()[2]).toBe("Mär");
   });
 
-  test("Japanese: one plural form, Japanese dates and yen", () => {
-    speak("ja", japanese);
+  test("Japanese: one plural form, Japanese dates and yen", async () => {
+    await setLanguage("ja");
     expect(formatDay("2026-12-24")).toBe("2026年12月24日");
     expect(formatAmount(4990, "JPY")).toBe("￥4,990");
     expect(toMinimumLine({ rule: "2025", percent: 55, minimum: 60, reviewsToMinimum: 2 })).toBe(

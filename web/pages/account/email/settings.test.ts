@@ -1,9 +1,7 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { i18n } from "@lingui/core";
-import german from "../../../../locales/de.json";
-import japanese from "../../../../locales/ja.json";
+import { afterEach, describe, expect, test } from "bun:test";
 import type { IngestSummary } from "../../../../src/contract/mailbox.ts";
 import type { EmailSettings } from "../../../../src/contract/user.ts";
+import { setLanguage } from "../../../i18n/index.ts";
 import {
   DEFAULT_PERIOD,
   FOLDER_REFRESH_MAX_AGE_MS,
@@ -271,11 +269,10 @@ test("import summary: the first line puts every message in one bucket, adding up
 });
 
 describe("in the reader's language", () => {
-  afterAll(() => i18n.activate("en", ["en-US"]));
+  afterEach(() => setLanguage("en"));
 
-  test("German: plurals and numbers in German, whole sentences from the catalog", () => {
-    i18n.load("de", german);
-    i18n.activate("de", ["de-DE"]);
+  test("German: plurals and numbers in German, whole sentences from the catalog", async () => {
+    await setLanguage("de");
     expect(periodLabel(1)).toBe("1 Tag");
     expect(periodOptions().map((o) => o.label)[3]).toBe("30 Tage");
     expect(processConfirmText(1)).toBe(
@@ -293,9 +290,8 @@ describe("in the reader's language", () => {
     expect(processedFolderOptions([], "INBOX")[0]?.label).toBe("Im ursprünglichen Ordner lassen");
   });
 
-  test("Japanese: one form for every count", () => {
-    i18n.load("ja", japanese);
-    i18n.activate("ja", ["ja-JP"]);
+  test("Japanese: one form for every count", async () => {
+    await setLanguage("ja");
     expect(periodLabel(1)).toBe("1 日");
     expect(periodLabel(30)).toBe("30 日");
     expect(skippedLines(aSummary({ skipped: { duplicate: 2 } }))[0]?.text).toBe(
