@@ -93,6 +93,11 @@ for (const [language, locale] of Object.entries(BROWSER_LOCALES) as [
 
       await page.goto(`/orders/${order.orderid}/edit`);
       await expect(page.getByRole("heading", { name: t("edit.title"), level: 1 })).toBeVisible();
+      // The value to edit is written as the reader writes numbers ("24,99" in Europe).
+      const symbol = money.formatToParts(0).find((p) => p.type === "currency")?.value;
+      await expect(page.getByLabel(t("form.estimatedValue", { symbol }))).toHaveValue(
+        language === "ja" ? "4990" : "24,99",
+      );
       await shot(page, `languages-${language}-edit`);
 
       await page.goto("/vine");

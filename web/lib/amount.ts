@@ -75,6 +75,17 @@ export function parseAmount(
   return { ok: true, value: amountText(cents, currency) };
 }
 
+/**
+ * An amount from the API ("24.99") as the order form shows it to this reader: with a decimal
+ * comma where the app's language writes one ("24,99" in German, French, Spanish and Italian),
+ * which parseAmount reads back as the same amount. No grouping, so the text stays easy to edit.
+ */
+export function amountForInput(apiText: string): string {
+  return /^\d+\.\d{1,2}$/.test(apiText) && writesDecimalComma(intlLocale())
+    ? apiText.replace(".", ",")
+    : apiText;
+}
+
 const parsers = new Map<string, NumberParser>();
 function defaultParse(locale: string, text: string): number {
   let p = parsers.get(locale);

@@ -5,7 +5,7 @@
  */
 import type { Carrier, OrderStatus } from "../../src/contract/constants.ts";
 import type { Order } from "../../src/contract/orders.ts";
-import { parseAmount } from "./amount.ts";
+import { amountForInput, parseAmount } from "./amount.ts";
 import { dayKey } from "./order-days.ts";
 
 export const TEXT_FIELDS = [
@@ -66,6 +66,7 @@ export function orderToForm(order: Order, timeZone?: string): OrderForm {
     form[f] = typeof v === "string" ? v : "";
   }
   for (const f of DATE_FIELDS) form[f] = dayKey(order[f], timeZone) ?? "";
+  form.estimatedretailvalue = amountForInput(form.estimatedretailvalue);
   form.status = order.status;
   form.carrier = order.carrier ?? "";
   form.rating = order.rating ?? null;

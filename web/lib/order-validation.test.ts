@@ -4,10 +4,17 @@
  * Japanese, English readers the spec's words. The catalogs are loaded as the browser loads them.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { anOrder } from "../../test/fixtures/order.ts";
 import { setLanguage } from "../i18n/index.ts";
 import { checkFiles } from "../pages/edit-order/media/media-rules.ts";
 import { enhanceErrorMessage } from "./enhance-errors.ts";
-import { emptyOrderForm, formToPayload, type OrderForm } from "./order-form.ts";
+import {
+  changedFields,
+  emptyOrderForm,
+  formToPayload,
+  type OrderForm,
+  orderToForm,
+} from "./order-form.ts";
 import { validateOrderForm } from "./order-validation.ts";
 import { reviewStatusLine } from "./review-status.ts";
 
@@ -66,6 +73,20 @@ describe("order form messages in the reader's language", () => {
     await setLanguage("de");
     expect(validateOrderForm(dollars).estimatedretailvalue).toBeUndefined();
     expect(formToPayload(dollars).estimatedretailvalue).toBe("24.99");
+  });
+
+  test("Edit Order shows a German reader the value with a decimal comma, and saves it unchanged", async () => {
+    const order = anOrder({ estimatedretailvalue: "1234.50", currency: "EUR" });
+    expect(orderToForm(order).estimatedretailvalue).toBe("1234.50");
+    await setLanguage("de");
+    const shown = orderToForm(order);
+    expect(shown.estimatedretailvalue).toBe("1234,50");
+    expect(formToPayload(shown).estimatedretailvalue).toBe("1234.50");
+    expect(changedFields(orderToForm(order), shown)).toEqual({});
+    await setLanguage("ja");
+    expect(
+      orderToForm({ ...order, estimatedretailvalue: "4990", currency: "JPY" }).estimatedretailvalue,
+    ).toBe("4990");
   });
 
   test("Japanese", async () => {
