@@ -125,9 +125,9 @@ describe("in the reader's language", () => {
     expect(formatDay("2026-12-24")).toBe("24. Dez. 2026");
     expect(formatAmount(1234.5, "EUR")).toBe("1.234,50\u00a0€");
     const rate = { rule: "2025" as const, pending: 1, percent: 89, withPending: 92 };
-    expect(pendingLine(rate)).toBe("92 %, sobald 1 offene Rezension freigegeben ist");
+    expect(pendingLine(rate)).toBe("92\u00a0%, sobald 1 offene Rezension freigegeben ist");
     expect(toMinimumLine({ rule: "legacy", percent: 55, minimum: 60, reviewsToMinimum: 3 })).toBe(
-      "Noch 3 Rezensionen bis 60 %",
+      "Noch 3 Rezensionen bis 60\u00a0%",
     );
     expect(
       evaluationLine({ end: "2026-11-30", percent: 70, goldPercent: 90, reviewsNeeded: 1 }),
