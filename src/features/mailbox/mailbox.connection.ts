@@ -21,6 +21,8 @@ import {
   type ImapAuth,
   type ImapEndpoint,
   ImapError,
+  imapError,
+  secretImapError,
 } from "../../mail/imap/client.ts";
 import type { MailSettings } from "../../mail/imap/ports.ts";
 import type { SupervisorTimings } from "../../mail/imap/supervisor.ts";
@@ -64,18 +66,18 @@ export function createMailboxConnections(deps: {
   const userLog = (userId: number) => deps.log.child({ userid: userId });
 
   async function credentials(account: MailboxAccountRow): Promise<ImapAuth> {
-    if (!account.secretEnc) throw new ImapError("auth", "No credential is stored");
+    if (!account.secretEnc) throw imapError("auth", "noCredential");
     let secret: string;
     try {
       secret = deps.secrets.decrypt(account.secretEnc);
     } catch (err) {
       // Not "auth": a missing or changed key must never make us forget the stored credential.
-      if (err instanceof SecretError) throw new ImapError("other", err.message, err);
+      if (err instanceof SecretError) throw secretImapError(err);
       throw err;
     }
     if (account.authType === "oauth") {
       if (!deps.oauthAccessToken) {
-        throw new ImapError("other", "Gmail OAuth is not configured on this server");
+        throw imapError("other", "oauthNotConfigured");
       }
       return {
         user: account.emailAddress,

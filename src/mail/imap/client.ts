@@ -18,6 +18,7 @@ import type { MailFolder } from "../../contract/index.ts";
 import type { TextPart, TextValue } from "../../contract/text.ts";
 import { english, text } from "../../i18n/text.ts";
 import type { Logger } from "../../log.ts";
+import type { SecretError } from "../../util/secrets.ts";
 
 export type ImapAuth = { user: string; pass: string } | { user: string; accessToken: string };
 export type ImapEndpoint = { host: string; port: number; tls: boolean };
@@ -72,6 +73,19 @@ export function imapError(
 ): ImapError {
   const t = text(`mailbox.server.${id}`, values);
   return new ImapError(kind, english(t), cause, { ...opts, text: t });
+}
+
+/** A stored mailbox secret that cannot be read, as an ImapError with its text. */
+export function secretImapError(err: SecretError): ImapError {
+  const id =
+    err.kind === "key"
+      ? "secretUnreadable"
+      : err.kind === "format"
+        ? "secretFormat"
+        : err.kind === "truncated"
+          ? "secretTruncated"
+          : null;
+  return id ? imapError("other", id, undefined, err) : new ImapError("other", err.message, err);
 }
 
 const NETWORK_CODES = new Set([
