@@ -40,13 +40,37 @@ export function unavailable(e: ImapError): AppError {
   const headers: Record<string, string> | undefined = e.retryAfterMs
     ? { "Retry-After": String(Math.ceil(e.retryAfterMs / 1000)) }
     : undefined;
-  // The reason is the mail server's (or the network's) own words, shown as they came.
+  // The reason: our sentence (with its text, for the reader's language) around the mail
+  // server's or the network's own words, which stay as they came.
+  const texts = e.text ? { reason: e.text } : undefined;
   if (e.kind === "refused") {
-    return new AppError(503, "mail_server_refused", { reason: e.message }, undefined, headers);
+    return new AppError(
+      503,
+      "mail_server_refused",
+      { reason: e.message },
+      undefined,
+      headers,
+      texts,
+    );
   }
-  if (e.kind === "network")
-    return new AppError(e.status, "mail_server_unreachable", { reason: e.message });
-  return new AppError(502, "gmail_connection_refused", { reason: e.message });
+  if (e.kind === "network") {
+    return new AppError(
+      e.status,
+      "mail_server_unreachable",
+      { reason: e.message },
+      undefined,
+      undefined,
+      texts,
+    );
+  }
+  return new AppError(
+    502,
+    "gmail_connection_refused",
+    { reason: e.message },
+    undefined,
+    undefined,
+    texts,
+  );
 }
 
 export function createMailboxConnections(deps: {
@@ -148,7 +172,15 @@ export function createMailboxConnections(deps: {
       return await fn(c);
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw new AppError(503, "gmail_unexpected", { reason: classifyImapError(err).message });
+      const e = classifyImapError(err);
+      throw new AppError(
+        503,
+        "gmail_unexpected",
+        { reason: e.message },
+        undefined,
+        undefined,
+        e.text ? { reason: e.text } : undefined,
+      );
     } finally {
       await closeImap(c);
     }

@@ -1,11 +1,13 @@
 /**
- * The mailbox card's last error when Google's token endpoint refused or did not answer
- * (test/api/oauth.test.ts asserts the server's side): the sentence in the reader's language,
- * Google's own code and words as they came.
+ * Mailbox failures in the reader's language: the card's last error when Google's token endpoint
+ * refused or did not answer (test/api/oauth.test.ts asserts the server's side), Google's own code
+ * and words as they came; and a failed call whose reason is a server text (`texts` of the error
+ * answer; test/api/imap-faults.test.ts).
  */
 import { afterEach, expect, test } from "bun:test";
 import { i18n } from "@lingui/core";
 import german from "../../locales/de.json";
+import { ApiError, errorMessage } from "./api.ts";
 import { mailboxErrorText } from "./server-text.ts";
 
 afterEach(() => i18n.activate("en", ["en-US"]));
@@ -46,4 +48,31 @@ test("a German reader reads Google's refusal in German, Google's words untouched
       lastErrorCode: "mailbox.server.noRefreshToken",
     }),
   ).toBe("Es ist kein Aktualisierungstoken gespeichert");
+});
+
+test("a failed connect's reason in the reader's language; without its text, the server's words", () => {
+  const english = "Could not find imap.example.test: no such server name, or DNS is not answering.";
+  const failed = (texts?: Record<string, { code: string; values?: Record<string, string> }>) =>
+    new ApiError(
+      502,
+      "",
+      english,
+      new Headers(),
+      "mail_server_unreachable",
+      { reason: english },
+      texts,
+    );
+  const withText = failed({
+    reason: {
+      code: "mailbox.server.notFound",
+      values: { host: "imap.example.test", where: "imap.example.test:993" },
+    },
+  });
+  expect(errorMessage(withText, "")).toBe(english);
+  i18n.load("de", german);
+  i18n.activate("de", ["de-DE"]);
+  expect(errorMessage(withText, "")).toBe(
+    "Der Mailserver ist nicht erreichbar: imap.example.test wurde nicht gefunden: Diesen Servernamen gibt es nicht, oder das DNS antwortet nicht.",
+  );
+  expect(errorMessage(failed(), "")).toBe(`Der Mailserver ist nicht erreichbar: ${english}`);
 });
