@@ -532,8 +532,19 @@ describe("Itemized Report import", () => {
       headerRow: 2,
       dateForm: "Excel dates",
       errors: [
-        { row: 9, message: '"NOT AN ASIN" is not an ASIN (10 letters or digits)' },
-        { row: 10, message: "Estimated Tax Value is not an amount such as 24.99" },
+        // The sentence in English, and as a catalog id and values for the reader's language.
+        {
+          row: 9,
+          message: '"NOT AN ASIN" is not an ASIN (10 letters or digits)',
+          messageCode: "vine.server.rowNotAsin",
+          messageValues: { value: "NOT AN ASIN" },
+        },
+        {
+          row: 10,
+          message: "Estimated Tax Value is not an amount such as 24.99",
+          messageCode: "vine.server.rowAmount",
+          messageValues: { example: "24.99" },
+        },
       ],
     });
     const after = await ordersOf(u.token);
