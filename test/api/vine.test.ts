@@ -719,6 +719,17 @@ describe("ETV export", () => {
       expect(bad.status).toBe(400);
       expect(bad.body.error).toContain("year");
     }
+    // A German reader's file says its words in German; the data stays as it is.
+    h.db.$client.run("UPDATE users SET language = 'de' WHERE id = ?", [u.userid]);
+    const de = await h.req("GET", "/api/vine/etv.csv?year=2026", { token: u.token });
+    expect((await de.text()).split("\r\n")).toEqual([
+      "Bestellnummer,ASIN,Produkt,Bestelldatum,Status,Storniert,ETV,Währung",
+      `113-1,B0ETV00001,"'=HYPERLINK(""x"") ""Mug""",2026-02-01,Bestellt,nein,10.00,USD`,
+      "113-3,B0ETV00003,Canceled one,2026-03-01,Storniert,ja,99.00,USD",
+      '113-2,B0ETV00002,"Lamp, brass",2026-12-31,Bestellt,nein,5.50,USD',
+      "Summe 2026 (ohne stornierte Bestellungen),,,,,,15.50,USD",
+      "",
+    ]);
   });
 });
 
