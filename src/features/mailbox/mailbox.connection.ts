@@ -20,7 +20,7 @@ import {
   connectImap,
   type ImapAuth,
   type ImapEndpoint,
-  ImapError,
+  type ImapError,
   imapError,
   secretImapError,
 } from "../../mail/imap/client.ts";
@@ -29,7 +29,6 @@ import type { SupervisorTimings } from "../../mail/imap/supervisor.ts";
 import { AppError, conflict } from "../../util/errors.ts";
 import { SecretError, type Secrets } from "../../util/secrets.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
-import { NOT_CONNECTED } from "./mailbox.status.ts";
 
 /**
  * A connection failure as the answer to a request: a temporary refusal is 503 with the
@@ -115,7 +114,7 @@ export function createMailboxConnections(deps: {
   async function connectFor(userId: number, purpose: string): Promise<ImapFlow> {
     const account = repo.findAccount(userId);
     if (!account?.isConnected || account.authState !== "ok") {
-      throw new ImapError("other", NOT_CONNECTED);
+      throw imapError("other", "notConnected");
     }
     const login = async (auth: ImapAuth) =>
       connectImap({
