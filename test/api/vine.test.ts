@@ -646,6 +646,15 @@ describe("Itemized Report import", () => {
       expect(r.status).toBe(400);
       expect(r.body.error).toStartWith(message);
     }
+    // Why the file is damaged is our sentence: also its text, for the reader's language.
+    const broken = await upload(u.token, new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2]), "b.xlsx");
+    expect(broken.body).toMatchObject({
+      error:
+        "This .xlsx file is damaged (it is not a readable zip archive); download the report again from Amazon",
+      code: "xlsx_damaged",
+      values: { reason: "it is not a readable zip archive" },
+      texts: { reason: { code: "vine.server.xlsx.notZip" } },
+    });
     // A zip bomb: 70 MB of zeros (over the 32 MB limit) packs into a few KB; refused before anything is unpacked.
     const bomb = zipSync({ "xl/worksheets/sheet1.xml": new Uint8Array(70 * 1024 * 1024) });
     expect(bomb.length).toBeLessThan(200_000);
