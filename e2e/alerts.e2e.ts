@@ -2,7 +2,7 @@
  * Account → Alerts in Chromium, against the fake far sides e2e/support/server.ts starts
  * (test/support/fake-alerts.ts): an ntfy channel added, tested (the far side gets the publish, the
  * deliveries list shows its answer), edited and deleted; a webhook whose far side fails says so;
- * a metadata address is refused; the PWA files (manifest, icons, service worker) are served with
+ * a metadata address is refused; a German reader's deliveries list is German on a phone; the PWA files (manifest, icons, service worker) are served with
  * the right types and caching, the worker caches nothing and shows a push; "Enable push on this
  * device" saves this browser's subscription and a test reaches the push service encrypted for it.
  */
