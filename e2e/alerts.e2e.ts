@@ -2,7 +2,7 @@
  * Account → Alerts in Chromium, against the fake far sides e2e/support/server.ts starts
  * (test/support/fake-alerts.ts): an ntfy channel added, tested (the far side gets the publish, the
  * deliveries list shows its answer), edited and deleted; a webhook whose far side fails says so;
- * a metadata address is refused; the PWA files (manifest, icons, service worker) are served with
+ * a metadata address is refused; a German reader's deliveries list is German on a phone; the PWA files (manifest, icons, service worker) are served with
  * the right types and caching, the worker caches nothing and shows a push; "Enable push on this
  * device" saves this browser's subscription and a test reaches the push service encrypted for it.
  */
@@ -13,6 +13,7 @@ import * as ece from "http_ece";
 import { fakeAlertsUrl } from "./support/alerts.ts";
 import { signInWithToken } from "./support/api.ts";
 import { expect, test } from "./support/fixtures.ts";
+import { msg } from "./support/i18n.ts";
 
 type Received = { path: string; json: unknown; headers: Record<string, string>; body: string };
 const fakeUrl = fakeAlertsUrl;
@@ -128,6 +129,51 @@ test("a webhook whose far side fails says what it answered; a metadata address i
     content: "Grapevine test alert",
     embeds: [{ title: "Grapevine test alert" }],
   });
+});
+
+test("a German reader's deliveries list is German: the far side's answer in German words, its status as it came", async ({
+  page,
+  user,
+  request,
+}) => {
+  const auth = { Authorization: `Bearer ${user.token}` };
+  expect(
+    (await request.put("/api/user/language", { headers: auth, data: { language: "de" } })).ok(),
+  ).toBe(true);
+  const hook = `/hook/e2e-${crypto.randomBytes(4).toString("hex")}`;
+  const made = await request.post("/api/user/alert-channels", {
+    headers: auth,
+    data: { type: "webhook", url: `${fakeUrl()}${hook}`, format: "slack" },
+  });
+  expect(made.status()).toBe(201);
+  const { id } = (await made.json()) as { id: number };
+  await request.post(`${fakeUrl()}/__fake/script`, {
+    data: { path: hook, answers: [{ status: 502, body: "bad gateway" }, { status: 200 }] },
+  });
+  for (let i = 0; i < 2; i++) {
+    await request.post(`/api/user/alert-channels/${id}/test`, { headers: auth });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInWithToken(page, user.token, "/account?tab=alerts");
+  await expect(
+    page.getByRole("heading", { name: msg("de", "alerts.title"), level: 2 }),
+  ).toBeVisible();
+  const card = page.getByRole("article", { name: /^Slack: 127\.0\.0\.1/ });
+  const failed = msg("de", "alerts.deliveries.failed", {
+    result: msg("de", "alerts.server.answered", {
+      who: "slack",
+      status: 502,
+      reason: "serverError",
+    }),
+  });
+  await expect(card.getByRole("row").nth(1)).toContainText(
+    msg("de", "alerts.server.sent", { who: "slack", status: 200 }),
+  );
+  await expect(card.getByRole("row").nth(2)).toContainText(failed);
+  await expect(card).not.toContainText("answered");
+  // The table fits the phone: no sideways scrolling of the page.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, "alerts-deliveries-de-phone");
 });
 
 test("PWA: manifest, icons and a service worker that caches nothing and shows a push", async ({

@@ -158,8 +158,11 @@ export type AlertDelivery = {
   at: string;
   event: AlertEvent | "test";
   status: "pending" | "sent" | "failed";
-  /** What the far side said, or why nothing was sent. */
+  /** What the far side said, or why nothing was sent (English). */
   result: string | null;
+  /** `result` as a catalog id and values (src/contract/text.ts); absent on rows from before them. */
+  resultCode?: string;
+  resultValues?: Record<string, TextValue>;
   attempts: number;
 };
 
@@ -171,8 +174,16 @@ export type AlertChannel = {
   enabled: boolean;
   events: AlertEvent[];
   quietHours: { start: string; end: string } | null;
-  /** Set when a day of failures paused the channel; saving it with enabled: true resumes it. */
-  paused: { at: string; reason: string } | null;
+  /**
+   * Set when a day of failures paused the channel; saving it with enabled: true resumes it.
+   * `reason` is English; `reasonCode` + `reasonValues` the same as a catalog id and values.
+   */
+  paused: {
+    at: string;
+    reason: string;
+    reasonCode?: string;
+    reasonValues?: Record<string, TextValue>;
+  } | null;
   /** ntfy: serverUrl, topic (masked), auth ("none" | "token" | "password"), token (masked). */
   ntfy?: {
     serverUrl: string;

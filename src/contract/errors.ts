@@ -12,6 +12,7 @@
  * Imported by the web app too: types and a small encoder only, no catalog.
  */
 import type english from "../../locales/en.json";
+import type { TextPart } from "./text.ts";
 
 type ErrorId = Extract<keyof typeof english, `error.${string}`>;
 type LabelId = Extract<
@@ -65,6 +66,12 @@ export type ErrorBody = {
   error: string;
   code: ErrorCode;
   values: ErrorValues;
+  /**
+   * Values that are server texts (a mail server failure in our words): the same value as a
+   * catalog id and its values (src/contract/text.ts), so the sentence is said in the reader's
+   * language; the value itself keeps the English words.
+   */
+  texts?: Record<string, TextPart>;
   details?: unknown;
 };
 

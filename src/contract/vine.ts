@@ -1,6 +1,7 @@
 /** Vine standing: settings, standing, the Itemized Report import and the ETV export. */
 import { z } from "zod";
 import { says } from "./errors.ts";
+import type { TextValue } from "./text.ts";
 import { RATE_RULES, type RateRule, VINE_TIERS } from "./vine-constants.ts";
 
 export * from "./vine-constants.ts";
@@ -154,6 +155,17 @@ export type VineStanding = {
  * POST /api/vine/itemized-report's answer. Every report row is in exactly one bucket:
  * rows = created + updated + canceled + unchanged + skipped (blank rows are not rows).
  */
+/**
+ * A report row that could not be read: `message` in English, and the same as a catalog id and
+ * its values (src/contract/text.ts), for the reader's language.
+ */
+export type ReportRowError = {
+  row: number;
+  message: string;
+  messageCode?: string;
+  messageValues?: Record<string, TextValue>;
+};
+
 export type ItemizedReportSummary = {
   rows: number;
   /** New orders (not canceled). */
@@ -165,7 +177,7 @@ export type ItemizedReportSummary = {
   unchanged: number;
   /** Rows that could not be read; each has its sentence in `errors`. */
   skipped: number;
-  errors: { row: number; message: string }[];
+  errors: ReportRowError[];
   /** The row that held the headers (1-based, as the spreadsheet numbers it). */
   headerRow: number;
   /** How the dates were written and read ("DD/MM/YYYY", "Excel dates", …); null without dates. */

@@ -400,6 +400,11 @@ export const alertChannels = sqliteTable(
     failingSince: text("failing_since"),
     pausedAt: text("paused_at"),
     pausedReason: text("paused_reason"),
+    /**
+     * `pausedReason` as a server text (JSON of TextPart, src/contract/text.ts), said in the
+     * reader's language; null for channels paused before it (their `pausedReason` is shown).
+     */
+    pausedReasonContent: text("paused_reason_content"),
     createdAt: text("created_at").notNull().default(now),
     updatedAt: text("updated_at").notNull().default(now),
   },
@@ -432,6 +437,11 @@ export const alertOutbox = sqliteTable(
     nextAttemptAt: text("next_attempt_at").notNull(),
     /** What the far side said (or why nothing was sent), for the delivery list. */
     result: text("result"),
+    /**
+     * `result` as a server text (JSON of TextPart, src/contract/text.ts), said in the reader's
+     * language; null for rows from before it (their `result` is shown).
+     */
+    resultContent: text("result_content"),
     createdAt: text("created_at").notNull().default(now),
     finishedAt: text("finished_at"),
   },

@@ -23,3 +23,21 @@ export function english(part: TextPart): string {
 export function englishAll(parts: TextPart[]): string {
   return parts.map(english).join(" ");
 }
+
+/** A text stored as JSON back as one, as API fields `<name>Code` + `<name>Values`; {} when not one. */
+export function storedText(
+  json: string | null,
+  name: string,
+): Record<string, string | Record<string, TextValue>> {
+  if (!json) return {};
+  try {
+    const t = JSON.parse(json) as Partial<TextPart> | null;
+    if (typeof t?.code !== "string") return {};
+    return {
+      [`${name}Code`]: t.code,
+      ...(t.values && typeof t.values === "object" ? { [`${name}Values`]: t.values } : {}),
+    };
+  } catch {
+    return {};
+  }
+}

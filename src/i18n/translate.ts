@@ -30,9 +30,9 @@ export type Translate = (id: string, values?: MessageValues) => string;
 
 const loaded = new Map<Language, I18n>();
 
-/** The ids made outside the browser: the server's own, the API errors', the texts of successful answers (tracking, mailbox, alert tests) and (by the web build) the installed app's manifest. */
+/** The ids made outside the browser: the server's own, the API errors', the texts of successful answers (tracking, mailbox, alerts, an itemized report's rows) and (by the web build) the installed app's manifest. */
 const onServer = (id: string) =>
-  /^(server|error|pwa|tracking\.server|mailbox\.server|alerts\.server)\./.test(id);
+  /^(server|error|pwa|tracking\.server|mailbox\.server|alerts\.server|vine\.server)\./.test(id);
 
 function i18nFor(language: Language): I18n {
   let i18n = loaded.get(language);

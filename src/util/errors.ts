@@ -5,6 +5,7 @@ import {
   errorMessageId,
   shownValues,
 } from "../contract/errors.ts";
+import type { TextPart } from "../contract/text.ts";
 import type { Language } from "../i18n/languages.ts";
 import { translate } from "../i18n/translate.ts";
 
@@ -36,6 +37,8 @@ export class AppError extends Error {
     values?: ErrorValues,
     readonly details?: unknown,
     readonly headers?: Record<string, string>,
+    /** Values that are server texts, as texts (ErrorBody `texts`); their value is the English. */
+    readonly texts?: Record<string, TextPart>,
   ) {
     super(errorSentence("en", code, values));
     this.values = values ?? {};
@@ -43,9 +46,13 @@ export class AppError extends Error {
 
   /** The JSON answer. */
   body(): ErrorBody {
-    return this.details === undefined
-      ? { error: this.message, code: this.code, values: this.values }
-      : { error: this.message, code: this.code, values: this.values, details: this.details };
+    return {
+      error: this.message,
+      code: this.code,
+      values: this.values,
+      ...(this.texts ? { texts: this.texts } : {}),
+      ...(this.details === undefined ? {} : { details: this.details }),
+    };
   }
 }
 

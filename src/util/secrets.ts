@@ -15,7 +15,15 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 export const SECRET_KEY_FILE = "secret.key";
 
-export class SecretError extends Error {}
+export class SecretError extends Error {
+  constructor(
+    message: string,
+    /** The key file is bad, a stored secret is not one of ours, is cut short, or needs another key. */
+    readonly kind: "keyFile" | "format" | "truncated" | "key" = "keyFile",
+  ) {
+    super(message);
+  }
+}
 
 /** Reads the key file, or creates it (0600) when missing. Throws with a message naming the file. */
 export function loadOrCreateKeyFile(dataDir: string): Buffer {
@@ -70,9 +78,10 @@ export function createSecrets(opts: { key: Buffer | null; dataDir: string }) {
       return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), enc]).toString("base64");
     },
     decrypt(stored: string): string {
-      if (!stored.startsWith(PREFIX)) throw new SecretError("Unknown secret format");
+      if (!stored.startsWith(PREFIX)) throw new SecretError("Unknown secret format", "format");
       const buf = Buffer.from(stored.slice(PREFIX.length), "base64");
-      if (buf.length < IV_BYTES + TAG_BYTES) throw new SecretError("Secret is truncated");
+      if (buf.length < IV_BYTES + TAG_BYTES)
+        throw new SecretError("Secret is truncated", "truncated");
       try {
         const decipher = crypto.createDecipheriv(
           "aes-256-gcm",
@@ -87,6 +96,7 @@ export function createSecrets(opts: { key: Buffer | null; dataDir: string }) {
       } catch {
         throw new SecretError(
           "A stored secret cannot be decrypted (the secret key changed); reconnect the mailbox",
+          "key",
         );
       }
     },

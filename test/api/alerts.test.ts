@@ -713,6 +713,99 @@ describe("delivery from notifications", () => {
     await fake.received(3);
   });
 
+  test("each delivery's result carries its text (id and values) beside the English, for the reader's language", async () => {
+    const h = harness();
+    const a = await h.register();
+    h.db.$client.run("UPDATE users SET language = 'de' WHERE id = ?", [a.userid]);
+    const ch = await addChannel(h, a.token, {
+      type: "webhook",
+      url: `${fake.url}/hook/t`,
+      format: "json",
+      events: ["shipped"],
+    });
+    h.services.alerts.start();
+    fake.script("/hook/t", { status: 500 }, { status: 502 }, { status: 404 }, { status: 400 });
+    h.services.notifications.notify(a.userid, "information", html`One`, { event: "shipped" });
+    await fake.received(1);
+    await h.services.alerts.idle();
+    const listed = async () =>
+      (
+        (await (
+          await h.req("GET", "/api/user/alert-channels", { token: a.token })
+        ).json()) as AlertChannel[]
+      ).find((c) => c.id === ch.id) as AlertChannel;
+    const answered = (status: number, reason: string) => ({
+      code: "alerts.server.answered",
+      values: { who: "webhook", status, reason },
+    });
+    expect((await listed()).deliveries[0]).toEqual({
+      id: expect.any(Number),
+      at: expect.any(String),
+      event: "shipped",
+      status: "pending",
+      result: "The webhook answered 500 (an error on its side); trying again",
+      resultCode: "alerts.server.tryingAgain",
+      resultValues: { result: [answered(500, "serverError")] },
+      attempts: 1,
+    });
+    // A second 5xx waits again; a 404 is not tried again: its answer alone.
+    clock = new Date("2026-03-10T12:01:00Z");
+    await settle(h);
+    expect((await listed()).deliveries[0]).toMatchObject({
+      status: "pending",
+      resultValues: { result: [answered(502, "serverError")] },
+    });
+    clock = new Date("2026-03-10T12:03:00Z");
+    await settle(h);
+    expect((await listed()).deliveries[0]).toMatchObject({
+      status: "failed",
+      attempts: 3,
+      result: "The webhook answered 404 (nothing there: check the address)",
+      resultCode: "alerts.server.answered",
+      resultValues: { who: "webhook", status: 404, reason: "missing" },
+    });
+
+    // A day of failures pauses it: the reason, and the bell in the user's language.
+    clock = new Date("2026-03-11T12:00:01Z");
+    h.services.notifications.notify(a.userid, "information", html`Two`, { event: "shipped" });
+    await fake.received(4);
+    await h.services.alerts.idle();
+    const paused = await listed();
+    expect(paused.paused).toEqual({
+      at: "2026-03-11T12:00:01.000Z",
+      reason:
+        "No alert could be delivered for a day; the last answer was: The webhook answered 400 (it did not accept the alert)",
+      reasonCode: "alerts.server.failedForADay",
+      reasonValues: { answer: [answered(400, "refused")] },
+    });
+    expect(paused.deliveries[0]).toMatchObject({
+      result: "The webhook answered 400 (it did not accept the alert)",
+      resultCode: "alerts.server.answered",
+    });
+    const bell = (await (await h.req("GET", "/api/notifications", { token: a.token })).json()) as {
+      message: string;
+    }[];
+    expect(bell[0]?.message).toContain(
+      "die letzte Antwort war: Der Webhook antwortete 400 (die Benachrichtigung wurde nicht angenommen).",
+    );
+    // What waits for a paused channel is not sent, and says why.
+    h.db.$client.run(
+      "INSERT INTO alert_outbox (channel_id, event, title, message, next_attempt_at) VALUES (?, 'shipped', 'x', 'y', ?)",
+      [ch.id, "2026-03-11T12:00:01.000Z"],
+    );
+    await settle(h);
+    expect((await listed()).deliveries[0]).toMatchObject({
+      status: "failed",
+      result: "Not sent: the channel is paused",
+      resultCode: "alerts.server.notSentPaused",
+    });
+    // A row from before texts keeps its English words, with no code.
+    h.db.$client.run("UPDATE alert_outbox SET result_content = NULL WHERE channel_id = ?", [ch.id]);
+    const old = (await listed()).deliveries[0];
+    expect(old?.result).toBe("Not sent: the channel is paused");
+    expect(old && "resultCode" in old).toBe(false);
+  });
+
   test("quiet hours hold alerts and send one summary when they end (in the user's zone)", async () => {
     const h = harness();
     const a = await h.register();

@@ -260,9 +260,18 @@ describe("connection errors in words, as server-side faults", () => {
     const u = await hh.register();
     const res = await hh.connect(u.token, "fox@example.test");
     expect(res.status).toBe(502);
-    expect(((await res.json()) as ErrorBody).error).toBe(
-      "Could not find no-such-host.invalid: no such server name, or DNS is not answering.",
-    );
+    // The reason is also its text, so the web app says it in the reader's language.
+    expect((await res.json()) as ErrorBody).toMatchObject({
+      error: "Could not find no-such-host.invalid: no such server name, or DNS is not answering.",
+      code: "mail_server_unreachable",
+      values: {
+        reason:
+          "Could not find no-such-host.invalid: no such server name, or DNS is not answering.",
+      },
+      texts: {
+        reason: { code: "mailbox.server.notFound", values: { host: "no-such-host.invalid" } },
+      },
+    });
   }, 20_000);
 
   test("nothing listening: 502 'refused the connection'", async () => {

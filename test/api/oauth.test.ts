@@ -336,7 +336,19 @@ describe("access tokens before every connect", () => {
     );
     const st = await oauth.statusOf(hh, u.token);
     expect(["disconnected", "connecting"]).toContain(st.body.status);
-    expect(st.body.lastError).toContain("Google's token endpoint answered 500");
+    // Google's code and description are values; the sentence is the reader's language's.
+    expect(st.body).toMatchObject({
+      lastError: "Google's token endpoint answered 500 internal_failure: Backend Error",
+      lastErrorCode: "mailbox.server.googleAnswered",
+      lastErrorValues: {
+        what: "token",
+        status: 500,
+        hasCode: "yes",
+        code: "internal_failure",
+        hasDescription: "yes",
+        description: "Backend Error",
+      },
+    });
     expect(await oauth.settingsOf(hh, u.token)).toMatchObject({
       isConnected: true,
       accessToken: "present",
@@ -420,6 +432,74 @@ describe("access tokens before every connect", () => {
     expect(await kindOf(answer(401, { error: "invalid_client" }))).toBe("other");
     const unconfigured = createAccessTokens({ google: null, secrets, log });
     await expect(unconfigured.get(1, acct)).rejects.toMatchObject({ kind: "other" });
+
+    // Each failure is a mailbox.server.* text (the card's last error in the reader's
+    // language), its English word for word the sentence it always was.
+    const failureOf = async (
+      t: ReturnType<typeof createAccessTokens>,
+      a: { secretEnc: string | null } = acct,
+    ) => {
+      try {
+        await t.get(1, a);
+      } catch (err) {
+        return { message: (err as ImapError).message, text: (err as ImapError).text };
+      }
+      throw new Error("no failure");
+    };
+    const tokensAnswering = (status: number, body: unknown) =>
+      createAccessTokens({ google: createGoogleClient(cfg, answer(status, body)), secrets, log });
+    expect(
+      await failureOf(
+        tokensAnswering(400, {
+          error: "invalid_grant",
+          error_description: "Token has been expired or revoked.",
+        }),
+      ),
+    ).toEqual({
+      message:
+        "Google refused the saved authorization (invalid_grant): Google's token endpoint answered 400 invalid_grant: Token has been expired or revoked.",
+      text: {
+        code: "mailbox.server.googleRefused",
+        values: {
+          reason: [
+            {
+              code: "mailbox.server.googleAnswered",
+              values: {
+                what: "token",
+                status: 400,
+                hasCode: "yes",
+                code: "invalid_grant",
+                hasDescription: "yes",
+                description: "Token has been expired or revoked.",
+              },
+            },
+          ],
+        },
+      },
+    });
+    expect(await failureOf(tokensAnswering(503, "not json"))).toMatchObject({
+      message: "Google's token endpoint answered 503",
+      text: { code: "mailbox.server.googleAnswered", values: { hasCode: "no" } },
+    });
+    expect(await failureOf(tokensAnswering(200, { token_type: "Bearer" }))).toEqual({
+      message: "Google's token answer has no access token",
+      text: { code: "mailbox.server.googleNoAccessToken", values: { what: "token" } },
+    });
+    expect(await failureOf(unconfigured)).toEqual({
+      message:
+        "Gmail OAuth is not configured on this server: the administrator must set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and PUBLIC_URL",
+      text: { code: "mailbox.server.googleNotConfigured" },
+    });
+    expect(await failureOf(tokens, { secretEnc: null })).toEqual({
+      message: "No refresh token is stored",
+      text: { code: "mailbox.server.noRefreshToken" },
+    });
+    const otherKey = createSecrets({ key: Buffer.alloc(32, 8), dataDir: "/nonexistent" });
+    expect(await failureOf(tokens, { secretEnc: otherKey.encrypt(refreshToken) })).toEqual({
+      message:
+        "A stored secret cannot be decrypted (the secret key changed); reconnect the mailbox",
+      text: { code: "mailbox.server.secretUnreadable" },
+    });
     expect(GMAIL_SCOPE).toBe("https://mail.google.com/");
   }, 20_000);
 });

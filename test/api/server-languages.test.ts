@@ -225,6 +225,6 @@ test("a channel paused after a day of failures is told in the bell in the user's
   await h.services.alerts.idle();
   const [note] = await bell(h, u.token);
   expect(note?.message).toBe(
-    `Meldungen an <strong>${channel.name}</strong> sind pausiert: Einen Tag lang konnte keine Meldung zugestellt werden; die letzte Antwort war: The webhook answered 400 (it did not accept the alert). Prüfen Sie den Kanal unter Kontoeinstellungen → Meldungen und speichern Sie ihn, um fortzufahren.`,
+    `Benachrichtigungen an <strong>${channel.name}</strong> sind pausiert: Einen Tag lang konnte keine Benachrichtigung zugestellt werden; die letzte Antwort war: Der Webhook antwortete 400 (die Benachrichtigung wurde nicht angenommen). Prüfen Sie den Kanal unter Kontoeinstellungen → Benachrichtigungen und speichern Sie ihn, um fortzufahren.`,
   );
 });

@@ -532,8 +532,19 @@ describe("Itemized Report import", () => {
       headerRow: 2,
       dateForm: "Excel dates",
       errors: [
-        { row: 9, message: '"NOT AN ASIN" is not an ASIN (10 letters or digits)' },
-        { row: 10, message: "Estimated Tax Value is not an amount such as 24.99" },
+        // The sentence in English, and as a catalog id and values for the reader's language.
+        {
+          row: 9,
+          message: '"NOT AN ASIN" is not an ASIN (10 letters or digits)',
+          messageCode: "vine.server.rowNotAsin",
+          messageValues: { value: "NOT AN ASIN" },
+        },
+        {
+          row: 10,
+          message: "Estimated Tax Value is not an amount such as 24.99",
+          messageCode: "vine.server.rowAmount",
+          messageValues: { example: "24.99" },
+        },
       ],
     });
     const after = await ordersOf(u.token);
@@ -635,6 +646,15 @@ describe("Itemized Report import", () => {
       expect(r.status).toBe(400);
       expect(r.body.error).toStartWith(message);
     }
+    // Why the file is damaged is our sentence: also its text, for the reader's language.
+    const broken = await upload(u.token, new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2]), "b.xlsx");
+    expect(broken.body).toMatchObject({
+      error:
+        "This .xlsx file is damaged (it is not a readable zip archive); download the report again from Amazon",
+      code: "xlsx_damaged",
+      values: { reason: "it is not a readable zip archive" },
+      texts: { reason: { code: "vine.server.xlsx.notZip" } },
+    });
     // A zip bomb: 70 MB of zeros (over the 32 MB limit) packs into a few KB; refused before anything is unpacked.
     const bomb = zipSync({ "xl/worksheets/sheet1.xml": new Uint8Array(70 * 1024 * 1024) });
     expect(bomb.length).toBeLessThan(200_000);
@@ -708,6 +728,17 @@ describe("ETV export", () => {
       expect(bad.status).toBe(400);
       expect(bad.body.error).toContain("year");
     }
+    // A German reader's file says its words in German; the data stays as it is.
+    h.db.$client.run("UPDATE users SET language = 'de' WHERE id = ?", [u.userid]);
+    const de = await h.req("GET", "/api/vine/etv.csv?year=2026", { token: u.token });
+    expect((await de.text()).split("\r\n")).toEqual([
+      "Bestellnummer,ASIN,Produkt,Bestelldatum,Status,Storniert,ETV,Währung",
+      `113-1,B0ETV00001,"'=HYPERLINK(""x"") ""Mug""",2026-02-01,Bestellt,nein,10.00,USD`,
+      "113-3,B0ETV00003,Canceled one,2026-03-01,Storniert,ja,99.00,USD",
+      '113-2,B0ETV00002,"Lamp, brass",2026-12-31,Bestellt,nein,5.50,USD',
+      "Summe 2026 (ohne stornierte Bestellungen),,,,,,15.50,USD",
+      "",
+    ]);
   });
 });
 

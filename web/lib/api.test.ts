@@ -212,7 +212,7 @@ describe("a code's sentence in the reader's language", () => {
     });
     await inGerman(async () => {
       expect(serverFaultMessage(err)).toBe(
-        "Der Datenträger des Servers ist voll; nichts wurde gespeichert. Gib Speicherplatz frei und versuche es erneut.",
+        "Der Datenträger des Servers ist voll; nichts wurde gespeichert. Geben Sie Speicherplatz frei und versuchen Sie es erneut.",
       );
     });
   });

@@ -7,7 +7,9 @@
  */
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";
 import { type ErrorValues, errorMessageId, shownValues } from "../../src/contract/errors.ts";
+import type { TextPart } from "../../src/contract/text.ts";
 import { hasMessage, i18n } from "../i18n/index.ts";
+import { serverText } from "./server-text.ts";
 
 export const TOKEN_KEY = "auth-token";
 /** The codes of a missing or no longer valid session: the app signs out on them. */
@@ -41,6 +43,8 @@ export class ApiError extends Error {
     readonly headers: Headers,
     readonly code: string | null = null,
     readonly values: ErrorValues = {},
+    /** Values that are server texts, as texts (ErrorBody `texts`). */
+    readonly texts: Record<string, TextPart> = {},
   ) {
     super(`${status}: ${body}`);
   }
@@ -53,22 +57,38 @@ export class SignedOutError extends Error {
   }
 }
 
-type ParsedError = { error: string | null; code: string | null; values: ErrorValues };
+type ParsedError = {
+  error: string | null;
+  code: string | null;
+  values: ErrorValues;
+  texts: Record<string, TextPart>;
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 function parseError(text: string): ParsedError {
   try {
-    const json = JSON.parse(text) as { error?: unknown; code?: unknown; values?: unknown };
-    const values = json?.values;
+    const json = JSON.parse(text) as {
+      error?: unknown;
+      code?: unknown;
+      values?: unknown;
+      texts?: unknown;
+    };
+    const texts: Record<string, TextPart> = {};
+    if (isObject(json?.texts)) {
+      for (const [name, t] of Object.entries(json.texts)) {
+        if (isObject(t) && typeof t.code === "string") texts[name] = t as TextPart;
+      }
+    }
     return {
       error: typeof json?.error === "string" ? json.error : null,
       code: typeof json?.code === "string" ? json.code : null,
-      values:
-        values && typeof values === "object" && !Array.isArray(values)
-          ? (values as ErrorValues)
-          : {},
+      values: isObject(json?.values) ? (json.values as ErrorValues) : {},
+      texts,
     };
   } catch {
-    return { error: null, code: null, values: {} };
+    return { error: null, code: null, values: {}, texts: {} };
   }
 }
 
@@ -96,7 +116,15 @@ export async function throwIfNotOk(res: Response, opts: { authRedirect?: boolean
     throw new SignedOutError();
   }
   const parsed = parseError(text);
-  throw new ApiError(res.status, text, parsed.error, res.headers, parsed.code, parsed.values);
+  throw new ApiError(
+    res.status,
+    text,
+    parsed.error,
+    res.headers,
+    parsed.code,
+    parsed.values,
+    parsed.texts,
+  );
 }
 
 export function authHeaders(path: string): Record<string, string> {
@@ -162,7 +190,13 @@ export function readerMessage(err: unknown): string | null {
     const values = shownValues(err.values, (label, value) =>
       hasMessage(label) ? i18n._(label) : value,
     );
-    return i18n._(id, values);
+    // A value that is a server text is said in the reader's language too (else its English).
+    const texts = Object.entries(err.texts);
+    const said = texts.length === 0 ? values : { ...values };
+    for (const [name, t] of texts) {
+      if (said) said[name] = serverText([t], String(said[name] ?? ""));
+    }
+    return i18n._(id, said);
   }
   return err.serverMessage;
 }

@@ -104,7 +104,7 @@ describe("order form messages in the reader's language", () => {
       "Nur Bild- und Videodateien sind erlaubt",
     );
     expect(enhanceErrorMessage(429, "", "17")).toBe(
-      "Zu viele Anfragen. Bitte warte 17 Sekunden und versuche es dann erneut.",
+      "Zu viele Anfragen. Bitte warten Sie 17 Sekunden und versuchen Sie es dann erneut.",
     );
     await setLanguage("ja");
     expect(

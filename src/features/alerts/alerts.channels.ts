@@ -19,6 +19,7 @@ import type {
   UpdateAlertChannelBody,
 } from "../../contract/index.ts";
 import type { AlertChannelRow, AlertOutboxRow } from "../../db/schema.ts";
+import { storedText } from "../../i18n/text.ts";
 import { badRequest, notFound } from "../../util/errors.ts";
 import type { Secrets } from "../../util/secrets.ts";
 import {
@@ -78,6 +79,7 @@ function toDelivery(r: AlertOutboxRow): AlertDelivery {
     event: r.event as AlertDelivery["event"],
     status: r.status as AlertDelivery["status"],
     result: r.result,
+    ...storedText(r.resultContent, "result"),
     attempts: r.attempts,
   };
 }
@@ -109,7 +111,13 @@ export function createChannels(deps: {
       enabled: row.enabled,
       events: eventsOf(row),
       quietHours: quietHoursOf(row),
-      paused: row.pausedAt ? { at: row.pausedAt, reason: row.pausedReason ?? "" } : null,
+      paused: row.pausedAt
+        ? {
+            at: row.pausedAt,
+            reason: row.pausedReason ?? "",
+            ...storedText(row.pausedReasonContent, "reason"),
+          }
+        : null,
       deliveries: repo.deliveries(row.id, DELIVERIES_SHOWN).map(toDelivery),
       createdAt: row.createdAt,
       ...viewOf(row, secret),
@@ -180,6 +188,7 @@ export function createChannels(deps: {
           ...columns,
           pausedAt: null,
           pausedReason: null,
+          pausedReasonContent: null,
           failingSince: null,
         });
         publishChange(userId, "alert-channel.updated");
@@ -248,6 +257,7 @@ export function createChannels(deps: {
       if (body.enabled && row.pausedAt) {
         patch.pausedAt = null;
         patch.pausedReason = null;
+        patch.pausedReasonContent = null;
         patch.failingSince = null;
       }
     }

@@ -11,7 +11,13 @@ import {
 
 export type NewChannel = Omit<
   AlertChannelRow,
-  "id" | "createdAt" | "updatedAt" | "failingSince" | "pausedAt" | "pausedReason"
+  | "id"
+  | "createdAt"
+  | "updatedAt"
+  | "failingSince"
+  | "pausedAt"
+  | "pausedReason"
+  | "pausedReasonContent"
 >;
 export type NewOutboxRow = Pick<
   AlertOutboxRow,
@@ -133,10 +139,14 @@ export function createAlertsRepo(db: Db) {
         db.update(alertOutbox).set(patch).where(inArray(alertOutbox.id, ids)).run();
     },
     /** Pending rows of a channel are dropped as failed (the channel was paused). */
-    failPending: (channelId: number, result: string, nowIso: string) =>
+    failPending: (
+      channelId: number,
+      result: { result: string; resultContent: string },
+      nowIso: string,
+    ) =>
       db
         .update(alertOutbox)
-        .set({ status: "failed", result, finishedAt: nowIso })
+        .set({ status: "failed", ...result, finishedAt: nowIso })
         .where(and(eq(alertOutbox.channelId, channelId), eq(alertOutbox.status, "pending")))
         .run(),
     /** The channel's last deliveries, newest first. */

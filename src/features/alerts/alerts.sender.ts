@@ -12,11 +12,14 @@
 
 import type { AlertChannelEvent } from "../../contract/events.ts";
 import type { AlertEvent, NotificationLevel } from "../../contract/index.ts";
+import type { TextPart } from "../../contract/text.ts";
 import type { AlertChannelRow, AlertOutboxRow, OrderRow } from "../../db/schema.ts";
 import type { Language } from "../../i18n/languages.ts";
+import { english, text } from "../../i18n/text.ts";
 import { languageOrDefault, translate } from "../../i18n/translate.ts";
 import type { Logger } from "../../log.ts";
 import { orderPath } from "../../util/app-links.ts";
+import { textMessage } from "../mailbox/mailbox.outage.ts";
 import { type NotificationMessage, part } from "../notifications/message.ts";
 import type { NotificationAlert } from "../notifications/notifications.service.ts";
 import { eventsOf } from "./alerts.codec.ts";
@@ -41,6 +44,14 @@ const URGENT: ReadonlySet<AlertEvent> = new Set([
   "disk_nearly_full",
   "mailbox_supervisor_failing",
 ]);
+
+/**
+ * A delivery's result as stored: its English words (`result`, for API clients) and the text
+ * itself (`resultContent`, said in the reader's language; docs/i18n.md "Server texts").
+ */
+export function resultOf(t: TextPart): { result: string; resultContent: string } {
+  return { result: english(t), resultContent: JSON.stringify(t) };
+}
 
 /** One alert, or the summary of the alerts held during quiet hours (in the user's language). */
 function payloadOf(rows: AlertOutboxRow[], sentAt: string, language: Language): AlertPayload {
@@ -101,17 +112,25 @@ export function createSender(deps: {
       return;
     }
     const reason = gone
-      ? outcome.result
-      : `No alert could be delivered for a day; the last answer was: ${outcome.result}`;
-    repo.updateChannel(row.id, { failingSince: since, pausedAt: nowIso, pausedReason: reason });
-    repo.failPending(row.id, "Not sent: the channel was paused", nowIso);
+      ? outcome.text
+      : text("alerts.server.failedForADay", { answer: [outcome.text] });
+    repo.updateChannel(row.id, {
+      failingSince: since,
+      pausedAt: nowIso,
+      pausedReason: english(reason),
+      pausedReasonContent: JSON.stringify(reason),
+    });
+    repo.failPending(row.id, resultOf(text("alerts.server.notSentWasPaused")), nowIso);
     log.warn({ channelId: row.id, type: row.type }, "alerts: channel paused");
     try {
-      // The far side's answer is the delivery's fixed sentence (English, as the deliveries list shows it).
+      // The far side's answer is the delivery's sentence, said in the reader's language.
       deps.notify(row.userId, "warning", [
         gone
-          ? part("server.alerts.paused", { channel: row.name, reason })
-          : part("server.alerts.pausedForADay", { channel: row.name, answer: outcome.result }),
+          ? part("server.alerts.paused", { channel: row.name, reason: [textMessage(reason)] })
+          : part("server.alerts.pausedForADay", {
+              channel: row.name,
+              answer: [textMessage(outcome.text)],
+            }),
       ]);
     } catch (err) {
       log.error({ err }, "alerts: could not tell the user about a paused channel");
@@ -126,8 +145,11 @@ export function createSender(deps: {
       repo.updateOutbox(ids, {
         status: "sent",
         attempts,
-        result:
-          batch.length > 1 ? `${outcome.result} (one summary of ${batch.length})` : outcome.result,
+        ...resultOf(
+          batch.length > 1
+            ? text("alerts.server.sentSummary", { result: [outcome.text], count: batch.length })
+            : outcome.text,
+        ),
         finishedAt: atIso,
       });
     } else if (outcome.kind === "retry" && attempts < MAX_ATTEMPTS) {
@@ -137,17 +159,18 @@ export function createSender(deps: {
           : (delays[attempts - 1] ?? delays.at(-1) ?? 60_000);
       repo.updateOutbox(ids, {
         attempts,
-        result: `${outcome.result}; trying again`,
+        ...resultOf(text("alerts.server.tryingAgain", { result: [outcome.text] })),
         nextAttemptAt: new Date(at.getTime() + wait).toISOString(),
       });
     } else {
       repo.updateOutbox(ids, {
         status: "failed",
         attempts,
-        result:
+        ...resultOf(
           outcome.kind === "retry"
-            ? `${outcome.result}; gave up after ${attempts} tries`
-            : outcome.result,
+            ? text("alerts.server.gaveUp", { result: [outcome.text], count: attempts })
+            : outcome.text,
+        ),
         finishedAt: atIso,
       });
     }
@@ -165,7 +188,9 @@ export function createSender(deps: {
         due.map((r) => r.id),
         {
           status: "failed",
-          result: row.pausedAt ? "Not sent: the channel is paused" : "Not sent: the channel is off",
+          ...resultOf(
+            text(row.pausedAt ? "alerts.server.notSentPaused" : "alerts.server.notSentOff"),
+          ),
           finishedAt: nowIso,
         },
       );
@@ -240,7 +265,7 @@ export function createSender(deps: {
                 repo.dueForChannel(id, clock().toISOString()).map((r) => r.id),
                 {
                   nextAttemptAt: later,
-                  result: "Not sent yet: the server hit an error; trying again",
+                  ...resultOf(text("alerts.server.serverError")),
                 },
               );
             }),

@@ -12,6 +12,7 @@ import type { AlertChannelEvent } from "../../contract/events.ts";
 import type { AlertTestResult, NotificationLevel } from "../../contract/index.ts";
 import type { AlertChannelRow, OrderRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
+import { english, text } from "../../i18n/text.ts";
 import { languageOrDefault, translate } from "../../i18n/translate.ts";
 import type { Logger } from "../../log.ts";
 import { accountPath } from "../../util/app-links.ts";
@@ -22,7 +23,7 @@ import type { NotificationMessage } from "../notifications/message.ts";
 import { createChannels } from "./alerts.channels.ts";
 import { targetOf } from "./alerts.codec.ts";
 import type { AlertsRepo } from "./alerts.repo.ts";
-import { createSender, DELIVERIES_KEPT } from "./alerts.sender.ts";
+import { createSender, DELIVERIES_KEPT, resultOf } from "./alerts.sender.ts";
 import { createVapid } from "./alerts.vapid.ts";
 import type { Resolver, TargetPolicy } from "./outgoing.ts";
 import { type AlertPayload, type AlertTarget, deliver, type SendOutcome } from "./senders.ts";
@@ -72,11 +73,8 @@ export function createAlertsService(deps: AlertsDeps) {
     try {
       target = targetOf(row, secrets);
     } catch {
-      return {
-        kind: "give-up",
-        result:
-          "The channel's saved secret cannot be read (the server's secret key changed); save the channel again",
-      };
+      const t = text("alerts.server.secretUnreadable");
+      return { kind: "give-up", result: english(t), text: t };
     }
     return deliver(target, payload, {
       publicUrl: deps.publicUrl,
@@ -142,7 +140,7 @@ export function createAlertsService(deps: AlertsDeps) {
         repo.updateOutbox([r.id], {
           status: outcome.kind === "sent" ? "sent" : "failed",
           attempts: 1,
-          result: outcome.result,
+          ...resultOf(outcome.text),
           finishedAt: atIso,
         });
         if (outcome.kind === "sent" && row.failingSince)
@@ -156,7 +154,8 @@ export function createAlertsService(deps: AlertsDeps) {
       return {
         ok: false,
         error: outcome.result,
-        ...(t ? { errorCode: t.code, ...(t.values ? { errorValues: t.values } : {}) } : {}),
+        errorCode: t.code,
+        ...(t.values ? { errorValues: t.values } : {}),
       };
     },
 

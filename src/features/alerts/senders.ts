@@ -76,17 +76,6 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 const slackEscape = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** The far side's name in sentences ("ntfy answered 500"). */
-export function farSide(target: AlertTarget): string {
-  if (target.type === "ntfy") return "ntfy";
-  if (target.type === "webpush") return "The push service";
-  return target.format === "discord"
-    ? "Discord"
-    : target.format === "slack"
-      ? "Slack"
-      : "The webhook";
-}
-
 export function buildRequest(
   target: AlertTarget,
   p: AlertPayload,
@@ -215,13 +204,16 @@ export function buildRequest(
   }
 }
 
-/** `text`: the result as a catalog id and values (src/contract/text.ts), when it is one of ours. */
+/**
+ * `text`: the result as a catalog id and values (src/contract/text.ts); `result` is its English
+ * words. The far side's own words (an exception's message) are a value, as they came.
+ */
 export type SendOutcome =
-  | { kind: "sent"; result: string }
+  | { kind: "sent"; result: string; text: TextPart }
   /** Worth another try: timeout, connection, 429 (after retryAfterMs when it said), 5xx. */
-  | { kind: "retry"; result: string; retryAfterMs: number | null; text?: TextPart }
+  | { kind: "retry"; result: string; retryAfterMs: number | null; text: TextPart }
   /** No point trying again: 4xx other than 429, a refused address, a cross-host redirect. */
-  | { kind: "give-up"; result: string; gone?: boolean; text?: TextPart };
+  | { kind: "give-up"; result: string; gone?: boolean; text: TextPart };
 
 /** The far side as a key of `alerts.server.answered`'s `who`. */
 function whoKey(target: AlertTarget): string {
@@ -247,9 +239,9 @@ function answered(id: string, values: Record<string, TextValue>) {
 }
 
 export function outcomeOf(target: AlertTarget, res: OutgoingResponse, now: number): SendOutcome {
-  const who = farSide(target);
-  const said = `${who} answered ${res.status}`;
-  if (res.status >= 200 && res.status < 300) return { kind: "sent", result: said };
+  if (res.status >= 200 && res.status < 300) {
+    return { kind: "sent", ...answered("sent", { who: whoKey(target), status: res.status }) };
+  }
   if (res.status === 429) {
     const h = new Headers();
     const ra = res.headers["retry-after"];

@@ -20,14 +20,15 @@ import {
   connectImap,
   type ImapAuth,
   type ImapEndpoint,
-  ImapError,
+  type ImapError,
+  imapError,
+  secretImapError,
 } from "../../mail/imap/client.ts";
 import type { MailSettings } from "../../mail/imap/ports.ts";
 import type { SupervisorTimings } from "../../mail/imap/supervisor.ts";
 import { AppError, conflict } from "../../util/errors.ts";
 import { SecretError, type Secrets } from "../../util/secrets.ts";
 import type { MailboxRepo } from "./mailbox.repo.ts";
-import { NOT_CONNECTED } from "./mailbox.status.ts";
 
 /**
  * A connection failure as the answer to a request: a temporary refusal is 503 with the
@@ -38,13 +39,37 @@ export function unavailable(e: ImapError): AppError {
   const headers: Record<string, string> | undefined = e.retryAfterMs
     ? { "Retry-After": String(Math.ceil(e.retryAfterMs / 1000)) }
     : undefined;
-  // The reason is the mail server's (or the network's) own words, shown as they came.
+  // The reason: our sentence (with its text, for the reader's language) around the mail
+  // server's or the network's own words, which stay as they came.
+  const texts = e.text ? { reason: e.text } : undefined;
   if (e.kind === "refused") {
-    return new AppError(503, "mail_server_refused", { reason: e.message }, undefined, headers);
+    return new AppError(
+      503,
+      "mail_server_refused",
+      { reason: e.message },
+      undefined,
+      headers,
+      texts,
+    );
   }
-  if (e.kind === "network")
-    return new AppError(e.status, "mail_server_unreachable", { reason: e.message });
-  return new AppError(502, "gmail_connection_refused", { reason: e.message });
+  if (e.kind === "network") {
+    return new AppError(
+      e.status,
+      "mail_server_unreachable",
+      { reason: e.message },
+      undefined,
+      undefined,
+      texts,
+    );
+  }
+  return new AppError(
+    502,
+    "gmail_connection_refused",
+    { reason: e.message },
+    undefined,
+    undefined,
+    texts,
+  );
 }
 
 export function createMailboxConnections(deps: {
@@ -64,18 +89,18 @@ export function createMailboxConnections(deps: {
   const userLog = (userId: number) => deps.log.child({ userid: userId });
 
   async function credentials(account: MailboxAccountRow): Promise<ImapAuth> {
-    if (!account.secretEnc) throw new ImapError("auth", "No credential is stored");
+    if (!account.secretEnc) throw imapError("auth", "noCredential");
     let secret: string;
     try {
       secret = deps.secrets.decrypt(account.secretEnc);
     } catch (err) {
       // Not "auth": a missing or changed key must never make us forget the stored credential.
-      if (err instanceof SecretError) throw new ImapError("other", err.message, err);
+      if (err instanceof SecretError) throw secretImapError(err);
       throw err;
     }
     if (account.authType === "oauth") {
       if (!deps.oauthAccessToken) {
-        throw new ImapError("other", "Gmail OAuth is not configured on this server");
+        throw imapError("other", "oauthNotConfigured");
       }
       return {
         user: account.emailAddress,
@@ -89,7 +114,7 @@ export function createMailboxConnections(deps: {
   async function connectFor(userId: number, purpose: string): Promise<ImapFlow> {
     const account = repo.findAccount(userId);
     if (!account?.isConnected || account.authState !== "ok") {
-      throw new ImapError("other", NOT_CONNECTED);
+      throw imapError("other", "notConnected");
     }
     const login = async (auth: ImapAuth) =>
       connectImap({
@@ -146,7 +171,15 @@ export function createMailboxConnections(deps: {
       return await fn(c);
     } catch (err) {
       if (err instanceof AppError) throw err;
-      throw new AppError(503, "gmail_unexpected", { reason: classifyImapError(err).message });
+      const e = classifyImapError(err);
+      throw new AppError(
+        503,
+        "gmail_unexpected",
+        { reason: e.message },
+        undefined,
+        undefined,
+        e.text ? { reason: e.text } : undefined,
+      );
     } finally {
       await closeImap(c);
     }

@@ -26,6 +26,8 @@
  */
 import { cleanText } from "../../contract/clean-text.ts";
 import type { MarketplaceCode } from "../../contract/marketplaces.ts";
+import type { ReportRowError } from "../../contract/vine.ts";
+import { english, text } from "../../i18n/text.ts";
 import { badRequest } from "../../util/errors.ts";
 import { lazyModule } from "../../util/lazy-module.ts";
 import { readFirstSheet, type SheetCell, type SheetRow } from "./xlsx-sheet.ts";
@@ -44,6 +46,17 @@ export const REPORT_HEADERS = [
   "Estimated Tax Value",
 ] as const;
 type Header = (typeof REPORT_HEADERS)[number];
+
+/** A row that could not be read: its sentence in English and as a `vine.server.*` text. */
+function rowError(row: number, id: string, values?: Record<string, string>): ReportRowError {
+  const t = text(`vine.server.${id}`, values);
+  return {
+    row,
+    message: english(t),
+    messageCode: t.code,
+    ...(t.values ? { messageValues: t.values } : {}),
+  };
+}
 /** Without these a row cannot be placed; the others are read when present. */
 const REQUIRED = ["Order Number", "ASIN", "Order Type", "Estimated Tax Value"] as const;
 
@@ -70,7 +83,7 @@ export type ReportRow = {
 
 export type ReadReport = {
   rows: ReportRow[];
-  errors: { row: number; message: string }[];
+  errors: ReportRowError[];
   /** The row that held the headers (1-based). */
   headerRow: number;
   /** How the dates were written ("DD/MM/YYYY", "Excel dates", …); null when there were none. */
@@ -404,20 +417,20 @@ export function readItemizedReport(
     const asin = textOf(cell(r, "ASIN")).toUpperCase();
     const type = textOf(cell(r, "Order Type")).toUpperCase();
     if (!orderNumber) {
-      errors.push({ row, message: "The order number is empty" });
+      errors.push(rowError(row, "rowNoOrderNumber"));
       continue;
     }
     if (!/^[A-Z0-9]{10}$/.test(asin)) {
-      errors.push({ row, message: `"${asin.slice(0, 20)}" is not an ASIN (10 letters or digits)` });
+      errors.push(rowError(row, "rowNotAsin", { value: asin.slice(0, 20) }));
       continue;
     }
     if (type !== "ORDER" && type !== "CANCELLATION") {
-      errors.push({ row, message: "Order Type must be ORDER or CANCELLATION" });
+      errors.push(rowError(row, "rowOrderType"));
       continue;
     }
     const etvCents = reportCents(cell(r, "Estimated Tax Value"), decimal);
     if (etvCents === undefined) {
-      errors.push({ row, message: `Estimated Tax Value is not an amount such as ${example}` });
+      errors.push(rowError(row, "rowAmount", { example }));
       continue;
     }
     const days = {
@@ -432,7 +445,7 @@ export function readItemizedReport(
         shippedDate: "Shipped Date",
         cancelledDate: "Cancelled Date",
       }[bad];
-      errors.push({ row, message: `${label} is not a date such as ${dayExample} or 2025-11-03` });
+      errors.push(rowError(row, "rowDate", { column: label, example: dayExample }));
       continue;
     }
     const product = textOf(cell(r, "Product Name")).slice(0, 1000);

@@ -27,6 +27,7 @@ import {
 import { DEFAULT_VINE_SETTINGS, RATE_RULES, VINE_TIERS } from "../../contract/vine-constants.ts";
 import type { VineSettingsRow } from "../../db/schema.ts";
 import type { EventBus } from "../../events/bus.ts";
+import { languageOrDefault, translator } from "../../i18n/translate.ts";
 import { isoDayInZone, offsetMs } from "../../util/calendar-day.ts";
 import { AppError, badRequest } from "../../util/errors.ts";
 import { amountText } from "../../util/money.ts";
@@ -283,11 +284,30 @@ export function createVineService(deps: {
       return sum;
     },
 
-    /** GET /api/vine/etv.csv: every order of the year (user's zone), then a total per currency. */
+    /**
+     * GET /api/vine/etv.csv: every order of the year (user's zone), then a total per currency.
+     * Its words (headers, yes/no, status, the total line) in the user's language; the data
+     * (numbers, dates, amounts, currency codes) as they are.
+     */
     etvCsv(userId: number, year: number): string {
       const zone = zoneOf(userId);
+      const language = languageOrDefault(deps.users.findById(userId)?.language);
+      const say = translator(language);
+      const statusWord = (status: string) =>
+        language === "en" ? status : say(`error.status.${status.replace(/\s+/g, "")}`);
       const lines = [
-        ["Order Number", "ASIN", "Product", "Order Date", "Status", "Canceled", "ETV", "Currency"],
+        (
+          [
+            "orderNumber",
+            "asin",
+            "product",
+            "orderDate",
+            "status",
+            "canceled",
+            "etv",
+            "currency",
+          ] as const
+        ).map((column) => say(`server.etvCsv.${column}`)),
       ] as (string | number | null)[][];
       const totals = new Map<string, number>();
       const dayOf = createDayOf(zone);
@@ -301,8 +321,8 @@ export function createVineService(deps: {
           r.asin === null ? null : cleanText(r.asin),
           r.productName === null ? null : cleanText(r.productName),
           day,
-          r.status,
-          canceled ? "yes" : "no",
+          statusWord(r.status),
+          say(canceled ? "server.etvCsv.yes" : "server.etvCsv.no"),
           r.valueCents === null ? null : amountText(r.valueCents, r.currency),
           r.currency,
         ]);
@@ -310,7 +330,7 @@ export function createVineService(deps: {
       if (totals.size === 0) totals.set("USD", 0);
       for (const [currency, cents] of [...totals].sort()) {
         lines.push([
-          `Total ${year} (without canceled orders)`,
+          say("server.etvCsv.total", { year: String(year) }),
           null,
           null,
           null,

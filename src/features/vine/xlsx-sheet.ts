@@ -21,6 +21,7 @@
  * entry sizes but still needs our own part selection and XML reading. fflate and htmlparser2 are
  * already the project's dependencies, small and maintained.
  */
+import { english, text } from "../../i18n/text.ts";
 import { AppError, badRequest } from "../../util/errors.ts";
 import { lazyModule } from "../../util/lazy-module.ts";
 
@@ -50,7 +51,13 @@ const unescapeX = (s: string) =>
     ? s.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     : s;
 
-export const damaged = (why: string) => badRequest("xlsx_damaged", { reason: why });
+/** A damaged file: why, as a `vine.server.xlsx.*` text (the reader's language) and its English. */
+export const damaged = (id: string, values?: Record<string, string | number>) => {
+  const why = text(`vine.server.xlsx.${id}`, values);
+  return new AppError(400, "xlsx_damaged", { reason: english(why) }, undefined, undefined, {
+    reason: why,
+  });
+};
 export const tooLarge = () => badRequest("xlsx_too_large");
 
 type Entry = {
@@ -70,10 +77,10 @@ export function zipEntries(zip: Uint8Array): Map<string, Entry> {
   const u32 = (o: number) => (u16(o) | (u16(o + 2) << 16)) >>> 0;
   let eocd = zip.length - 22;
   while (eocd >= 0 && u32(eocd) !== 0x06054b50) {
-    if (zip.length - eocd > 65_558) throw damaged("it is not a readable zip archive");
+    if (zip.length - eocd > 65_558) throw damaged("notZip");
     eocd--;
   }
-  if (eocd < 0) throw damaged("it is not a readable zip archive");
+  if (eocd < 0) throw damaged("notZip");
   const count = u16(eocd + 10);
   const dirStart = u32(eocd + 16);
   if (count === 0xffff || dirStart === 0xffffffff) throw tooLarge(); // zip64: not a report
@@ -84,7 +91,7 @@ export function zipEntries(zip: Uint8Array): Map<string, Entry> {
   const dec = new TextDecoder();
   let at = dirStart;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > eocd || u32(at) !== 0x02014b50) throw damaged("its directory is broken");
+    if (at + 46 > eocd || u32(at) !== 0x02014b50) throw damaged("directory");
     const flags = u16(at + 8);
     const method = u16(at + 10);
     const packed = u32(at + 20);
@@ -94,19 +101,19 @@ export function zipEntries(zip: Uint8Array): Map<string, Entry> {
     const name = dec.decode(zip.subarray(at + 46, at + 46 + nameLength));
     at += 46 + nameLength + u16(at + 30) + u16(at + 32);
     if (packed === 0xffffffff || size === 0xffffffff || local === 0xffffffff) throw tooLarge();
-    if (flags & 1) throw damaged("it is encrypted");
-    if (method !== 0 && method !== 8) throw damaged(`a part is packed with method ${method}`);
+    if (flags & 1) throw damaged("encrypted");
+    if (method !== 0 && method !== 8) throw damaged("method", { method });
     if (size > MAX_PART_BYTES) throw tooLarge();
-    if (entries.has(name)) throw damaged(`the part ${name.slice(0, 80)} appears twice`);
-    if (local + 30 > dirStart || u32(local) !== 0x04034b50) throw damaged("a part is missing");
+    if (entries.has(name)) throw damaged("twice", { part: name.slice(0, 80) });
+    if (local + 30 > dirStart || u32(local) !== 0x04034b50) throw damaged("partMissing");
     const start = local + 30 + u16(local + 26) + u16(local + 28);
     const end = start + packed;
-    if (end > dirStart) throw damaged("a part runs past the end of the file");
+    if (end > dirStart) throw damaged("pastEnd");
     entries.set(name, { name, method, packed, size, local, start, end });
   }
   const spans = [...entries.values()].sort((a, b) => a.local - b.local);
   for (let i = 1; i < spans.length; i++) {
-    if (spans[i]!.local < spans[i - 1]!.end) throw damaged("two parts share the same bytes");
+    if (spans[i]!.local < spans[i - 1]!.end) throw damaged("shared");
   }
   return entries;
 }
@@ -126,11 +133,11 @@ function inflateEntry(
   let out = 0;
   const take = (chunk: Uint8Array) => {
     out += chunk.length;
-    if (out > e.size) throw damaged(`the part ${e.name} unpacks to more than it says`);
+    if (out > e.size) throw damaged("unpacksMore", { part: e.name });
     sink(chunk);
   };
   if (e.method === 0) {
-    if (e.packed !== e.size) throw damaged(`the part ${e.name} has two sizes`);
+    if (e.packed !== e.size) throw damaged("twoSizes", { part: e.name });
     for (let i = 0; i < data.length; i += 16_384) take(data.subarray(i, i + 16_384));
   } else {
     const inflater = new (fflate().Inflate)(take);
@@ -141,12 +148,12 @@ function inflateEntry(
         inflater.push(data.subarray(i, i + 1024), i + 1024 >= data.length);
       } catch (err) {
         if (err instanceof AppError) throw err; // ours: a cap, a limit, a bad part
-        throw damaged(`the part ${e.name} cannot be unpacked`);
+        throw damaged("cannotUnpack", { part: e.name });
       }
     }
-    if (data.length === 0) throw damaged(`the part ${e.name} is empty`);
+    if (data.length === 0) throw damaged("partEmpty", { part: e.name });
   }
-  if (out !== e.size) throw damaged(`the part ${e.name} unpacks to less than it says`);
+  if (out !== e.size) throw damaged("unpacksLess", { part: e.name });
 }
 
 /** Streams an entry's XML through htmlparser2 (XML mode) with the given handlers. */
@@ -213,7 +220,7 @@ export function readFirstSheet(
 ): SheetRow[] {
   const entries = zipEntries(zip);
   const workbook = entries.get("xl/workbook.xml");
-  if (!workbook) throw damaged("it has no workbook");
+  if (!workbook) throw damaged("noWorkbook");
 
   let sheetRid: string | null = null;
   parseEntry(zip, workbook, PART_CAPS.workbook, {
@@ -239,7 +246,7 @@ export function readFirstSheet(
     });
   }
   const sheet = entries.get(sheetPath ?? "xl/worksheets/sheet1.xml");
-  if (!sheet) throw damaged("it has no worksheet");
+  if (!sheet) throw damaged("noWorksheet");
   const stringsEntry = entries.get(stringsPath ?? "xl/sharedStrings.xml");
 
   const strings: string[] = [];
@@ -284,14 +291,14 @@ export function readFirstSheet(
     open(name, attrs) {
       if (name === "row") {
         const n = attrs.r ? Number(attrs.r) : nextRow;
-        if (!Number.isInteger(n) || n < 1) throw damaged("a row has no number");
+        if (!Number.isInteger(n) || n < 1) throw damaged("rowNoNumber");
         if (n > limits.maxRow) throw limits.beyond(`row ${n}`, n);
         row = { n, cells: [] };
         nextRow = n + 1;
         nextCol = 0;
       } else if (name === "c" && row) {
         const ref: [number, number] | null = attrs.r ? cellRef(attrs.r) : [nextCol, row.n];
-        if (!ref) throw damaged("a cell has no place");
+        if (!ref) throw damaged("cellNoPlace");
         const [col, rowNumber] = ref;
         place(col, rowNumber);
         cell = { col, type: attrs.t ?? "n" };

@@ -126,3 +126,29 @@ describe("connection faults in one sentence", () => {
     expect(e.message).toBe(message);
   });
 });
+
+describe("a connection that fails after its login (no endpoint at hand)", () => {
+  const sock = (code: string, message = code) => Object.assign(new Error(message), { code });
+  test.each([
+    [
+      "ECONNRESET",
+      sock("ECONNRESET", "read ECONNRESET"),
+      "The connection to the mail server was lost.",
+      "mailbox.server.connectionLostUnnamed",
+    ],
+    [
+      "ETIMEDOUT",
+      sock("ETIMEDOUT", "Socket timeout"),
+      "the mail server did not answer in time.",
+      "mailbox.server.timeoutUnnamed",
+    ],
+  ] as const)(
+    "%s: the same English words, and a text for the reader's language",
+    (_name, err, message, code) => {
+      const e = classifyImapError(err);
+      expect(e.kind).toBe("network");
+      expect(e.message).toBe(message);
+      expect(e.text).toEqual({ code });
+    },
+  );
+});

@@ -18,6 +18,7 @@ import type { MailFolder } from "../../contract/index.ts";
 import type { TextPart, TextValue } from "../../contract/text.ts";
 import { english, text } from "../../i18n/text.ts";
 import type { Logger } from "../../log.ts";
+import type { SecretError } from "../../util/secrets.ts";
 
 export type ImapAuth = { user: string; pass: string } | { user: string; accessToken: string };
 export type ImapEndpoint = { host: string; port: number; tls: boolean };
@@ -72,6 +73,19 @@ export function imapError(
 ): ImapError {
   const t = text(`mailbox.server.${id}`, values);
   return new ImapError(kind, english(t), cause, { ...opts, text: t });
+}
+
+/** A stored mailbox secret that cannot be read, as an ImapError with its text. */
+export function secretImapError(err: SecretError): ImapError {
+  const id =
+    err.kind === "key"
+      ? "secretUnreadable"
+      : err.kind === "format"
+        ? "secretFormat"
+        : err.kind === "truncated"
+          ? "secretTruncated"
+          : null;
+  return id ? imapError("other", id, undefined, err) : new ImapError("other", err.message, err);
 }
 
 const NETWORK_CODES = new Set([
@@ -160,6 +174,12 @@ function classifyRefusal(code: string, text: string, err: unknown): ImapError | 
   return null;
 }
 
+/** The faults of a connection already made (no endpoint at hand), said of "the mail server". */
+const UNNAMED_FAULTS: Record<string, string> = {
+  connectionLost: "connectionLostUnnamed",
+  timeout: "timeoutUnnamed",
+};
+
 const TLS_CODE =
   /^(?:ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_X509)/;
 
@@ -167,11 +187,15 @@ const TLS_CODE =
 function classifyConnectionFault(e: ErrLike, err: unknown, ep?: ImapEndpoint): ImapError | null {
   const host = ep?.host ?? "the mail server";
   const where = ep ? `${ep.host}:${ep.port}` : "the mail server";
-  // The sentence with the server named; without an endpoint its English words only ("the mail server").
-  const fault = (id: string, words: string, status: 502 | 504 = 502) =>
-    ep
-      ? imapError("network", id, { host, where }, err, { status })
+  // The sentence with the server named; without an endpoint (a connection that failed after
+  // its login) "the mail server": a text of its own where that can happen, else English words.
+  const fault = (id: string, words: string, status: 502 | 504 = 502) => {
+    if (ep) return imapError("network", id, { host, where }, err, { status });
+    const unnamed = UNNAMED_FAULTS[id];
+    return unnamed
+      ? imapError("network", unnamed, undefined, err, { status })
       : new ImapError("network", words, err, { status });
+  };
   const code = e.code ?? "";
   const text = `${e.message ?? ""}`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || /getaddrinfo|DNS/i.test(text)) {

@@ -19,10 +19,12 @@
  * Never logged: codes, states, verifiers, access, refresh or ID tokens, the client secret.
  */
 import crypto from "node:crypto";
+import type { TextPart, TextValue } from "../../contract/text.ts";
+import { english, text } from "../../i18n/text.ts";
 import type { Logger } from "../../log.ts";
 import { SecretError, type Secrets } from "../../util/secrets.ts";
 import { createTokenCache } from "../../util/token-cache.ts";
-import { ImapError } from "../imap/client.ts";
+import { ImapError, imapError, secretImapError } from "../imap/client.ts";
 
 export const GMAIL_SCOPE = "https://mail.google.com/";
 export const OAUTH_SCOPES = [GMAIL_SCOPE, "openid", "email"] as const;
@@ -73,16 +75,25 @@ export type GoogleOAuthConfig = {
 
 export type GoogleErrorKind = "invalid_grant" | "retryable" | "other";
 
+/**
+ * `text` is the failure as a `mailbox.server.google*` id and values (docs/i18n.md "Server
+ * texts"), its message the same in English; Google's own words are values, as they came.
+ */
 export class GoogleOAuthError extends Error {
+  readonly text: TextPart;
   constructor(
     readonly kind: GoogleErrorKind,
-    message: string,
+    t: TextPart,
     /** Google's `error` code when it sent one (invalid_grant, invalid_client...). */
     readonly code: string | null = null,
   ) {
-    super(message);
+    super(english(t));
+    this.text = t;
   }
 }
+
+const googleText = (id: string, values?: Record<string, TextValue>) =>
+  text(`mailbox.server.${id}`, values);
 
 export type GoogleTokens = {
   accessToken: string;
@@ -111,10 +122,11 @@ export function createGoogleClient(
       });
     } catch (err) {
       const name = (err as Error)?.name;
-      const why = name === "TimeoutError" ? `no answer in ${timeoutMs / 1000} s` : String(err);
       throw new GoogleOAuthError(
         "retryable",
-        `Google's ${what} endpoint cannot be reached: ${why}`,
+        name === "TimeoutError"
+          ? googleText("googleNoAnswer", { what, seconds: timeoutMs / 1000 })
+          : googleText("googleUnreachable", { what, reason: String(err) }),
       );
     }
   }
@@ -132,7 +144,15 @@ export function createGoogleClient(
     } catch {
       // not JSON
     }
-    const text = `Google's ${what} endpoint answered ${res.status}${code ? ` ${code}` : ""}${description ? `: ${description}` : ""}`;
+    // Google's code and description are its own words: values, as they came.
+    const text = googleText("googleAnswered", {
+      what,
+      status: res.status,
+      hasCode: code ? "yes" : "no",
+      code: code ?? "",
+      hasDescription: description ? "yes" : "no",
+      description,
+    });
     if (res.status >= 500 || res.status === 429) {
       return new GoogleOAuthError("retryable", text, code);
     }
@@ -158,15 +178,15 @@ export function createGoogleClient(
     try {
       body = (await res.json()) as Record<string, unknown>;
     } catch {
-      throw new GoogleOAuthError("retryable", `Google's ${what} endpoint did not answer JSON`);
+      throw new GoogleOAuthError("retryable", googleText("googleNotJson", { what }));
     }
     const accessToken = body.access_token;
     const type = body.token_type;
     if (typeof accessToken !== "string" || accessToken === "") {
-      throw new GoogleOAuthError("other", `Google's ${what} answer has no access token`);
+      throw new GoogleOAuthError("other", googleText("googleNoAccessToken", { what }));
     }
     if (typeof type === "string" && type.toLowerCase() !== "bearer") {
-      throw new GoogleOAuthError("other", `Google's ${what} answer has token type "${type}"`);
+      throw new GoogleOAuthError("other", googleText("googleTokenType", { what, type }));
     }
     const expiresIn = Number(body.expires_in);
     return {
@@ -228,13 +248,10 @@ export function createGoogleClient(
       try {
         body = (await res.json()) as typeof body;
       } catch {
-        throw new GoogleOAuthError("retryable", "Google's userinfo endpoint did not answer JSON");
+        throw new GoogleOAuthError("retryable", googleText("googleNotJson", { what: "userinfo" }));
       }
       if (typeof body.email !== "string" || body.email.trim() === "") {
-        throw new GoogleOAuthError(
-          "other",
-          "Google did not tell the account's address (the email scope is missing)",
-        );
+        throw new GoogleOAuthError("other", googleText("googleNoEmail"));
       }
       return {
         email: body.email.trim(),
@@ -292,10 +309,7 @@ export function createAccessTokens(deps: {
   async function refresh(userId: number, refreshToken: string): Promise<string> {
     const google = deps.google;
     if (!google) {
-      throw new ImapError(
-        "other",
-        "Gmail OAuth is not configured on this server: the administrator must set GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET and PUBLIC_URL",
-      );
+      throw imapError("other", "googleNotConfigured");
     }
     try {
       const t = await google.refresh(refreshToken);
@@ -308,12 +322,11 @@ export function createAccessTokens(deps: {
       deps.log.warn({ userid: userId, err: err.message }, "Gmail access token refresh failed");
       if (err.kind === "invalid_grant") {
         // Revoked, expired (a consent screen in "Testing" gives 7 days), or the password changed.
-        throw new ImapError(
-          "auth",
-          `Google refused the saved authorization (invalid_grant): ${err.message}`,
-        );
+        throw imapError("auth", "googleRefused", { reason: [err.text] });
       }
-      throw new ImapError(err.kind === "retryable" ? "network" : "other", err.message);
+      throw new ImapError(err.kind === "retryable" ? "network" : "other", err.message, undefined, {
+        text: err.text,
+      });
     }
   }
 
@@ -323,12 +336,12 @@ export function createAccessTokens(deps: {
      * cached one while it has more than 60 s left, else a new one from Google.
      */
     async get(userId: number, account: { secretEnc: string | null }): Promise<string> {
-      if (!account.secretEnc) throw new ImapError("auth", "No refresh token is stored");
+      if (!account.secretEnc) throw imapError("auth", "noRefreshToken");
       let refreshToken: string;
       try {
         refreshToken = deps.secrets.decrypt(account.secretEnc);
       } catch (err) {
-        if (err instanceof SecretError) throw new ImapError("other", err.message, err);
+        if (err instanceof SecretError) throw secretImapError(err);
         throw err;
       }
       const key = sha256(refreshToken);

@@ -11,6 +11,7 @@ import { uploadItemizedReport } from "../../hooks/useVine.ts";
 import { useT } from "../../i18n/index.ts";
 import { errorMessage, SignedOutError } from "../../lib/api.ts";
 import { vineKeys } from "../../lib/query-keys.ts";
+import { serverSentence } from "../../lib/server-text.ts";
 import { toast } from "../../lib/toast.tsx";
 
 type Phase =
@@ -98,7 +99,12 @@ export function ImportReport() {
           {phase.summary.errors.length > 0 && (
             <ul>
               {phase.summary.errors.slice(0, 20).map((e) => (
-                <li key={e.row}>{t("vine.import.rowError", { row: e.row, message: e.message })}</li>
+                <li key={e.row}>
+                  {t("vine.import.rowError", {
+                    row: e.row,
+                    message: serverSentence(e.messageCode, e.messageValues, e.message),
+                  })}
+                </li>
               ))}
               {phase.summary.errors.length > 20 && (
                 <li>{t("vine.import.more", { count: phase.summary.errors.length - 20 })}</li>

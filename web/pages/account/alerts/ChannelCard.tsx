@@ -8,6 +8,7 @@ import { type T, useT } from "../../../i18n/index.ts";
 import { formatDate } from "../../../lib/format.ts";
 import { ChannelForm } from "./ChannelForm.tsx";
 import { alertEventLabel, describeTarget } from "./channel-draft.ts";
+import { deliveryResult, pausedNotice } from "./delivery-text.ts";
 
 const typeLabel = (t: T, type: AlertChannel["type"]) =>
   type === "ntfy"
@@ -44,7 +45,7 @@ export function ChannelCard(props: { channel: AlertChannel }) {
       </header>
       {ch.paused && (
         <p className="alert-paused" role="status">
-          {t("alerts.paused", { reason: ch.paused.reason })}
+          {pausedNotice(ch.paused)}
         </p>
       )}
       {editing ? (
@@ -102,7 +103,7 @@ export function ChannelCard(props: { channel: AlertChannel }) {
                     <td>
                       {d.event === "test" ? t("alerts.deliveries.test") : alertEventLabel(d.event)}
                     </td>
-                    <td>{deliveryResult(t, d.status, d.result)}</td>
+                    <td>{deliveryResult(d)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -121,12 +122,4 @@ export function ChannelCard(props: { channel: AlertChannel }) {
       />
     </article>
   );
-}
-
-/** "Waiting: not sent yet", "Failed: 502 Bad Gateway", or what the far side answered. */
-function deliveryResult(t: T, status: string, result: string | null | undefined): string {
-  if (status === "pending")
-    return t("alerts.deliveries.waiting", { result: result ?? t("alerts.deliveries.notSent") });
-  if (status === "failed") return t("alerts.deliveries.failed", { result: result ?? "" });
-  return result ?? "";
 }
