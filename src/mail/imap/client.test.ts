@@ -142,6 +142,48 @@ describe("a connection that fails after its login (no endpoint at hand)", () => 
       "the mail server did not answer in time.",
       "mailbox.server.timeoutUnnamed",
     ],
+    [
+      "ENOTFOUND",
+      sock("ENOTFOUND", "getaddrinfo ENOTFOUND"),
+      "Could not find the mail server: no such server name, or DNS is not answering.",
+      "mailbox.server.notFoundUnnamed",
+    ],
+    [
+      "ECONNREFUSED",
+      sock("ECONNREFUSED", "connect ECONNREFUSED"),
+      "the mail server refused the connection: no mail server is listening there.",
+      "mailbox.server.connectionRefusedUnnamed",
+    ],
+    [
+      "EHOSTUNREACH",
+      sock("EHOSTUNREACH"),
+      "the mail server cannot be reached from this server (no route to it).",
+      "mailbox.server.unreachableUnnamed",
+    ],
+    [
+      "CERT_HAS_EXPIRED",
+      sock("CERT_HAS_EXPIRED", "certificate has expired"),
+      "The server's certificate for the mail server has expired.",
+      "mailbox.server.certificateExpiredUnnamed",
+    ],
+    [
+      "ERR_TLS_CERT_ALTNAME_INVALID",
+      sock("ERR_TLS_CERT_ALTNAME_INVALID", "Hostname/IP does not match certificate's altnames"),
+      "The server's certificate is not valid for the mail server.",
+      "mailbox.server.certificateNameUnnamed",
+    ],
+    [
+      "SELF_SIGNED_CERT_IN_CHAIN",
+      sock("SELF_SIGNED_CERT_IN_CHAIN", "self signed certificate in certificate chain"),
+      "The server's certificate for the mail server is not signed by a trusted authority.",
+      "mailbox.server.certificateUntrustedUnnamed",
+    ],
+    [
+      "ERR_SSL_WRONG_VERSION_NUMBER",
+      sock("ERR_SSL_WRONG_VERSION_NUMBER", "wrong version number"),
+      "Could not make a secure (TLS) connection to the mail server: is it an IMAP server with TLS on that port?",
+      "mailbox.server.tlsUnnamed",
+    ],
   ] as const)(
     "%s: the same English words, and a text for the reader's language",
     (_name, err, message, code) => {

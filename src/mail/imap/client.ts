@@ -174,44 +174,30 @@ function classifyRefusal(code: string, text: string, err: unknown): ImapError | 
   return null;
 }
 
-/** The faults of a connection already made (no endpoint at hand), said of "the mail server". */
-const UNNAMED_FAULTS: Record<string, string> = {
-  connectionLost: "connectionLostUnnamed",
-  timeout: "timeoutUnnamed",
-};
+/** A fault without an endpoint at hand (a connection already made) is said of "the mail server". */
+const unnamed = (id: string) => `${id}Unnamed`;
 
 const TLS_CODE =
   /^(?:ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_X509)/;
 
 /** A socket-level failure in one sentence (the host and port named), or null. */
 function classifyConnectionFault(e: ErrLike, err: unknown, ep?: ImapEndpoint): ImapError | null {
-  const host = ep?.host ?? "the mail server";
-  const where = ep ? `${ep.host}:${ep.port}` : "the mail server";
   // The sentence with the server named; without an endpoint (a connection that failed after
-  // its login) "the mail server": a text of its own where that can happen, else English words.
-  const fault = (id: string, words: string, status: 502 | 504 = 502) => {
-    if (ep) return imapError("network", id, { host, where }, err, { status });
-    const unnamed = UNNAMED_FAULTS[id];
-    return unnamed
-      ? imapError("network", unnamed, undefined, err, { status })
-      : new ImapError("network", words, err, { status });
-  };
+  // its login) the same sentence said of "the mail server" (`mailbox.server.<id>Unnamed`).
+  const fault = (id: string, status: 502 | 504 = 502) =>
+    ep
+      ? imapError("network", id, { host: ep.host, where: `${ep.host}:${ep.port}` }, err, { status })
+      : imapError("network", unnamed(id), undefined, err, { status });
   const code = e.code ?? "";
   const text = `${e.message ?? ""}`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || /getaddrinfo|DNS/i.test(text)) {
-    return fault(
-      "notFound",
-      `Could not find ${host}: no such server name, or DNS is not answering.`,
-    );
+    return fault("notFound");
   }
   if (code === "ECONNREFUSED" || /connection refused/i.test(text)) {
-    return fault(
-      "connectionRefused",
-      `${where} refused the connection: no mail server is listening there.`,
-    );
+    return fault("connectionRefused");
   }
   if (code === "EHOSTUNREACH" || code === "ENETUNREACH") {
-    return fault("unreachable", `${where} cannot be reached from this server (no route to it).`);
+    return fault("unreachable");
   }
   if (
     code === "ETIMEDOUT" ||
@@ -220,28 +206,22 @@ function classifyConnectionFault(e: ErrLike, err: unknown, ep?: ImapEndpoint): I
     code === "GREETING_TIMEOUT" ||
     /timed? ?out/i.test(text)
   ) {
-    return fault("timeout", `${where} did not answer in time.`, 504);
+    return fault("timeout", 504);
   }
   if (TLS_CODE.test(code) || /certificate|ssl|tls/i.test(text)) {
     if (/ALTNAME|HOSTNAME|not valid for|does not match/i.test(`${code} ${text}`)) {
-      return fault("certificateName", `The server's certificate is not valid for ${host}.`);
+      return fault("certificateName");
     }
     if (/EXPIRED/i.test(code) || /expired/i.test(text)) {
-      return fault("certificateExpired", `The server's certificate for ${host} has expired.`);
+      return fault("certificateExpired");
     }
     if (/SELF_SIGNED|UNABLE_TO_|DEPTH_ZERO|issuer|self.signed/i.test(`${code} ${text}`)) {
-      return fault(
-        "certificateUntrusted",
-        `The server's certificate for ${host} is not signed by a trusted authority.`,
-      );
+      return fault("certificateUntrusted");
     }
-    return fault(
-      "tls",
-      `Could not make a secure (TLS) connection to ${where}: is it an IMAP server with TLS on that port?`,
-    );
+    return fault("tls");
   }
   if (NETWORK_CODES.has(code) || /socket|connection|closed/i.test(text)) {
-    return fault("connectionLost", `The connection to ${where} was lost.`);
+    return fault("connectionLost");
   }
   return null;
 }
