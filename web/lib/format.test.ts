@@ -9,6 +9,7 @@ import {
   formatDateOnly,
   formatMoney,
   formatRelativeTime,
+  formatTimeOnly,
   initials,
   toDate,
   urgencyLevel,
@@ -45,6 +46,13 @@ describe("toDate", () => {
       expect(toDate(value)).toBeNull();
     }
     expect(toDate(new Date("nope"))).toBeNull();
+  });
+});
+
+describe("formatTimeOnly", () => {
+  test("the time of day in the zone; empty is Never", () => {
+    expect(formatTimeOnly("2026-11-21T15:05:00Z", "America/Chicago")).toBe("09:05 AM");
+    expect(formatTimeOnly(null)).toBe("Never");
   });
 });
 

@@ -46,14 +46,21 @@ const DATE_ONLY_OPTIONS: Intl.DateTimeFormatOptions = {
   year: "numeric",
 };
 
+const TIME_ONLY_OPTIONS: Intl.DateTimeFormatOptions = { hour: "2-digit", minute: "2-digit" };
+
 const formatterCache = new Map<string, Intl.DateTimeFormat>();
 
-function formatter(kind: "dateTime" | "dateOnly", timeZone: string | undefined) {
+function formatter(kind: "dateTime" | "dateOnly" | "timeOnly", timeZone: string | undefined) {
   const locale = intlLocale();
   const key = `${kind}|${timeZone ?? ""}|${locale}`;
   let fmt = formatterCache.get(key);
   if (!fmt) {
-    const options = kind === "dateTime" ? DATE_TIME_OPTIONS : DATE_ONLY_OPTIONS;
+    const options =
+      kind === "dateTime"
+        ? DATE_TIME_OPTIONS
+        : kind === "dateOnly"
+          ? DATE_ONLY_OPTIONS
+          : TIME_ONLY_OPTIONS;
     fmt = new Intl.DateTimeFormat(locale, { ...options, timeZone });
     formatterCache.set(key, fmt);
   }
@@ -77,6 +84,13 @@ export function formatDateOnly(value: DateInput, timeZone?: string): string {
   const date = toDate(value);
   if (!date) return never();
   return normalizeSpaces(formatter("dateOnly", safeTimeZone(timeZone)).format(date));
+}
+
+/** "09:05 AM" ("09:05" in German); "Never" when empty or invalid. */
+export function formatTimeOnly(value: DateInput, timeZone?: string): string {
+  const date = toDate(value);
+  if (!date) return never();
+  return normalizeSpaces(formatter("timeOnly", safeTimeZone(timeZone)).format(date));
 }
 
 /**

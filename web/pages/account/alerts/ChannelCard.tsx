@@ -5,7 +5,7 @@ import { ConfirmDialog } from "../../../components/Dialog.tsx";
 import { useDeleteAlertChannel, useTestAlertChannel } from "../../../hooks/useAlerts.ts";
 import { useTimeZone } from "../../../hooks/useTimeZone.ts";
 import { type T, useT } from "../../../i18n/index.ts";
-import { formatDate } from "../../../lib/format.ts";
+import { formatDateOnly, formatTimeOnly } from "../../../lib/format.ts";
 import { ChannelForm } from "./ChannelForm.tsx";
 import { alertEventLabel, describeTarget } from "./channel-draft.ts";
 import { deliveryResult, pausedNotice } from "./delivery-text.ts";
@@ -99,7 +99,12 @@ export function ChannelCard(props: { channel: AlertChannel }) {
               <tbody>
                 {ch.deliveries.map((d) => (
                   <tr key={d.id} className={`delivery-${d.status}`}>
-                    <td>{formatDate(d.at, zone)}</td>
+                    {/* The day and the time each on one line: a phone's narrow column
+                        never breaks "27. Nov. 2026" apart. */}
+                    <td className="delivery-time">
+                      <span>{formatDateOnly(d.at, zone)}</span>{" "}
+                      <span>{formatTimeOnly(d.at, zone)}</span>
+                    </td>
                     <td>
                       {d.event === "test" ? t("alerts.deliveries.test") : alertEventLabel(d.event)}
                     </td>
