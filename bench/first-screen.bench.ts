@@ -48,7 +48,8 @@ const app = await startApp({
   ALLOW_REGISTRATION: "true",
 }).catch((err: Error) => fail(`the server did not start: ${err.message}`));
 
-type Run = { rowsMs: number; requests: Record<string, [number, number]> };
+/** Per request: started, last byte (ms after navigation start), bytes over the wire (body). */
+type Run = { rowsMs: number; requests: Record<string, [number, number, number]> };
 
 async function main(app: AppProcess) {
   const { base } = app;
@@ -109,7 +110,7 @@ async function main(app: AppProcess) {
       await page.goto(`${base}/orders?status=all`, { waitUntil: "commit" });
       await rowsShown;
       const run = await page.evaluate(() => {
-        const requests: Record<string, [number, number]> = {};
+        const requests: Record<string, [number, number, number]> = {};
         for (const e of performance.getEntriesByType("resource") as PerformanceResourceTiming[]) {
           const u = new URL(e.name);
           // Hashes dropped, but every shared chunk (all named index-<hash>.js) keeps a line.
@@ -117,7 +118,7 @@ async function main(app: AppProcess) {
             ? u.pathname
             : u.pathname.replace(/-[a-z0-9]+\.(js|css)$/, ".$1");
           for (let n = 2; requests[name]; n++) name = name.replace(/( #\d+)?$/, ` #${n}`);
-          requests[name] = [Math.round(e.startTime), Math.round(e.responseEnd)];
+          requests[name] = [Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize];
         }
         return { rowsMs: Math.round((window as { __rowsAt?: number }).__rowsAt ?? -1), requests };
       });
@@ -137,9 +138,16 @@ async function main(app: AppProcess) {
     `  profile: ${PROFILE.viewport.width}x${PROFILE.viewport.height}, CPU ${PROFILE.cpuSlowdown}x slower, ${PROFILE.latencyMs} ms latency, ${PROFILE.downKbit / 1000} Mbit/s down, cache off; ${ORDERS} orders; ${os.cpus().length} CPUs`,
   );
   console.log(`  rows shown: min ${sorted[0]} ms, median ${median} ms, max ${sorted.at(-1)} ms`);
-  console.log("  requests (ms after navigation start, last run): started → last byte");
-  for (const [name, [at, end]] of Object.entries(last.requests).sort((a, b) => a[1][0] - b[1][0])) {
-    console.log(`    ${String(at).padStart(5)} → ${String(end).padStart(5)}  ${name}`);
+  console.log(
+    "  requests (ms after navigation start, last run): started → last byte, KB over the wire",
+  );
+  for (const [name, [at, end, bytes]] of Object.entries(last.requests).sort(
+    (a, b) => a[1][0] - b[1][0],
+  )) {
+    const kb = `${(bytes / 1024).toFixed(1)} KB`;
+    console.log(
+      `    ${String(at).padStart(5)} → ${String(end).padStart(5)}  ${kb.padStart(8)}  ${name}`,
+    );
   }
   if (TRACE) {
     console.log(
