@@ -11,6 +11,10 @@
  * cannot measure (no dist/, no Chromium, the server does not start).
  *
  *   bun run build && bun run bench/first-screen.bench.ts       (also part of npm run bench)
+ *
+ * `--against DIR`: also loads another checkout's build (DIR, built with `bun run build` there; its
+ * server runs from its source) and alternates the two run by run (A B B A …, RUNS each) in the
+ * same seconds, so a busy shared machine weighs on both alike; prints both medians.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -41,17 +45,21 @@ function fail(message: string): never {
 if (!fs.existsSync(path.join(ROOT, "dist", "index.html"))) fail("no dist/: run `bun run build`");
 if (!fs.existsSync(CHROMIUM)) fail(`no Chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-bench-first-"));
-const app = await startApp({
-  DATA_DIR: dataDir,
-  LOG_LEVEL: "warn",
-  ALLOW_REGISTRATION: "true",
-}).catch((err: Error) => fail(`the server did not start: ${err.message}`));
+const againstAt = process.argv.indexOf("--against");
+const AGAINST = againstAt > 0 ? path.resolve(process.argv[againstAt + 1] ?? "") : null;
+if (AGAINST && !fs.existsSync(path.join(AGAINST, "dist", "index.html"))) {
+  fail(`no dist/ in ${AGAINST}: run \`bun run build\` there`);
+}
 
-type Run = { rowsMs: number; requests: Record<string, [number, number]> };
+/** A server under test: this checkout ("this"), or the one given with --against ("other"). */
+type Target = { label: "this" | "other"; app: AppProcess; dataDir: string; token: string };
 
-async function main(app: AppProcess) {
-  const { base } = app;
+async function startTarget(label: Target["label"], root?: string): Promise<Target> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-bench-first-"));
+  const app = await startApp(
+    { DATA_DIR: dataDir, LOG_LEVEL: "warn", ALLOW_REGISTRATION: "true" },
+    root,
+  ).catch((err: Error) => fail(`the server did not start: ${err.message}`));
   const token = await app.register("bench@example.test");
   for (let i = 0; i < ORDERS; i++) {
     const res = await app.call("POST", "/api/orders", {
@@ -64,15 +72,25 @@ async function main(app: AppProcess) {
     });
     if (res.status !== 201) fail(`creating an order answered ${res.status}`);
   }
+  return { label, app, dataDir, token };
+}
 
+/** Per request: started, last byte (ms after navigation start), bytes over the wire (body). */
+type Run = { rowsMs: number; requests: Record<string, [number, number, number]> };
+
+async function main(targets: Target[]) {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
-  const runs: Run[] = [];
+  const runs = new Map<Target, Run[]>(targets.map((t) => [t, []]));
   let tasks: Task[] = [];
   try {
-    for (let r = 0; r < RUNS; r++) {
+    for (let r = 0; r < RUNS * targets.length; r++) {
+      // A B B A A B …: neither side always goes first.
+      const target = targets[Math.floor((r + 1) / 2) % targets.length]!;
+      const { base } = target.app;
+      const { token } = target;
       const context = await browser.newContext({ viewport: PROFILE.viewport, isMobile: true });
       await context.addInitScript((t) => {
         localStorage.setItem("auth-token", t);
@@ -96,7 +114,7 @@ async function main(app: AppProcess) {
         uploadThroughput: (PROFILE.upKbit * 1000) / 8,
       });
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpuSlowdown });
-      const stopTrace = TRACE && r === RUNS - 1 ? await startTrace(cdp) : null;
+      const stopTrace = TRACE && r === RUNS * targets.length - 1 ? await startTrace(cdp) : null;
       // The rows are awaited through the console, not page.waitForFunction: that would evaluate
       // Playwright's injected script in the page (about 100 ms of a 4x slower CPU) while the page
       // is still loading, and the bench would measure its own harness.
@@ -109,7 +127,7 @@ async function main(app: AppProcess) {
       await page.goto(`${base}/orders?status=all`, { waitUntil: "commit" });
       await rowsShown;
       const run = await page.evaluate(() => {
-        const requests: Record<string, [number, number]> = {};
+        const requests: Record<string, [number, number, number]> = {};
         for (const e of performance.getEntriesByType("resource") as PerformanceResourceTiming[]) {
           const u = new URL(e.name);
           // Hashes dropped, but every shared chunk (all named index-<hash>.js) keeps a line.
@@ -117,11 +135,11 @@ async function main(app: AppProcess) {
             ? u.pathname
             : u.pathname.replace(/-[a-z0-9]+\.(js|css)$/, ".$1");
           for (let n = 2; requests[name]; n++) name = name.replace(/( #\d+)?$/, ` #${n}`);
-          requests[name] = [Math.round(e.startTime), Math.round(e.responseEnd)];
+          requests[name] = [Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize];
         }
         return { rowsMs: Math.round((window as { __rowsAt?: number }).__rowsAt ?? -1), requests };
       });
-      runs.push(run);
+      runs.get(target)!.push(run);
       if (stopTrace) tasks = mainThreadTasks(await stopTrace()).filter((t) => t.at <= run.rowsMs);
       await context.close();
     }
@@ -129,36 +147,76 @@ async function main(app: AppProcess) {
     await browser.close();
   }
 
-  const sorted = runs.map((r) => r.rowsMs).sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
-  const last = runs[runs.length - 1]!;
   console.log("first screen on a phone: cold load of /orders?status=all, first order card shown");
   console.log(
     `  profile: ${PROFILE.viewport.width}x${PROFILE.viewport.height}, CPU ${PROFILE.cpuSlowdown}x slower, ${PROFILE.latencyMs} ms latency, ${PROFILE.downKbit / 1000} Mbit/s down, cache off; ${ORDERS} orders; ${os.cpus().length} CPUs`,
   );
-  console.log(`  rows shown: min ${sorted[0]} ms, median ${median} ms, max ${sorted.at(-1)} ms`);
-  console.log("  requests (ms after navigation start, last run): started → last byte");
-  for (const [name, [at, end]] of Object.entries(last.requests).sort((a, b) => a[1][0] - b[1][0])) {
-    console.log(`    ${String(at).padStart(5)} → ${String(end).padStart(5)}  ${name}`);
-  }
-  if (TRACE) {
+  const medians: Record<string, number> = {};
+  for (const target of targets) {
+    const mine = runs.get(target)!;
+    const sorted = mine.map((r) => r.rowsMs).sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    medians[target.label] = median;
+    const last = mine[mine.length - 1]!;
+    if (targets.length > 1) {
+      console.log(
+        `  ${target.label === "this" ? `this checkout (${ROOT})` : `--against ${AGAINST}`}:`,
+      );
+    }
     console.log(
-      `  main thread until the rows (last run, ${last.rowsMs} ms): start +duration, work`,
+      `  rows shown: min ${sorted[0]} ms, median ${median} ms, max ${sorted.at(-1)} ms (runs: ${mine.map((r) => r.rowsMs).join(", ")})`,
+    );
+    console.log(
+      "  requests (ms after navigation start, last run): started → last byte, KB over the wire",
+    );
+    for (const [name, [at, end, bytes]] of Object.entries(last.requests).sort(
+      (a, b) => a[1][0] - b[1][0],
+    )) {
+      const kb = `${(bytes / 1024).toFixed(1)} KB`;
+      console.log(
+        `    ${String(at).padStart(5)} → ${String(end).padStart(5)}  ${kb.padStart(8)}  ${name}`,
+      );
+    }
+  }
+  const lastTarget = targets[Math.floor((RUNS * targets.length) / 2) % targets.length]!;
+  if (TRACE) {
+    const last = runs.get(lastTarget)!.at(-1)!;
+    console.log(
+      `  main thread until the rows (last run, ${lastTarget.label}, ${last.rowsMs} ms): start +duration, work`,
     );
     printTasks(tasks);
   }
+  const median = medians.this!;
   console.log(`  ${median < TARGET_MS ? "PASS" : "MISS"} median < ${TARGET_MS} ms`);
   fs.mkdirSync(path.join(ROOT, "bench", "out"), { recursive: true });
   fs.writeFileSync(
     path.join(ROOT, "bench", "out", "first-screen.json"),
-    `${JSON.stringify({ profile: PROFILE, orders: ORDERS, runs, medianMs: median, targetMs: TARGET_MS }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        profile: PROFILE,
+        orders: ORDERS,
+        runs: runs.get(targets[0]!),
+        medianMs: median,
+        targetMs: TARGET_MS,
+        ...(AGAINST
+          ? { against: { dir: AGAINST, runs: runs.get(targets[1]!), medianMs: medians.other } }
+          : {}),
+      },
+      null,
+      2,
+    )}\n`,
   );
 }
 
+const targets: Target[] = [];
 try {
-  await main(app);
+  targets.push(await startTarget("this"));
+  if (AGAINST) targets.push(await startTarget("other", AGAINST));
+  await main(targets);
 } finally {
-  app.proc.kill("SIGTERM");
-  await app.exited;
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const { app, dataDir } of targets) {
+    app.proc.kill("SIGTERM");
+    await app.exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }

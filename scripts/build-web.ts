@@ -4,7 +4,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { IMMUTABLE_LIST } from "../src/http/middleware/static.ts";
+import zlib from "node:zlib";
+import { IMMUTABLE_LIST, PAGE_SCRIPTS } from "../src/http/middleware/static.ts";
 import { LANGUAGES } from "../src/i18n/languages.ts";
 import { manifestPath } from "../src/i18n/manifest.ts";
 import { translate } from "../src/i18n/translate.ts";
@@ -77,7 +78,7 @@ for (const language of LANGUAGES) {
     `${JSON.stringify(localized, null, 2)}\n`,
   );
 }
-// The first screen's head start (web/preload.ts): a classic script, loaded async before the app,
+// The first screen's head start (web/preload.ts): a classic script, inline before the app,
 // that knows each page's chunk so it can preload the one of the address being opened. With each
 // page chunk go the chunks it imports, directly or through others, so none is a round trip later.
 // Page chunks are named after their module (naming.chunk), which the route table names.
@@ -127,7 +128,20 @@ if (!preload.success) {
   for (const message of preload.logs) console.error(message);
   process.exit(1);
 }
-const preloadFile = path.basename(preload.outputs[0]!.path);
+// Inline, first in the head: it runs as the HTML is parsed, one round trip before an external
+// script would (and before the stylesheet, which would hold back any script after it). The page's
+// Content-Security-Policy allows exactly this text by its hash (src/http/middleware/static.ts).
+const preloadPath = preload.outputs[0]!.path;
+const preloadCode = fs.readFileSync(preloadPath, "utf8").trim();
+fs.rmSync(preloadPath);
+if (/<\/script|<!--/i.test(preloadCode)) {
+  throw new Error("web/preload.ts built into text that would end its inline <script> early");
+}
+const preloadHash = `sha256-${new Bun.CryptoHasher("sha256").update(preloadCode).digest("base64")}`;
+fs.writeFileSync(
+  path.join(outdir, PAGE_SCRIPTS),
+  `${JSON.stringify({ scriptHashes: [preloadHash] })}\n`,
+);
 // Links Bun's HTML bundler would try to bundle (and rename): added to the built page instead.
 const indexHtml = path.join(outdir, "index.html");
 fs.writeFileSync(
@@ -135,19 +149,38 @@ fs.writeFileSync(
   fs
     .readFileSync(indexHtml, "utf8")
     .replace(`/${path.basename(appCss.path)}"`, `/${cssFile}"`)
+    // Right after the charset, before the stylesheet and the bundle, so the early script's
+    // requests start with theirs; the manifest link before it, which the script points at the
+    // reader's language.
     .replace(
-      "</head>",
-      '<link rel="manifest" href="/pwa/manifest.webmanifest"><link rel="apple-touch-icon" href="/pwa/icon-192.png"></head>',
-    )
-    // First in the head, so its requests start before the stylesheet and the bundle are fetched.
-    .replace("<head>", `<head>\n    <script async src="/${preloadFile}"></script>`),
+      '<meta charset="utf-8" />',
+      () =>
+        '<meta charset="utf-8" />\n    <link rel="manifest" href="/pwa/manifest.webmanifest"><link rel="apple-touch-icon" href="/pwa/icon-192.png">' +
+        `\n    <script>${preloadCode}</script>`,
+    ),
 );
-result.outputs.push(...preload.outputs);
+if (!fs.readFileSync(indexHtml, "utf8").includes(preloadCode)) {
+  throw new Error(
+    'web/index.html lost its <meta charset="utf-8" />: the early script has no place',
+  );
+}
 
-// Precompressed copies: the server sends file.gz to browsers that accept gzip (no CPU per request).
+// Precompressed copies: the server sends file.br or file.gz to browsers that accept them (no CPU
+// per request; src/http/middleware/static.ts). Brotli at level 10: 11% smaller than gzip on the
+// bundle; level 11 saves 1.5% more and takes five times as long (seconds, on every npm start).
 for (const o of result.outputs) {
   if (/\.(js|css|html|svg)$/.test(o.path)) {
-    fs.writeFileSync(`${o.path}.gz`, Bun.gzipSync(fs.readFileSync(o.path), { level: 9 }));
+    const bytes = fs.readFileSync(o.path);
+    fs.writeFileSync(`${o.path}.gz`, Bun.gzipSync(bytes, { level: 9 }));
+    fs.writeFileSync(
+      `${o.path}.br`,
+      zlib.brotliCompressSync(bytes, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 10,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+        },
+      }),
+    );
   }
 }
 // Every output but index.html has a content hash in its name: the server caches those forever.

@@ -70,34 +70,34 @@ if (token) {
 // whichever formatter asks first. Asked here, it loads while the bundle is still downloading
 // and the main thread has nothing else to do. The formatters are those of the first screen:
 // web/lib/format.ts (dates, money), src/util/calendar-day.ts (days in a zone),
-// src/util/plural.ts and the browser's zone (web/lib/timezone.ts).
+// src/util/plural.ts and the browser's zone (web/lib/timezone.ts). At once, not in a later task:
+// the requests above are already out, and a task queued behind the stylesheet's parse and the
+// first layout ran as the bundle arrived and held back its evaluation.
 if (token) {
-  setTimeout(() => {
-    try {
-      const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-      const at = Date.now();
-      new Intl.DateTimeFormat(locale, {
-        month: "short",
-        day: "numeric",
-        year: "numeric",
-        timeZone,
-      }).format(at);
-      new Intl.DateTimeFormat(locale, {
-        month: "short",
-        day: "numeric",
-        year: "numeric",
-        timeZone: "UTC",
-      }).format(at);
-      new Intl.DateTimeFormat("en-CA", {
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        timeZone,
-      }).formatToParts(at);
-      new Intl.NumberFormat(locale, { style: "currency", currency: "USD" }).format(1);
-      new Intl.PluralRules(locale).select(1);
-    } catch {
-      // Only a head start: the app formats without it.
-    }
-  }, 0);
+  try {
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const at = Date.now();
+    new Intl.DateTimeFormat(locale, {
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      timeZone,
+    }).format(at);
+    new Intl.DateTimeFormat(locale, {
+      month: "short",
+      day: "numeric",
+      year: "numeric",
+      timeZone: "UTC",
+    }).format(at);
+    new Intl.DateTimeFormat("en-CA", {
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      timeZone,
+    }).formatToParts(at);
+    new Intl.NumberFormat(locale, { style: "currency", currency: "USD" }).format(1);
+    new Intl.PluralRules(locale).select(1);
+  } catch {
+    // Only a head start: the app formats without it.
+  }
 }

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { createApp } from "../../src/http/app.ts";
+import { PAGE_CSP, pageCsp } from "../../src/http/middleware/security-headers.ts";
 import { createHarness, type Harness } from "../harness.ts";
 
 const INDEX = "<!doctype html><html><body><div id=root></div>grapevine-index</body></html>";
@@ -35,6 +37,13 @@ afterAll(async () => {
   await h.close();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
+
+/** A rebuild as the server sees it: index.html has a new modification time. */
+let rebuilds = 0;
+function touchIndex() {
+  const at = new Date(Date.now() + ++rebuilds * 1000);
+  fs.utimesSync(path.join(dist, "index.html"), at, at);
+}
 
 const get = (url: string, method = "GET") => Promise.resolve(app.request(url, { method }));
 const getWith = (url: string, headers: Record<string, string>) =>
@@ -91,6 +100,52 @@ describe("the web app", () => {
     expect(await plain.text()).toBe(ASSET);
     // The .gz copy and the build's list are not served as pages of their own.
     expect((await get("/immutable.json")).headers.get("cache-control")).toBe("no-cache");
+  });
+
+  test("browsers that accept Brotli get the .br copy before the .gz one", async () => {
+    const js = "/assets/app-abcdef12.js";
+    fs.writeFileSync(path.join(dist, `${js}.gz`), Bun.gzipSync(new TextEncoder().encode(ASSET)));
+    fs.writeFileSync(path.join(dist, `${js}.br`), zlib.brotliCompressSync(ASSET));
+    const br = await getWith(js, { "accept-encoding": "gzip, deflate, br, zstd" });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(zlib.brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(ASSET);
+    // A phone on the LAN over plain http asks for gzip and deflate only.
+    const gz = await getWith(js, { "accept-encoding": "gzip, deflate" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await gz.arrayBuffer())))).toBe(
+      ASSET,
+    );
+    // The copies are not served under their own names.
+    const copy = await get(`${js}.br`);
+    expect(copy.headers.get("content-type")).toContain("text/html");
+  });
+
+  test("the page allows its build's inline script by hash, and no other", async () => {
+    const plain = await get("/orders");
+    expect(plain.headers.get("content-security-policy")).toBe(PAGE_CSP);
+    const hash = "sha256-OYNs9XlrLqrIbZCL032ZUatL3IQU1I5zO9avZ5zHbNc=";
+    fs.writeFileSync(
+      path.join(dist, "page-scripts.json"),
+      JSON.stringify({ scriptHashes: [hash] }),
+    );
+    // The server notices a rebuild by index.html's time.
+    touchIndex();
+    const res = await get("/orders");
+    const policy = res.headers.get("content-security-policy") ?? "";
+    expect(policy).toBe(pageCsp([hash]));
+    expect(policy).toContain(`script-src 'self' '${hash}';`);
+    expect(policy).not.toContain("unsafe-inline");
+    // The list itself is not a file to fetch.
+    expect((await get("/page-scripts.json")).headers.get("content-type")).toContain("text/html");
+    // A list that is not hashes adds nothing to the policy.
+    fs.writeFileSync(
+      path.join(dist, "page-scripts.json"),
+      JSON.stringify({ scriptHashes: ["'unsafe-inline'", "sha256-x' 'unsafe-eval"] }),
+    );
+    touchIndex();
+    expect((await get("/orders")).headers.get("content-security-policy")).toBe(PAGE_CSP);
+    fs.rmSync(path.join(dist, "page-scripts.json"));
+    touchIndex();
   });
 
   test("an unhashed file is cached briefly, not forever", async () => {

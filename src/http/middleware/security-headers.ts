@@ -2,7 +2,8 @@
  * Security headers on every response, pages and API alike.
  *
  * The session token lives in localStorage, so a strict Content-Security-Policy on the HTML is the
- * defence that matters: scripts, styles and connections only from this server, no inline script,
+ * defence that matters: scripts, styles and connections only from this server, no inline script
+ * but the build's own early script (allowed by its hash),
  * no plugins, never framed (`frame-ancestors 'none'`, plus X-Frame-Options for old browsers),
  * `<base>` and form targets only here. Images: this server (review media), `data:` (the icons
  * inside the stylesheet), `blob:` (previews of photos being uploaded) and Amazon's image hosts
@@ -21,20 +22,30 @@
 import type { MiddlewareHandler } from "hono";
 import { AMAZON_IMAGE_HOSTS } from "../../contract/constants.ts";
 
-export const PAGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  // Host sources without a scheme: https on an https page, http or https on a plain-http LAN page.
-  `img-src 'self' data: blob: ${AMAZON_IMAGE_HOSTS.join(" ")}`,
-  "media-src 'self' blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join("; ");
+/**
+ * The page's policy. `scriptHashes`: the inline scripts the build put in index.html (the early
+ * script, web/preload.ts), each allowed by its own SHA-256 (`'sha256-…'`, from the build's
+ * dist/page-scripts.json): that exact text runs, no other inline script does.
+ */
+export function pageCsp(scriptHashes: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    ["script-src 'self'", ...scriptHashes.map((h) => `'${h}'`)].join(" "),
+    "style-src 'self'",
+    // Host sources without a scheme: https on an https page, http or https on a plain-http LAN page.
+    `img-src 'self' data: blob: ${AMAZON_IMAGE_HOSTS.join(" ")}`,
+    "media-src 'self' blob:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+/** The policy of a page with no inline script. */
+export const PAGE_CSP = pageCsp();
 
 /** For everything that is not a page: nothing may load from it, nothing may frame it. */
 export const OTHER_CSP =
@@ -59,7 +70,8 @@ export function securityHeaders(opts: { trustProxy: boolean }): MiddlewareHandle
     await next();
     const h = c.res.headers;
     const isPage = /^text\/html\b/i.test(h.get("content-type") ?? "");
-    if (isPage) h.set("Content-Security-Policy", PAGE_CSP);
+    // The web app's page comes with its own (pageCsp with its inline script's hash).
+    if (isPage && !h.has("Content-Security-Policy")) h.set("Content-Security-Policy", PAGE_CSP);
     else if (!h.has("Content-Security-Policy")) h.set("Content-Security-Policy", OTHER_CSP);
     if (!h.has("X-Frame-Options")) h.set("X-Frame-Options", "DENY");
     if (!h.has("X-Content-Type-Options")) h.set("X-Content-Type-Options", "nosniff");
