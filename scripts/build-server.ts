@@ -8,10 +8,25 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { lazyStandInsPlugin } from "./lazy-stand-ins.ts";
 
 const root = path.resolve(import.meta.dir, "..");
 export const SERVER_OUTDIR = path.join(root, "dist-server");
 export const SERVER_ENTRY = path.join(SERVER_OUTDIR, "main.js");
+
+/**
+ * How the server is bundled (also what test/lazy-modules.test.ts bundles imapflow with): names
+ * kept, so a stack trace in the log still says which function failed; no source map (Bun reads it
+ * at start: 3 MB resident); what imapflow imports but needs only for some messages or a proxy
+ * loads with its first use (scripts/lazy-stand-ins.ts).
+ */
+export const SERVER_BUILD_OPTIONS = {
+  target: "bun",
+  minify: { whitespace: true, syntax: true, identifiers: false },
+  splitting: true,
+  sourcemap: "none",
+  plugins: [lazyStandInsPlugin()],
+} satisfies Partial<Bun.BuildConfig>;
 
 /** Builds the bundle; returns the line `npm run build` prints. */
 export async function buildServer(): Promise<string> {
@@ -20,12 +35,7 @@ export async function buildServer(): Promise<string> {
   const result = await Bun.build({
     entrypoints: [path.join(root, "src/main.ts")],
     outdir: SERVER_OUTDIR,
-    target: "bun",
-    // Names kept, so a stack trace in the log still says which function failed; no source map
-    // (Bun reads it at start: 3 MB resident).
-    minify: { whitespace: true, syntax: true, identifiers: false },
-    splitting: true,
-    sourcemap: "none",
+    ...SERVER_BUILD_OPTIONS,
   });
   if (!result.success) {
     for (const m of result.logs) console.error(m);
