@@ -11,7 +11,12 @@ import os from "node:os";
 import path from "node:path";
 import Encoding from "encoding-japanese";
 import iconv from "iconv-lite";
-import { SERVER_BUILD_OPTIONS, SERVER_ENTRY } from "../scripts/build-server.ts";
+import {
+  buildLazyLibraries,
+  LAZY_LIBRARIES,
+  SERVER_BUILD_OPTIONS,
+  SERVER_ENTRY,
+} from "../scripts/build-server.ts";
 import { freePort, startApp } from "./support/app-process.ts";
 import { startDovecot } from "./support/dovecot.ts";
 
@@ -199,4 +204,48 @@ test("the server bundle reads the message catalogs from files beside it, not fro
       .includes('"error.sign_in_wrong"'),
   );
   expect(withCatalog).toEqual([]);
+});
+
+test("the server bundle starts without reading the libraries it keeps in files of their own", async () => {
+  // One level below the repository, as dist-server/, so config.ts finds the migrations.
+  const outdir = fs.mkdtempSync(path.join(ROOT, ".boot-bundle-"));
+  try {
+    const built = await Bun.build({
+      entrypoints: [path.join(ROOT, "test/support/boot-modules.ts")],
+      outdir,
+      ...SERVER_BUILD_OPTIONS,
+    });
+    const lazy = await buildLazyLibraries(outdir);
+    expect(built.success && lazy.success).toBe(true);
+    expect(fs.readdirSync(path.join(outdir, "lazy")).length).toBe(LAZY_LIBRARIES.length);
+    const proc = Bun.spawn(
+      [process.execPath, path.join(outdir, "boot-modules.js"), "--then-detect"],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DATA_DIR: dataDir },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    const [loaded = [], afterDetect = []] = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as string[]);
+    // The bundle's chunks are listed (the check would pass on an empty list).
+    expect(loaded.filter((f) => f.startsWith(path.join(outdir, "chunk-"))).length).toBeGreaterThan(
+      0,
+    );
+    expect(loaded.filter((f) => f.startsWith(path.join(outdir, "lazy")))).toEqual([]);
+    // The first tracking number detected reads its library from its file.
+    expect(afterDetect).toContain(path.join(outdir, "lazy", "ts-tracking-number.js"));
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
 });

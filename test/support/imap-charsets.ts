@@ -35,7 +35,7 @@ for await (const msg of client.fetch("1:*", { envelope: true, uid: true })) {
 for (const [i, m] of messages.entries()) {
   const { content } = await client.download(String(i + 1), "1");
   const chunks: Buffer[] = [];
-  for await (const chunk of content) chunks.push(chunk as Buffer);
+  for await (const chunk of content ?? []) chunks.push(chunk as Buffer);
   m.body = Buffer.concat(chunks).toString("utf8");
 }
 const afterDecode = loaded();
