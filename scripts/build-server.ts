@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { lazyStandInsPlugin } from "./lazy-stand-ins.ts";
+import { lazyFile, lazyStandInsPlugin, SYNC_STAND_IN_LIBRARIES } from "./lazy-stand-ins.ts";
 
 const root = path.resolve(import.meta.dir, "..");
 export const SERVER_OUTDIR = path.join(root, "dist-server");
@@ -28,9 +28,9 @@ export const LAZY_LIBRARIES = [
   "csv-parse/sync",
   "@fastify/busboy",
   "htmlparser2",
+  // imapflow's charset decoders, behind its stand-ins (scripts/lazy-stand-ins.ts)
+  ...SYNC_STAND_IN_LIBRARIES,
 ];
-
-const lazyFile = (spec: string) => `lazy/${spec.replace(/^@/, "").replace(/[^a-z0-9]+/gi, "-")}.js`;
 
 /** Builds each of LAZY_LIBRARIES into `outdir`/lazy/, CommonJS, as `require` of it returns. */
 export async function buildLazyLibraries(outdir: string): Promise<Bun.BuildOutput> {
@@ -44,6 +44,7 @@ export async function buildLazyLibraries(outdir: string): Promise<Bun.BuildOutpu
     return await Bun.build({
       entrypoints,
       outdir: path.join(outdir, "lazy"),
+      root: entries,
       target: "bun",
       format: "cjs",
       minify: { whitespace: true, syntax: true, identifiers: false },

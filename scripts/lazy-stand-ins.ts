@@ -13,8 +13,8 @@
  * - `async`: the library is fetched with `import()` when the importer first calls one of the
  *   named async functions; the bundler then puts it in a chunk of its own, loaded only then.
  * - `sync`: an object standing in for the module's exports that `require`s the real module on
- *   the first property read (the importers call it synchronously); its code is in the bundle but
- *   is not run, and its tables not built, until then.
+ *   the first property read (the importers call it synchronously): the file build-server.ts
+ *   bundles it into (dist-server/lazy/), so neither its code nor its tables are read before.
  *
  * Only imports from the named importers are replaced. Each stand-in adds its package's name to
  * `globalThis.__lazyStandInsLoaded` (a Set) when it loads the real module:
@@ -23,6 +23,8 @@
  */
 import path from "node:path";
 import type { BunPlugin } from "bun";
+
+const ROOT = path.resolve(import.meta.dir, "..");
 
 export type StandIn = {
   /** The package the importers import. */
@@ -59,6 +61,13 @@ export const STAND_INS: StandIn[] = [
 
 const NAMESPACE = "lazy-stand-in";
 
+/** Where the server bundle keeps a library loaded with its first use, from the bundle's folder. */
+export const lazyFile = (spec: string) =>
+  `lazy/${spec.replace(/^@/, "").replace(/[^a-z0-9]+/gi, "-")}.js`;
+
+/** The sync stand-ins' libraries: build-server.ts bundles each into its lazy file. */
+export const SYNC_STAND_IN_LIBRARIES = STAND_INS.filter((s) => s.how === "sync").map((s) => s.spec);
+
 /** The statement a stand-in runs once, as it loads the real module. */
 const noteLoaded = (spec: string) =>
   `(globalThis.__lazyStandInsLoaded ??= new Set()).add(${JSON.stringify(spec)});`;
@@ -67,7 +76,7 @@ const noteLoaded = (spec: string) =>
  * The code of a sync stand-in: a Proxy over the real module's exports, loaded on the first read.
  * `esm` for an ES importer (`import x from`), whose default is the stand-in; else CommonJS.
  */
-function syncStandIn(spec: string, realPath: string, esm: boolean, classes: string[]): string {
+function syncStandIn(spec: string, requirePath: string, esm: boolean, classes: string[]): string {
   const ctors = classes
     .map(
       (c) =>
@@ -78,7 +87,7 @@ function syncStandIn(spec: string, realPath: string, esm: boolean, classes: stri
 const load = () => {
   if (real === undefined) {
     ${noteLoaded(spec)}
-    real = require(${JSON.stringify(realPath)});
+    real = require(${JSON.stringify(requirePath)});
   }
   return real;
 };
@@ -123,15 +132,24 @@ export function lazyStandInsPlugin(standIns: StandIn[] = STAND_INS): BunPlugin {
         const filter = new RegExp(`^${s.spec.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")}$`);
         build.onResolve({ filter }, (args) => {
           if (!s.importers.test(args.importer)) return undefined;
-          // The module the importer would get, resolved from its own folder.
+          // The module the importer would get, resolved from its own folder; its lazy file when
+          // that is the project's copy (the one build-server.ts bundles), else bundled here.
           const real = Bun.resolveSync(s.spec, path.dirname(args.importer));
+          const ours = s.how === "sync" && real === Bun.resolveSync(s.spec, ROOT);
           const esm = args.kind !== "require-call";
-          return { path: `${real}?${s.how}-${esm ? "esm" : "cjs"}`, namespace: NAMESPACE };
+          const target = ours ? `./${lazyFile(s.spec)}` : real;
+          return { path: `${target}?${s.how}-${esm ? "esm" : "cjs"}`, namespace: NAMESPACE };
         });
       }
+      build.onResolve({ filter: /^\.\/lazy\// }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
         const [real = "", kind = ""] = args.path.split("?");
-        const s = standIns.find((x) => real.includes(`/node_modules/${x.spec}/`));
+        const s = standIns.find(
+          (x) => real.includes(`/node_modules/${x.spec}/`) || real === `./${lazyFile(x.spec)}`,
+        );
         if (!s) throw new Error(`no stand-in for ${args.path}`);
         const contents =
           s.how === "async"

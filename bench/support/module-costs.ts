@@ -12,7 +12,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { SERVER_BUILD_OPTIONS } from "../../scripts/build-server.ts";
+import { buildLazyLibraries, SERVER_BUILD_OPTIONS } from "../../scripts/build-server.ts";
 
 const ROOT = path.resolve(import.meta.dir, "../..");
 const SCRIPT = path.join(import.meta.dir, "module-rss.ts");
@@ -84,6 +84,9 @@ async function bundle(spec: string | null, dir: string): Promise<string> {
     ...SERVER_BUILD_OPTIONS,
   });
   if (!result.success) throw new Error(`bundling ${spec}: ${result.logs.join("\n")}`);
+  // The libraries the server keeps in files of their own (dist-server/lazy/), built once.
+  if (!fs.existsSync(path.join(dir, "lazy"))) await buildLazyLibraries(dir);
+  fs.symlinkSync(path.join(dir, "lazy"), path.join(out, "lazy"));
   return path.join(out, `${name}.entry.js`);
 }
 
