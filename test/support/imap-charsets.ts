@@ -41,18 +41,20 @@ for (const [i, m] of messages.entries()) {
 const afterDecode = loaded();
 await client.logout();
 
-// Through a proxy: the real SOCKS client is loaded and answers (nothing listens on the port).
-let proxyError = "";
+// Through a proxy: the real SOCKS client is loaded and tries it (nothing listens on the port);
+// imapflow logs what the client threw.
+const logged: string[] = [];
+const note = (entry: { msg?: string; err?: { message?: string } }) => {
+  if (entry.err) logged.push(`${entry.msg}: ${entry.err.message}`);
+};
 const proxied = new ImapFlow({
   ...options,
   proxy: `socks5://127.0.0.1:${process.env.NO_PROXY_PORT}`,
+  logger: { debug: note, info: note, warn: note, error: note },
 });
 proxied.on("error", () => {});
-try {
-  await proxied.connect();
-} catch (err) {
-  proxyError = String((err as Error).message);
-}
+await proxied.connect().catch(() => {});
+const proxyError = logged.find((l) => l.startsWith("Failed to establish a socket via SOCKS")) ?? "";
 console.log(
   JSON.stringify({ afterConnect, messages, afterDecode, proxyError, afterProxy: loaded() }),
 );
