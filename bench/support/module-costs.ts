@@ -22,12 +22,18 @@ export const MODULES: Array<{ spec: string; when: string }> = [
   { spec: "hono", when: "start" },
   { spec: "drizzle-orm", when: "start" },
   { spec: "zod/mini", when: "start (config.ts reads the environment with it)" },
+  { spec: "./src/config.ts", when: "start (the environment read with zod/mini)" },
   { spec: "zod", when: "the first request to a route group with request schemas" },
   {
     spec: "./src/contract/index.ts",
     when: "(zod + every request schema; each group loads its own)",
   },
   { spec: "pino", when: "start" },
+  { spec: "./src/log.ts", when: "start (pino to stdout and the daily file)" },
+  {
+    spec: "./src/db/client.ts",
+    when: "start (bun:sqlite, drizzle, the migrator when one is pending)",
+  },
   { spec: "croner", when: "start" },
   { spec: "ipaddr.js", when: "start" },
   { spec: "node:crypto", when: "start (secrets, tokens)" },
