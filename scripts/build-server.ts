@@ -8,10 +8,84 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { lazyFile, lazyStandInsPlugin, SYNC_STAND_IN_LIBRARIES } from "./lazy-stand-ins.ts";
 
 const root = path.resolve(import.meta.dir, "..");
 export const SERVER_OUTDIR = path.join(root, "dist-server");
 export const SERVER_ENTRY = path.join(SERVER_OUTDIR, "main.js");
+
+/**
+ * Libraries our code loads with their first use (`lazyModule(() => require(...))`, the mail
+ * reader's HTML parser): each is bundled on its own into dist-server/lazy/ and the server's code
+ * requires that file, so their code is not in the chunks every start reads and parses (1.6 MB
+ * resident when they were; bench/startup.bench.ts). Only imports from src/ are redirected; a
+ * library's own dependencies keep theirs.
+ */
+export const LAZY_LIBRARIES = [
+  "web-push",
+  "ts-tracking-number",
+  "fflate",
+  "csv-parse/sync",
+  "@fastify/busboy",
+  "htmlparser2",
+  // imapflow's charset decoders, behind its stand-ins (scripts/lazy-stand-ins.ts)
+  ...SYNC_STAND_IN_LIBRARIES,
+];
+
+/** Builds each of LAZY_LIBRARIES into `outdir`/lazy/, CommonJS, as `require` of it returns. */
+export async function buildLazyLibraries(outdir: string): Promise<Bun.BuildOutput> {
+  const entries = fs.mkdtempSync(path.join(root, "node_modules", ".lazy-entries-"));
+  try {
+    const entrypoints = LAZY_LIBRARIES.map((spec) => {
+      const file = path.join(entries, lazyFile(spec).replace("lazy/", ""));
+      fs.writeFileSync(file, `module.exports = require(${JSON.stringify(spec)});\n`);
+      return file;
+    });
+    return await Bun.build({
+      entrypoints,
+      outdir: path.join(outdir, "lazy"),
+      root: entries,
+      target: "bun",
+      format: "cjs",
+      minify: { whitespace: true, syntax: true, identifiers: false },
+      sourcemap: "none",
+    });
+  } finally {
+    fs.rmSync(entries, { recursive: true, force: true });
+  }
+}
+
+/** Our code's imports of LAZY_LIBRARIES go to their files in lazy/ (outside the bundle). */
+function lazyLibrariesPlugin(): Bun.BunPlugin {
+  const src = `${path.join(root, "src")}${path.sep}`;
+  return {
+    name: "lazy-libraries",
+    setup(build) {
+      for (const spec of LAZY_LIBRARIES) {
+        const filter = new RegExp(`^${spec.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")}$`);
+        build.onResolve({ filter }, (args) =>
+          args.importer.startsWith(src)
+            ? { path: `./${lazyFile(spec)}`, external: true }
+            : undefined,
+        );
+      }
+    },
+  };
+}
+
+/**
+ * How the server is bundled (also what test/lazy-modules.test.ts bundles imapflow with): names
+ * kept, so a stack trace in the log still says which function failed; no source map (Bun reads it
+ * at start: 3 MB resident); what imapflow imports but needs only for some messages or a proxy
+ * loads with its first use (scripts/lazy-stand-ins.ts).
+ */
+export const SERVER_BUILD_OPTIONS = {
+  target: "bun",
+  minify: { whitespace: true, syntax: true, identifiers: false },
+  splitting: true,
+  sourcemap: "none",
+  plugins: [lazyStandInsPlugin(), lazyLibrariesPlugin()],
+} satisfies Partial<Bun.BuildConfig>;
 
 /** Builds the bundle; returns the line `npm run build` prints. */
 export async function buildServer(): Promise<string> {
@@ -20,18 +94,15 @@ export async function buildServer(): Promise<string> {
   const result = await Bun.build({
     entrypoints: [path.join(root, "src/main.ts")],
     outdir: SERVER_OUTDIR,
-    target: "bun",
-    // Names kept, so a stack trace in the log still says which function failed; no source map
-    // (Bun reads it at start: 3 MB resident).
-    minify: { whitespace: true, syntax: true, identifiers: false },
-    splitting: true,
-    sourcemap: "none",
+    ...SERVER_BUILD_OPTIONS,
   });
-  if (!result.success) {
-    for (const m of result.logs) console.error(m);
+  const lazy = await buildLazyLibraries(SERVER_OUTDIR);
+  for (const r of [result, lazy]) {
+    if (r.success) continue;
+    for (const m of r.logs) console.error(m);
     throw new Error("the server bundle failed to build");
   }
-  const kb = result.outputs.reduce((n, o) => n + o.size, 0);
+  const kb = [...result.outputs, ...lazy.outputs].reduce((n, o) => n + o.size, 0);
   return `server built in ${Math.round(performance.now() - started)} ms: ${path.relative(root, SERVER_ENTRY)} (+ chunks, ${(kb / 1024).toFixed(0)} KB)`;
 }
 

@@ -9,6 +9,16 @@ import { afterAll, expect, test } from "bun:test";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Encoding from "encoding-japanese";
+import iconv from "iconv-lite";
+import {
+  buildLazyLibraries,
+  LAZY_LIBRARIES,
+  SERVER_BUILD_OPTIONS,
+  SERVER_ENTRY,
+} from "../scripts/build-server.ts";
+import { freePort, startApp } from "./support/app-process.ts";
+import { startDovecot } from "./support/dovecot.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-lazy-"));
@@ -83,4 +93,160 @@ test("building the server loads none of the libraries that wait for their first 
       return LAZY_BUILTINS.filter((b) => valueImport(b).test(text)).map((b) => `${b} in ${f}`);
     });
   expect(importers).toEqual([]);
+});
+
+/**
+ * A real Amazon.co.jp shipping mail's first lines (cho45/gmailtozaim@58bfa62050eaa4c446d313aa905124fee1514236,
+ * t/amazon.t, the first input block; the order number is that sample's), sent in the two charsets
+ * Japanese mail comes in: ISO-2022-JP (decoded by encoding-japanese) and Shift_JIS (iconv-lite).
+ */
+const JP_SUBJECT = "Amazon.co.jp　ご注文の発送";
+const JP_BODY =
+  "Amazon.co.jp　ご注文の発送\r\n注文番号 999-9999999-9999999\r\n\r\nAmazon.co.jp をご利用いただき、ありがとうございます。\r\n";
+
+function japaneseMail(charset: "ISO-2022-JP" | "Shift_JIS"): Buffer {
+  const encode = (text: string): Buffer =>
+    charset === "ISO-2022-JP"
+      ? Buffer.from(
+          Encoding.convert(Encoding.stringToCode(text), { to: "JIS", from: "UNICODE" }) as number[],
+        )
+      : iconv.encode(text, "Shift_JIS");
+  const head = [
+    "From: shipment-tracking@amazon.co.jp",
+    "To: alice@example.test",
+    `Subject: =?${charset}?B?${encode(JP_SUBJECT).toString("base64")}?=`,
+    "Date: Sat, 01 Jun 2013 10:00:00 +0900",
+    `Message-ID: <jp-${charset}@example.test>`,
+    "MIME-Version: 1.0",
+    `Content-Type: text/plain; charset=${charset}`,
+    "Content-Transfer-Encoding: base64",
+  ].join("\r\n");
+  return Buffer.concat([
+    Buffer.from(`${head}\r\n\r\n`),
+    Buffer.from(`${encode(JP_BODY).toString("base64")}\r\n`),
+  ]);
+}
+
+test("in the server bundle, imapflow connects without its SOCKS client and charset decoders, and loads them when a message or a proxy needs them", async () => {
+  const dc = await startDovecot({ users: [{ user: "alice@example.test", pass: "app-pass-1" }] });
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-standins-"));
+  try {
+    await dc.append("alice@example.test", japaneseMail("ISO-2022-JP"));
+    await dc.append("alice@example.test", japaneseMail("Shift_JIS"));
+    const built = await Bun.build({
+      entrypoints: [path.join(ROOT, "test/support/imap-charsets.ts")],
+      outdir,
+      ...SERVER_BUILD_OPTIONS,
+    });
+    const lazy = await buildLazyLibraries(outdir);
+    expect(built.success && lazy.success).toBe(true);
+    const proc = Bun.spawn([process.execPath, path.join(outdir, "imap-charsets.js")], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        IMAP_PORT: String(dc.port),
+        IMAP_USER: "alice@example.test",
+        IMAP_PASS: "app-pass-1",
+        NO_PROXY_PORT: String(freePort()),
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    const r = JSON.parse(out) as {
+      afterConnect: string[];
+      messages: Array<{ subject: string; body: string }>;
+      afterDecode: string[];
+      proxyError: string;
+      afterProxy: string[];
+    };
+    expect(r.afterConnect).toEqual([]);
+    expect(r.messages).toEqual([
+      { subject: JP_SUBJECT, body: JP_BODY },
+      { subject: JP_SUBJECT, body: JP_BODY },
+    ]);
+    expect(r.afterDecode.sort()).toEqual(["encoding-japanese", "iconv-lite", "libmime"]);
+    // The real SOCKS client tried the proxy (nothing listens there).
+    expect(r.proxyError).toMatch(/^Failed to establish a socket via SOCKS proxy: .*ECONNREFUSED/);
+    expect(r.afterProxy).toContain("socks");
+  } finally {
+    await dc.stop();
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+});
+
+test("the server bundle reads the message catalogs from files beside it, not from its code", async () => {
+  const app = await startApp({ DATA_DIR: fs.mkdtempSync(path.join(dataDir, "bundle-")) });
+  try {
+    const res = await app.call("POST", "/api/auth/login", {
+      body: { email: "nobody@example.test", password: "wrong-password-1" },
+    });
+    expect(res.status).toBe(401);
+    // The sentence comes from locales/en.json, read from the bundle's copy.
+    expect(res.body.error).toBe("Incorrect email or password");
+  } finally {
+    app.proc.kill("SIGTERM");
+    await app.exited;
+  }
+  const files = fs.readdirSync(path.dirname(SERVER_ENTRY));
+  for (const language of ["en", "de", "fr", "es", "it", "ja"]) {
+    expect(files.some((f) => f.startsWith(`${language}-`) && f.endsWith(".json"))).toBe(true);
+  }
+  const code = files.filter((f) => f.endsWith(".js"));
+  expect(code.length).toBeGreaterThan(0);
+  const withCatalog = code.filter((f) =>
+    fs
+      .readFileSync(path.join(path.dirname(SERVER_ENTRY), f), "utf8")
+      .includes('"error.sign_in_wrong"'),
+  );
+  expect(withCatalog).toEqual([]);
+});
+
+test("the server bundle starts without reading the libraries it keeps in files of their own", async () => {
+  // One level below the repository, as dist-server/, so config.ts finds the migrations.
+  const outdir = fs.mkdtempSync(path.join(ROOT, ".boot-bundle-"));
+  try {
+    const built = await Bun.build({
+      entrypoints: [path.join(ROOT, "test/support/boot-modules.ts")],
+      outdir,
+      ...SERVER_BUILD_OPTIONS,
+    });
+    const lazy = await buildLazyLibraries(outdir);
+    expect(built.success && lazy.success).toBe(true);
+    expect(fs.readdirSync(path.join(outdir, "lazy")).length).toBe(LAZY_LIBRARIES.length);
+    const proc = Bun.spawn(
+      [process.execPath, path.join(outdir, "boot-modules.js"), "--then-detect"],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DATA_DIR: dataDir },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    const [loaded = [], afterDetect = []] = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as string[]);
+    // The bundle's chunks are listed (the check would pass on an empty list).
+    expect(loaded.filter((f) => f.startsWith(path.join(outdir, "chunk-"))).length).toBeGreaterThan(
+      0,
+    );
+    expect(loaded.filter((f) => f.startsWith(path.join(outdir, "lazy")))).toEqual([]);
+    // The first tracking number detected reads its library from its file.
+    expect(afterDetect).toContain(path.join(outdir, "lazy", "ts-tracking-number.js"));
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
 });
