@@ -39,6 +39,7 @@ export const LATER_PREFIXES = [
   "form.",
   "mailbox.server.",
   "media.",
+  "notifications.",
   "privacy.",
   "profile.",
   "review.",
@@ -54,15 +55,6 @@ export type CatalogPart = "first" | "later";
 export function webCatalogPart(id: string): CatalogPart | null {
   if (isServerMessage(id)) return null;
   return LATER_PREFIXES.some((p) => id.startsWith(p)) ? "later" : "first";
-}
-
-/**
- * A catalog as `require` gives it: the JSON object, or (where the file was also imported as a
- * module, as test/setup.ts imports en.json) its module namespace with the object as `default`.
- */
-export function catalogOf(required: unknown): Catalog {
-  const value = required as Catalog & { default?: Catalog };
-  return typeof value.default === "object" && value.default !== null ? value.default : value;
 }
 
 /** The catalog compiled; `keep` chooses which ids go in (the web app leaves the server's out). */

@@ -15,6 +15,7 @@ import frFile from "../../locales/fr.json" with { type: "file" };
 import itFile from "../../locales/it.json" with { type: "file" };
 import jaFile from "../../locales/ja.json" with { type: "file" };
 import { lazyModule } from "../util/lazy-module.ts";
+import type { Catalog } from "./catalog.ts";
 import { DEFAULT_LANGUAGE, INTL_LOCALES, isLanguage, type Language } from "./languages.ts";
 
 // Lingui and its message compiler load with the first message translated, not at start
@@ -35,7 +36,7 @@ const CATALOG_FILES = {
 } as unknown as Record<Language, string>;
 
 /** The catalog of a language as its file holds it (relative to this module once bundled). */
-function readCatalog(language: Language): unknown {
+function readCatalog(language: Language): Catalog {
   return JSON.parse(
     fs.readFileSync(path.resolve(import.meta.dir, CATALOG_FILES[language]), "utf8"),
   );
@@ -53,9 +54,9 @@ const onServer = (id: string) =>
 function i18nFor(language: Language): I18n {
   let i18n = loaded.get(language);
   if (!i18n) {
-    const { catalogOf, compileCatalog } = catalogs();
+    const { compileCatalog } = catalogs();
     // Only those ids: the web app's stay uncompiled.
-    const messages = compileCatalog(catalogOf(readCatalog(language)), onServer);
+    const messages = compileCatalog(readCatalog(language), onServer);
     i18n = lingui().setupI18n();
     i18n.loadAndActivate({ locale: INTL_LOCALES[language], messages });
     loaded.set(language, i18n);

@@ -5,12 +5,11 @@
  * answer; test/api/imap-faults.test.ts).
  */
 import { afterEach, expect, test } from "bun:test";
-import { i18n } from "@lingui/core";
-import german from "../../locales/de.json";
+import { setLanguage } from "../i18n/index.ts";
 import { ApiError, errorMessage } from "./api.ts";
 import { mailboxErrorText } from "./server-text.ts";
 
-afterEach(() => i18n.activate("en", ["en-US"]));
+afterEach(() => setLanguage("en"));
 
 const answered = (hasDescription: boolean) => ({
   code: "mailbox.server.googleAnswered",
@@ -24,7 +23,7 @@ const answered = (hasDescription: boolean) => ({
   },
 });
 
-test("a German reader reads Google's refusal in German, Google's words untouched", () => {
+test("a German reader reads Google's refusal in German, Google's words untouched", async () => {
   const status = (t: ReturnType<typeof answered>, english: string) => ({
     lastError: english,
     lastErrorCode: t.code,
@@ -32,8 +31,7 @@ test("a German reader reads Google's refusal in German, Google's words untouched
   });
   const english = "Google's token endpoint answered 500 internal_failure: Backend Error";
   expect(mailboxErrorText(status(answered(true), english))).toBe(english);
-  i18n.load("de", german);
-  i18n.activate("de", ["de-DE"]);
+  await setLanguage("de");
   expect(mailboxErrorText(status(answered(true), english))).toBe(
     "Der Token-Endpunkt von Google antwortete 500 internal_failure: Backend Error",
   );
@@ -50,7 +48,7 @@ test("a German reader reads Google's refusal in German, Google's words untouched
   ).toBe("Es ist kein Aktualisierungstoken gespeichert");
 });
 
-test("a failed connect's reason in the reader's language; without its text, the server's words", () => {
+test("a failed connect's reason in the reader's language; without its text, the server's words", async () => {
   const english = "Could not find imap.example.test: no such server name, or DNS is not answering.";
   const failed = (texts?: Record<string, { code: string; values?: Record<string, string> }>) =>
     new ApiError(
@@ -69,8 +67,7 @@ test("a failed connect's reason in the reader's language; without its text, the 
     },
   });
   expect(errorMessage(withText, "")).toBe(english);
-  i18n.load("de", german);
-  i18n.activate("de", ["de-DE"]);
+  await setLanguage("de");
   expect(errorMessage(withText, "")).toBe(
     "Der Mailserver ist nicht erreichbar: imap.example.test wurde nicht gefunden: Diesen Servernamen gibt es nicht, oder das DNS antwortet nicht.",
   );

@@ -15,13 +15,15 @@ import {
   useState,
 } from "react";
 import { unreadCount, useNotifications } from "../../hooks/useNotifications.ts";
-import { useT } from "../../i18n/index.ts";
+import { catalogLoaded, useT } from "../../i18n/index.ts";
 import type { PopoverAnchor } from "./NotificationsPopover.tsx";
 
 export const BADGE_MAX = 99;
 export const PULSE_MS = 6000;
 
-const loadPopover = () => import("./NotificationsPopover.tsx");
+// The popover's words are in the later part of the catalog (src/i18n/catalog.ts).
+const loadPopover = () =>
+  Promise.all([import("./NotificationsPopover.tsx"), catalogLoaded()]).then(([m]) => m);
 const NotificationsPopover = lazy(() =>
   loadPopover().then((m) => ({ default: m.NotificationsPopover })),
 );
@@ -103,7 +105,7 @@ export function NotificationsBell() {
   }, [open, close]);
 
   const label =
-    unread > 0 ? t("notifications.bellUnread", { count: unread }) : t("notifications.title");
+    unread > 0 ? t("nav.notificationsUnread", { count: unread }) : t("nav.notifications");
   return (
     <>
       <button
@@ -111,7 +113,7 @@ export function NotificationsBell() {
         type="button"
         className="notif-bell"
         aria-label={label}
-        title={t("notifications.title")}
+        title={t("nav.notifications")}
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={open ? popoverId : undefined}

@@ -4,18 +4,12 @@
  * side's status untouched; a row from before texts shows the server's English words.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { i18n } from "@lingui/core";
-import german from "../../../../locales/de.json";
-import japanese from "../../../../locales/ja.json";
 import type { AlertDelivery } from "../../../../src/contract/alerts.ts";
+import { setLanguage } from "../../../i18n/index.ts";
 import { deliveryResult, pausedNotice } from "./delivery-text.ts";
 
-function readIn(language: "de" | "ja") {
-  i18n.load(language, language === "de" ? german : japanese);
-  i18n.activate(language, [language === "de" ? "de-DE" : "ja-JP"]);
-}
 // Every other test reads English (test/setup.ts): put it back after each one here.
-afterEach(() => i18n.activate("en", ["en-US"]));
+afterEach(() => setLanguage("en"));
 
 const answered = {
   code: "alerts.server.answered",
@@ -62,8 +56,8 @@ describe("a channel's last deliveries", () => {
     expect(pausedNotice(paused)).toBe(`Paused: ${paused.reason}`);
   });
 
-  test("a German reader reads them in German, the status as it came", () => {
-    readIn("de");
+  test("a German reader reads them in German, the status as it came", async () => {
+    await setLanguage("de");
     expect(deliveryResult(gaveUp)).toBe(
       "Fehlgeschlagen: Der Webhook antwortete 500 (ein Fehler auf seiner Seite); nach 5 Versuchen aufgegeben",
     );
@@ -84,15 +78,15 @@ describe("a channel's last deliveries", () => {
     );
   });
 
-  test("a Japanese reader reads them in Japanese", () => {
-    readIn("ja");
+  test("a Japanese reader reads them in Japanese", async () => {
+    await setLanguage("ja");
     expect(deliveryResult(gaveUp)).toBe(
       "失敗：Webhookが500を返しました（相手側のエラー）。5回試して中止しました",
     );
   });
 
-  test("a row from before texts, or an id this page does not know, shows the server's words", () => {
-    readIn("de");
+  test("a row from before texts, or an id this page does not know, shows the server's words", async () => {
+    await setLanguage("de");
     const old: AlertDelivery = { ...gaveUp, resultCode: undefined, resultValues: undefined };
     expect(deliveryResult(old)).toBe(`Fehlgeschlagen: ${gaveUp.result}`);
     expect(deliveryResult({ ...gaveUp, resultCode: "alerts.server.newerThanThisPage" })).toBe(
