@@ -32,8 +32,10 @@ import {
   selfTimesByModule,
 } from "./support/cpu-profile.ts";
 import {
+  firstScreenPhases,
   mainThread,
   mainThreadTasks,
+  type Phases,
   printTasks,
   startTrace,
   type Task,
@@ -41,7 +43,11 @@ import {
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const RUNS = Number(process.env.RUNS ?? 5);
-/** `--trace`: also record the last run's main thread (a Chrome trace) and print its tasks. */
+/**
+ * `--trace`: also record each run's main thread (a Chrome trace): prints the median phases
+ * (index.js's evaluation, from there to the render, the render) and the last run's tasks.
+ * `TRACE_CATS=a,b`: more trace categories (for bench/out/first-screen-trace-*.json).
+ */
 /**
  * `--profile`: the trace also holds V8's CPU samples; prints where each long task's script time
  * went, by function (named through the build's source maps with `GV_SOURCEMAP=1 bun run build`).
@@ -97,7 +103,12 @@ async function startTarget(label: Target["label"], root?: string): Promise<Targe
 }
 
 /** Per request: started, last byte (ms after navigation start), bytes over the wire (body). */
-type Run = { rowsMs: number; requests: Record<string, [number, number, number]> };
+type Run = {
+  rowsMs: number;
+  requests: Record<string, [number, number, number]>;
+  /** --trace: the main thread's phases of this run (support/main-thread.ts). */
+  phases?: Phases | null;
+};
 
 async function main(targets: Target[]) {
   const browser = await chromium.launch({
@@ -136,14 +147,14 @@ async function main(targets: Target[]) {
         uploadThroughput: (PROFILE.upKbit * 1000) / 8,
       });
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpuSlowdown });
-      // Each target's last run (the last two runs of the A B B A … order).
-      const stopTrace =
-        TRACE && r >= (RUNS - 1) * targets.length
-          ? await startTrace(cdp, [
-              ...(CPU_PROFILE ? [PROFILE_CATEGORY] : []),
-              ...(process.env.TRACE_CATS?.split(",") ?? []),
-            ])
-          : null;
+      // Every run (its phases); each target's last one is printed task by task.
+      const lastOfTarget = r >= (RUNS - 1) * targets.length;
+      const stopTrace = TRACE
+        ? await startTrace(cdp, [
+            ...(CPU_PROFILE && lastOfTarget ? [PROFILE_CATEGORY] : []),
+            ...(process.env.TRACE_CATS?.split(",") ?? []),
+          ])
+        : null;
       // The rows are awaited through the console, not page.waitForFunction: that would evaluate
       // Playwright's injected script in the page (about 100 ms of a 4x slower CPU) while the page
       // is still loading, and the bench would measure its own harness.
@@ -155,7 +166,7 @@ async function main(targets: Target[]) {
       });
       await page.goto(`${base}/orders?status=all`, { waitUntil: "commit" });
       await rowsShown;
-      const run = await page.evaluate(() => {
+      const run: Run = await page.evaluate(() => {
         const requests: Record<string, [number, number, number]> = {};
         for (const e of performance.getEntriesByType("resource") as PerformanceResourceTiming[]) {
           const u = new URL(e.name);
@@ -169,8 +180,9 @@ async function main(targets: Target[]) {
         return { rowsMs: Math.round((window as { __rowsAt?: number }).__rowsAt ?? -1), requests };
       });
       runs.get(target)!.push(run);
-      if (stopTrace) {
-        const events = await stopTrace();
+      const events = stopTrace ? await stopTrace() : null;
+      if (events) run.phases = firstScreenPhases(events, run.rowsMs);
+      if (events && lastOfTarget) {
         const main = mainThread(events);
         if (CPU_PROFILE) {
           // The whole trace, for Chrome DevTools' Performance panel (Load profile…).
@@ -211,6 +223,16 @@ async function main(targets: Target[]) {
     console.log(
       `  rows shown: min ${sorted[0]} ms, median ${median} ms, max ${sorted.at(-1)} ms (runs: ${mine.map((r) => r.rowsMs).join(", ")})`,
     );
+    const phases = mine.map((r) => r.phases).filter((p): p is Phases => Boolean(p));
+    if (phases.length) {
+      const med = (k: keyof Phases) => {
+        const v = phases.map((p) => p[k]).sort((a, b) => a - b);
+        return v[Math.floor(v.length / 2)];
+      };
+      console.log(
+        `  main thread, median of ${phases.length} traced runs: index.js compiled ${med("compile")} ms, evaluated ${med("evaluate")} ms, then ${med("toRender")} ms to the render, render ${med("render")} ms (runs, compile/evaluate/to render/render: ${phases.map((p) => `${p.compile}/${p.evaluate}/${p.toRender}/${p.render}`).join(", ")})`,
+      );
+    }
     console.log(
       "  requests (ms after navigation start, last run): started → last byte, KB over the wire",
     );

@@ -6,7 +6,7 @@
  * sign-in page's chunk (lazy, like every screen but the dashboard) the same early way.
  */
 import { signInWithToken } from "./support/api.ts";
-import { createOrderApi, expect, test } from "./support/orders.ts";
+import { createManyOrders, createOrderApi, expect, test } from "./support/orders.ts";
 
 test("a cold load of the orders list starts the user check, the list and the page chunk together", async ({
   page,
@@ -125,4 +125,29 @@ test("the app's chunks ask V8 to compile all their functions while they download
   expect(entry).toBeTruthy();
   const chunk = await page.request.get(entry!);
   expect((await chunk.text()).startsWith("//# allFunctionsCalledOnLoad\n")).toBe(true);
+});
+
+test("on a phone the list's first render draws the cards the screen shows; the rest and the pagination follow", async ({
+  page,
+  request,
+  user,
+  ordersPage,
+}) => {
+  await createManyOrders(request, user.token, 12, "Viewport Item");
+  await page.setViewportSize({ width: 390, height: 844 });
+  // How many cards are in the page when the first one is (web/lib/order-list-first.ts: 4).
+  await page.addInitScript(() => {
+    const w = window as unknown as { __firstCards?: number };
+    new MutationObserver((_, obs) => {
+      const cards = document.querySelectorAll("article.order-card").length;
+      if (cards > 0) {
+        w.__firstCards = cards;
+        obs.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await signInWithToken(page, user.token, "/orders?status=all");
+  await expect(page.locator("article.order-card")).toHaveCount(10);
+  await expect(ordersPage.pagination).toBeAttached();
+  expect(await page.evaluate(() => (window as { __firstCards?: number }).__firstCards)).toBe(4);
 });

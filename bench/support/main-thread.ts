@@ -137,3 +137,36 @@ export function printTasks(tasks: Task[]): void {
     );
   }
 }
+
+/**
+ * The first screen's CPU phases, in ms: the bundle's compile on the main thread (the longest
+ * task that compiles a module before the evaluation: what the background compile left), its evaluation (the longest task that
+ * evaluates a module: index.js's, React DOM's body with it), from its end to the render's start
+ * (the route's chunks, the priming of the cache, React's start), and the render itself (the task
+ * in which the first card went into the page, `rowsMs`). Null when the trace lacks them.
+ */
+export type Phases = { compile: number; evaluate: number; toRender: number; render: number };
+
+export function firstScreenPhases(events: TraceEvent[], rowsMs: number): Phases | null {
+  const main = mainThread(events);
+  if (!main) return null;
+  const tasks = mainThreadTasks(events, 1);
+  const render = tasks.filter((t) => t.at <= rowsMs).at(-1);
+  if (!render) return null;
+  const evaluations = events.filter(
+    (e) => e.name === "v8.evaluateModule" && e.pid === main.pid && e.tid === main.tid,
+  );
+  const evaluate = tasks
+    .filter((t) => t.end <= render.ts && evaluations.some((e) => e.ts >= t.ts && e.ts < t.end))
+    .sort((a, b) => b.ms - a.ms)[0];
+  if (!evaluate) return null;
+  const compile = tasks
+    .filter((t) => t.end <= evaluate.ts && (t.kinds.compile ?? 0) > 0)
+    .sort((a, b) => b.ms - a.ms)[0];
+  return {
+    compile: compile?.ms ?? 0,
+    evaluate: evaluate.ms,
+    toRender: Math.round((render.ts - evaluate.end) / 1000),
+    render: render.ms,
+  };
+}
