@@ -15,6 +15,10 @@
  * `--against DIR`: also loads another checkout's build (DIR, built with `bun run build` there; its
  * server runs from its source) and alternates the two run by run (A B B A …, RUNS each) in the
  * same seconds, so a busy shared machine weighs on both alike; prints both medians.
+ *
+ * `--trace`: each run's main thread (a Chrome trace): the median phases and the last run's tasks.
+ * `--profile`: also V8's CPU samples, each long task's top functions (`GV_SOURCEMAP=1 bun run
+ * build` names them), and the trace in bench/out/first-screen-trace-<side>.json for DevTools.
  */
 import fs from "node:fs";
 import os from "node:os";
