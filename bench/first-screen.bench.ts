@@ -15,18 +15,49 @@
  * `--against DIR`: also loads another checkout's build (DIR, built with `bun run build` there; its
  * server runs from its source) and alternates the two run by run (A B B A …, RUNS each) in the
  * same seconds, so a busy shared machine weighs on both alike; prints both medians.
+ *
+ * `--trace`: each run's main thread (a Chrome trace): the median phases and the last run's tasks.
+ * `--profile`: also V8's CPU samples, each long task's top functions (`GV_SOURCEMAP=1 bun run
+ * build` names them), and the trace in bench/out/first-screen-trace-<side>.json for DevTools.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import { type AppProcess, startApp } from "../test/support/app-process.ts";
-import { mainThreadTasks, printTasks, startTrace, type Task } from "./support/main-thread.ts";
+import {
+  busyMs,
+  cpuSamples,
+  FrameNamer,
+  inclusiveTimes,
+  PROFILE_CATEGORY,
+  type Sample,
+  selfTimes,
+  selfTimesByModule,
+} from "./support/cpu-profile.ts";
+import {
+  firstScreenPhases,
+  mainThread,
+  mainThreadTasks,
+  type Phases,
+  printTasks,
+  startTrace,
+  type Task,
+} from "./support/main-thread.ts";
 
 const ROOT = path.resolve(import.meta.dir, "..");
 const RUNS = Number(process.env.RUNS ?? 5);
-/** `--trace`: also record the last run's main thread (a Chrome trace) and print its tasks. */
-const TRACE = process.argv.includes("--trace");
+/**
+ * `--trace`: also record each run's main thread (a Chrome trace): prints the median phases
+ * (index.js's evaluation, from there to the render, the render) and the last run's tasks.
+ * `TRACE_CATS=a,b`: more trace categories (for bench/out/first-screen-trace-*.json).
+ */
+/**
+ * `--profile`: the trace also holds V8's CPU samples; prints where each long task's script time
+ * went, by function (named through the build's source maps with `GV_SOURCEMAP=1 bun run build`).
+ */
+const CPU_PROFILE = process.argv.includes("--profile");
+const TRACE = CPU_PROFILE || process.argv.includes("--trace");
 const ORDERS = 40;
 const TARGET_MS = 1500;
 const PROFILE = {
@@ -76,7 +107,12 @@ async function startTarget(label: Target["label"], root?: string): Promise<Targe
 }
 
 /** Per request: started, last byte (ms after navigation start), bytes over the wire (body). */
-type Run = { rowsMs: number; requests: Record<string, [number, number, number]> };
+type Run = {
+  rowsMs: number;
+  requests: Record<string, [number, number, number]>;
+  /** --trace: the main thread's phases of this run (support/main-thread.ts). */
+  phases?: Phases | null;
+};
 
 async function main(targets: Target[]) {
   const browser = await chromium.launch({
@@ -84,7 +120,8 @@ async function main(targets: Target[]) {
     args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
   });
   const runs = new Map<Target, Run[]>(targets.map((t) => [t, []]));
-  let tasks: Task[] = [];
+  /** Per target, its last run's main-thread tasks and CPU samples (--trace, --profile). */
+  const traced = new Map<Target, { tasks: Task[]; samples: Sample[]; navTs: number }>();
   try {
     for (let r = 0; r < RUNS * targets.length; r++) {
       // A B B A A B …: neither side always goes first.
@@ -114,7 +151,14 @@ async function main(targets: Target[]) {
         uploadThroughput: (PROFILE.upKbit * 1000) / 8,
       });
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: PROFILE.cpuSlowdown });
-      const stopTrace = TRACE && r === RUNS * targets.length - 1 ? await startTrace(cdp) : null;
+      // Every run (its phases); each target's last one is printed task by task.
+      const lastOfTarget = r >= (RUNS - 1) * targets.length;
+      const stopTrace = TRACE
+        ? await startTrace(cdp, [
+            ...(CPU_PROFILE && lastOfTarget ? [PROFILE_CATEGORY] : []),
+            ...(process.env.TRACE_CATS?.split(",") ?? []),
+          ])
+        : null;
       // The rows are awaited through the console, not page.waitForFunction: that would evaluate
       // Playwright's injected script in the page (about 100 ms of a 4x slower CPU) while the page
       // is still loading, and the bench would measure its own harness.
@@ -126,7 +170,7 @@ async function main(targets: Target[]) {
       });
       await page.goto(`${base}/orders?status=all`, { waitUntil: "commit" });
       await rowsShown;
-      const run = await page.evaluate(() => {
+      const run: Run = await page.evaluate(() => {
         const requests: Record<string, [number, number, number]> = {};
         for (const e of performance.getEntriesByType("resource") as PerformanceResourceTiming[]) {
           const u = new URL(e.name);
@@ -140,7 +184,24 @@ async function main(targets: Target[]) {
         return { rowsMs: Math.round((window as { __rowsAt?: number }).__rowsAt ?? -1), requests };
       });
       runs.get(target)!.push(run);
-      if (stopTrace) tasks = mainThreadTasks(await stopTrace()).filter((t) => t.at <= run.rowsMs);
+      const events = stopTrace ? await stopTrace() : null;
+      if (events) run.phases = firstScreenPhases(events, run.rowsMs);
+      if (events && lastOfTarget) {
+        const main = mainThread(events);
+        if (CPU_PROFILE) {
+          // The whole trace, for Chrome DevTools' Performance panel (Load profile…).
+          fs.mkdirSync(path.join(ROOT, "bench", "out"), { recursive: true });
+          fs.writeFileSync(
+            path.join(ROOT, "bench", "out", `first-screen-trace-${target.label}.json`),
+            JSON.stringify({ traceEvents: events }),
+          );
+        }
+        traced.set(target, {
+          tasks: mainThreadTasks(events).filter((t) => t.at <= run.rowsMs),
+          samples: CPU_PROFILE && main ? cpuSamples(events, main.pid) : [],
+          navTs: main?.navTs ?? 0,
+        });
+      }
       await context.close();
     }
   } finally {
@@ -166,6 +227,16 @@ async function main(targets: Target[]) {
     console.log(
       `  rows shown: min ${sorted[0]} ms, median ${median} ms, max ${sorted.at(-1)} ms (runs: ${mine.map((r) => r.rowsMs).join(", ")})`,
     );
+    const phases = mine.map((r) => r.phases).filter((p): p is Phases => Boolean(p));
+    if (phases.length) {
+      const med = (k: keyof Phases) => {
+        const v = phases.map((p) => p[k]).sort((a, b) => a - b);
+        return v[Math.floor(v.length / 2)];
+      };
+      console.log(
+        `  main thread, median of ${phases.length} traced runs: index.js compiled ${med("compile")} ms, evaluated ${med("evaluate")} ms, then ${med("toRender")} ms to the render, render ${med("render")} ms (runs, compile/evaluate/to render/render: ${phases.map((p) => `${p.compile}/${p.evaluate}/${p.toRender}/${p.render}`).join(", ")})`,
+      );
+    }
     console.log(
       "  requests (ms after navigation start, last run): started → last byte, KB over the wire",
     );
@@ -178,13 +249,15 @@ async function main(targets: Target[]) {
       );
     }
   }
-  const lastTarget = targets[Math.floor((RUNS * targets.length) / 2) % targets.length]!;
-  if (TRACE) {
-    const last = runs.get(lastTarget)!.at(-1)!;
+  for (const target of targets) {
+    const trace = traced.get(target);
+    if (!trace) continue;
+    const last = runs.get(target)!.at(-1)!;
     console.log(
-      `  main thread until the rows (last run, ${lastTarget.label}, ${last.rowsMs} ms): start +duration, work`,
+      `  main thread until the rows (last run, ${target.label}, ${last.rowsMs} ms): start +duration, work`,
     );
-    printTasks(tasks);
+    printTasks(trace.tasks);
+    if (CPU_PROFILE) printProfile(trace, last.rowsMs, target.label === "this" ? ROOT : AGAINST!);
   }
   const median = medians.this!;
   console.log(`  ${median < TARGET_MS ? "PASS" : "MISS"} median < ${TARGET_MS} ms`);
@@ -206,6 +279,36 @@ async function main(targets: Target[]) {
       2,
     )}\n`,
   );
+}
+
+/** Where the script time went: each long task's top functions, then the whole load's. */
+function printProfile(
+  trace: { tasks: Task[]; samples: Sample[]; navTs: number },
+  rowsMs: number,
+  root: string,
+) {
+  const namer = new FrameNamer(path.join(root, "dist"));
+  const line = ([name, ms]: [string, number]) => `        ${ms.toFixed(1).padStart(6)} ms  ${name}`;
+  console.log("  CPU samples (self time) in each task of 20 ms or more:");
+  for (const task of trace.tasks.filter((t) => t.ms >= 20)) {
+    const busy = busyMs(trace.samples, task.ts, task.end);
+    console.log(`    ${task.at} +${task.ms} ms (${Math.round(busy)} ms not idle)`);
+    for (const top of selfTimes(trace.samples, task.ts, task.end, namer).slice(0, 12))
+      console.log(line(top));
+    if (task.ms >= 100) {
+      console.log("      the app's functions, inclusive:");
+      const app = (name: string) => / (web|src)\//.test(name);
+      for (const top of inclusiveTimes(trace.samples, task.ts, task.end, namer, app).slice(0, 15))
+        console.log(line(top));
+    }
+  }
+  const end = trace.navTs + rowsMs * 1000;
+  console.log(`  CPU samples until the rows (${rowsMs} ms), by module:`);
+  for (const top of selfTimesByModule(trace.samples, trace.navTs, end, namer).slice(0, 20))
+    console.log(line(top));
+  console.log("  … by function:");
+  for (const top of selfTimes(trace.samples, trace.navTs, end, namer).slice(0, 40))
+    console.log(line(top));
 }
 
 const targets: Target[] = [];

@@ -6,7 +6,7 @@
  * sign-in page's chunk (lazy, like every screen but the dashboard) the same early way.
  */
 import { signInWithToken } from "./support/api.ts";
-import { createOrderApi, expect, test } from "./support/orders.ts";
+import { createManyOrders, createOrderApi, expect, test } from "./support/orders.ts";
 
 test("a cold load of the orders list starts the user check, the list and the page chunk together", async ({
   page,
@@ -111,4 +111,43 @@ test("the page runs on React DOM (the stack the project asks for, not a look-ali
     Object.keys(document.getElementById("root") ?? {}).filter((k) => k.startsWith("__react")),
   );
   expect(marks.some((k) => k.startsWith("__reactContainer"))).toBe(true);
+});
+
+test("the app's chunks ask V8 to compile all their functions while they download", async ({
+  page,
+}) => {
+  // Compiled lazily, React DOM's functions were compiled on the main thread as the first render
+  // called them (about a third of that render on the phone profile); with the hint they are
+  // compiled on a background thread as the bytes arrive (bench/first-screen.bench.ts --profile).
+  const res = await page.goto("/login");
+  const html = (await res?.text()) ?? "";
+  const entry = html.match(/<script[^>]+src="(\/index-[a-z0-9]+\.js)"/)?.[1];
+  expect(entry).toBeTruthy();
+  const chunk = await page.request.get(entry!);
+  expect((await chunk.text()).startsWith("//# allFunctionsCalledOnLoad\n")).toBe(true);
+});
+
+test("on a phone the list's first render draws the cards the screen shows; the rest and the pagination follow", async ({
+  page,
+  request,
+  user,
+  ordersPage,
+}) => {
+  await createManyOrders(request, user.token, 12, "Viewport Item");
+  await page.setViewportSize({ width: 390, height: 844 });
+  // How many cards are in the page when the first one is (web/lib/order-list-first.ts: 4).
+  await page.addInitScript(() => {
+    const w = window as unknown as { __firstCards?: number };
+    new MutationObserver((_, obs) => {
+      const cards = document.querySelectorAll("article.order-card").length;
+      if (cards > 0) {
+        w.__firstCards = cards;
+        obs.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await signInWithToken(page, user.token, "/orders?status=all");
+  await expect(page.locator("article.order-card")).toHaveCount(10);
+  await expect(ordersPage.pagination).toBeAttached();
+  expect(await page.evaluate(() => (window as { __firstCards?: number }).__firstCards)).toBe(4);
 });

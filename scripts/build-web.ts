@@ -22,9 +22,17 @@ const result = await Bun.build({
   entrypoints: [path.join(root, "web/index.html")],
   outdir,
   minify: true,
-  sourcemap: "none",
+  // GV_SOURCEMAP=1: .map files beside the chunks (not linked from them), so the first-screen
+  // bench's --profile can name the app's and the libraries' functions; off in a normal build.
+  sourcemap: process.env.GV_SOURCEMAP === "1" ? "external" : "none",
   target: "browser",
   splitting: true,
+  // V8's explicit compile hint (Chromium 136+; other engines read a comment): every function of
+  // a chunk is compiled on a background thread while it downloads. Lazily compiled, React DOM's
+  // and the app's functions were compiled on the main thread when first called, about a third
+  // of the first render and of the start before it on a slow phone (bench/first-screen.bench.ts
+  // --profile: V8.CompileCode in the render's task).
+  banner: "//# allFunctionsCalledOnLoad",
   publicPath: "/",
   naming: {
     entry: "[dir]/[name].[ext]",

@@ -3,7 +3,7 @@
  * address (?status=&q=&sort=&page=&size=), so the edit screen's `from` returns to the same view.
  * Filtering, search, sorting and paging happen on the server (GET /api/orders + X-Total-Count).
  */
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, startTransition, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { ORDER_SORTS, ORDER_STATUSES } from "../../src/contract/constants.ts";
 import { OrderCard } from "../components/orders/OrderCard.tsx";
@@ -15,6 +15,7 @@ import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUpdateAllTracking } from "../hooks/useTracking.ts";
 import { useUserData } from "../hooks/useUser.ts";
 import { useT } from "../i18n/index.ts";
+import { firstCardCount } from "../lib/order-list-first.ts";
 import {
   hasOwnOrdering,
   type ListView,
@@ -55,6 +56,12 @@ export function OrdersPage() {
   const { data, isLoading, isError, isPlaceholderData, refetch } = useOrderList(view);
   const [editing, setEditing] = useState<number | null>(null);
   const t = useT();
+  // The first render draws the cards the screen shows (web/lib/order-list-first.ts); the rest
+  // and the pagination below them come in a transition once those are on screen.
+  const [cardLimit, setCardLimit] = useState(() =>
+    firstCardCount({ width: window.innerWidth, height: window.innerHeight }),
+  );
+  useEffect(() => startTransition(() => setCardLimit(Number.POSITIVE_INFINITY)), []);
 
   const go = (next: Partial<ListView>, replace = false) =>
     navigate(listViewPath({ ...view, ...next }), { replace });
@@ -180,7 +187,7 @@ export function OrdersPage() {
             aria-label={t("orders.list")}
             aria-busy={isPlaceholderData || undefined}
           >
-            {data.orders.map((order) => (
+            {data.orders.slice(0, cardLimit).map((order) => (
               <OrderCard
                 key={order.orderid}
                 order={order}
@@ -197,16 +204,18 @@ export function OrdersPage() {
               />
             ))}
           </section>
-          <Pagination
-            page={Math.min(view.page, pages)}
-            size={view.size}
-            total={total}
-            onPage={(page) => {
-              go({ page });
-              window.scrollTo({ top: 0 });
-            }}
-            onSize={(size) => go({ size, page: 1 })}
-          />
+          {cardLimit >= data.orders.length && (
+            <Pagination
+              page={Math.min(view.page, pages)}
+              size={view.size}
+              total={total}
+              onPage={(page) => {
+                go({ page });
+                window.scrollTo({ top: 0 });
+              }}
+              onSize={(size) => go({ size, page: 1 })}
+            />
+          )}
         </>
       )}
     </main>
