@@ -151,3 +151,26 @@ test("on a phone the list's first render draws the cards the screen shows; the r
   await expect(ordersPage.pagination).toBeAttached();
   expect(await page.evaluate(() => (window as { __firstCards?: number }).__firstCards)).toBe(4);
 });
+
+test("back from an order, the whole list is drawn at once and the scroll position comes back", async ({
+  page,
+  request,
+  user,
+}) => {
+  await createManyOrders(request, user.token, 12, "Scroll Item");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInWithToken(page, user.token, "/orders?status=all");
+  const cards = page.locator("article.order-card");
+  await expect(cards).toHaveCount(10);
+  const ninth = cards.nth(8);
+  await ninth.scrollIntoViewIfNeeded();
+  const before = await page.evaluate(() => window.scrollY);
+  expect(before).toBeGreaterThan(800);
+  await ninth.getByRole("link").first().click();
+  await expect(page).toHaveURL(/\/orders\/\d+\/edit/);
+  await page.goBack();
+  await expect(cards).toHaveCount(10);
+  // The list is long enough at once, so the browser restores the position (a short first
+  // render would clamp it near the top).
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before - 50);
+});

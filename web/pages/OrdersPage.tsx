@@ -45,6 +45,9 @@ const UntrackedShipments = lazy(() =>
 export const prime: Prime = (queryClient, search) =>
   queryClient.prefetchQuery(orderListQuery(parseListView(search)));
 
+/** Whether this page has been drawn since the app started (see cardLimit below). */
+let listDrawnBefore = false;
+
 export function OrdersPage() {
   const search = useSearch();
   const [, navigate] = useLocation();
@@ -56,12 +59,19 @@ export function OrdersPage() {
   const { data, isLoading, isError, isPlaceholderData, refetch } = useOrderList(view);
   const [editing, setEditing] = useState<number | null>(null);
   const t = useT();
-  // The first render draws the cards the screen shows (web/lib/order-list-first.ts); the rest
-  // and the pagination below them come in a transition once those are on screen.
+  // On the app's first screen, the first render draws the cards the screen shows
+  // (web/lib/order-list-first.ts); the rest and the pagination below them come in a transition
+  // once those are on screen. Later visits (back from an order) draw the whole list at once, so
+  // the browser can put the scroll position back where it was.
   const [cardLimit, setCardLimit] = useState(() =>
-    firstCardCount({ width: window.innerWidth, height: window.innerHeight }),
+    listDrawnBefore
+      ? Number.POSITIVE_INFINITY
+      : firstCardCount({ width: window.innerWidth, height: window.innerHeight }),
   );
-  useEffect(() => startTransition(() => setCardLimit(Number.POSITIVE_INFINITY)), []);
+  useEffect(() => {
+    listDrawnBefore = true;
+    startTransition(() => setCardLimit(Number.POSITIVE_INFINITY));
+  }, []);
 
   const go = (next: Partial<ListView>, replace = false) =>
     navigate(listViewPath({ ...view, ...next }), { replace });
