@@ -99,6 +99,24 @@ export class FrameNamer {
   }
 }
 
+/** Self time within [from, to) (trace µs) summed by `key` of the top frame's name, largest first. */
+function selfTimesBy(
+  samples: Sample[],
+  from: number,
+  to: number,
+  namer: FrameNamer,
+  key: (name: string) => string,
+): [string, number][] {
+  const totals = new Map<string, number>();
+  for (const s of samples) {
+    if (s.ts < from || s.ts >= to) continue;
+    const top = s.stack[0];
+    const k = key(top ? namer.name(top) : "(none)");
+    totals.set(k, (totals.get(k) ?? 0) + s.ms);
+  }
+  return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
 /** Self time by function within [from, to) (trace µs), largest first. */
 export function selfTimes(
   samples: Sample[],
@@ -106,14 +124,7 @@ export function selfTimes(
   to: number,
   namer: FrameNamer,
 ): [string, number][] {
-  const totals = new Map<string, number>();
-  for (const s of samples) {
-    if (s.ts < from || s.ts >= to) continue;
-    const top = s.stack[0];
-    const name = top ? namer.name(top) : "(none)";
-    totals.set(name, (totals.get(name) ?? 0) + s.ms);
-  }
-  return [...totals].sort((a, b) => b[1] - a[1]);
+  return selfTimesBy(samples, from, to, namer, (name) => name);
 }
 
 /** Time within [from, to) by the source file or package of the top frame ("npm:react-dom"). */
@@ -123,18 +134,12 @@ export function selfTimesByModule(
   to: number,
   namer: FrameNamer,
 ): [string, number][] {
-  const totals = new Map<string, number>();
-  for (const s of samples) {
-    if (s.ts < from || s.ts >= to) continue;
-    const top = s.stack[0];
-    const name = top ? namer.name(top) : "(none)";
+  return selfTimesBy(samples, from, to, namer, (name) => {
     const where = name.split(" ")[1] ?? name;
-    const module = where.startsWith("npm:")
+    return where.startsWith("npm:")
       ? where.replace(/^npm:((@[^/]+\/)?[^/]+).*/, "npm:$1")
       : where.replace(/:\d+(:\d+)?$/, "");
-    totals.set(module, (totals.get(module) ?? 0) + s.ms);
-  }
-  return [...totals].sort((a, b) => b[1] - a[1]);
+  });
 }
 
 /**
