@@ -33,8 +33,11 @@ export type StandIn = {
   /** Files whose imports of `spec` are replaced (their path in node_modules). */
   importers: RegExp;
   how: "sync" | "async";
-  /** For `async`: the export names and, for each, the async methods the importers call. */
-  asyncExports?: Record<string, string[]>;
+  /**
+   * For `async`: the export names and, for each, the async methods the importers call, or
+   * "function" when the export is itself the async function they call.
+   */
+  asyncExports?: Record<string, string[] | "function">;
   /**
    * For `sync`: exported classes an importer reads at its top (`const { Libmime } = libmime`) and
    * only constructs later: a function that constructs the real class when called with `new`.
@@ -55,6 +58,14 @@ export const STAND_INS: StandIn[] = [
     how: "sync",
     // mailsplit reads it at its top, and constructs one per message part it parses.
     classes: ["Libmime"],
+  },
+  // imapflow's download(), which Grapevine never calls (it fetches whole messages and reads them
+  // with mailparser): with it, imapflow's own copies of mailsplit, libqp and libbase64.
+  {
+    spec: "./download.js",
+    importers: /node_modules\/imapflow\/dist\/(esm|cjs)\/imap-flow\.js$/,
+    how: "async",
+    asyncExports: { downloadMessage: "function", downloadMessageParts: "function" },
   },
   { spec: "iconv-lite", importers: /node_modules\/imapflow\//, how: "sync" },
   { spec: "encoding-japanese", importers: /node_modules\/imapflow\//, how: "sync" },
@@ -124,12 +135,16 @@ const standIn = new Proxy({}, {
 function asyncStandIn(
   spec: string,
   realPath: string,
-  exportsUsed: Record<string, string[]>,
+  exportsUsed: Record<string, string[] | "function">,
 ): string {
   const lines = [
     `let real;\nconst load = () => (real ??= (${noteLoaded(spec).slice(0, -1)}, import(${JSON.stringify(realPath)})));`,
   ];
   for (const [name, methods] of Object.entries(exportsUsed)) {
+    if (methods === "function") {
+      lines.push(`export const ${name} = async (...args) => (await load()).${name}(...args);`);
+      continue;
+    }
     const members = methods
       .map((m) => `  ${m}: async (...args) => (await load()).${name}.${m}(...args),`)
       .join("\n");
@@ -181,6 +196,7 @@ export function lazyStandInsPlugin(standIns: StandIn[] = STAND_INS): BunPlugin {
           (x) =>
             real === x.spec ||
             real.includes(`/node_modules/${x.spec}/`) ||
+            (x.spec.startsWith("./") && real.endsWith(x.spec.slice(1))) ||
             real === `./${lazyFile(x.spec)}`,
         );
         if (!s) throw new Error(`no stand-in for ${args.path}`);

@@ -180,7 +180,12 @@ test("in the server bundle, a mailbox connects without COMPRESS (node:zlib), ima
       { subject: JP_SUBJECT, body: JP_BODY },
       { subject: JP_SUBJECT, body: JP_BODY },
     ]);
-    expect(r.afterDecode.sort()).toEqual(["encoding-japanese", "iconv-lite", "libmime"]);
+    expect(r.afterDecode.sort()).toEqual([
+      "./download.js",
+      "encoding-japanese",
+      "iconv-lite",
+      "libmime",
+    ]);
     // Allowed to, imapflow compresses through the real node:zlib, and reads the same messages.
     expect(r.whenAllowed).toEqual({ compressed: true, subjects: [JP_SUBJECT, JP_SUBJECT] });
     expect(r.afterCompress).toContain("node:zlib");
