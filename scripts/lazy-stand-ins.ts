@@ -6,7 +6,8 @@
  * imapflow loads, with the first connected mailbox, its SOCKS client (only used through a proxy,
  * which Grapevine never sets) and libmime with iconv-lite and encoding-japanese (only used to
  * decode a header or body in a charset other than UTF-8 and Latin-1, when imapflow itself parses
- * a message; Grapevine reads messages with mailparser). Loaded, their code and charset tables
+ * a message; Grapevine reads messages with mailparser), and node:zlib (only for COMPRESS=DEFLATE,
+ * which Grapevine's connections never turn on). Loaded, their code and charset tables
  * stay resident for as long as the mailbox is connected (bench/startup.bench.ts prints each
  * one's cost).
  *
@@ -32,8 +33,11 @@ export type StandIn = {
   /** Files whose imports of `spec` are replaced (their path in node_modules). */
   importers: RegExp;
   how: "sync" | "async";
-  /** For `async`: the export names and, for each, the async methods the importers call. */
-  asyncExports?: Record<string, string[]>;
+  /**
+   * For `async`: the export names and, for each, the async methods the importers call, or
+   * "function" when the export is itself the async function they call.
+   */
+  asyncExports?: Record<string, string[] | "function">;
   /**
    * For `sync`: exported classes an importer reads at its top (`const { Libmime } = libmime`) and
    * only constructs later: a function that constructs the real class when called with `new`.
@@ -55,9 +59,28 @@ export const STAND_INS: StandIn[] = [
     // mailsplit reads it at its top, and constructs one per message part it parses.
     classes: ["Libmime"],
   },
+  // imapflow's download(), which Grapevine never calls (it fetches whole messages and reads them
+  // with mailparser): with it, imapflow's own copies of mailsplit, libqp and libbase64.
+  {
+    spec: "./download.js",
+    importers: /node_modules\/imapflow\/dist\/(esm|cjs)\/imap-flow\.js$/,
+    how: "async",
+    asyncExports: { downloadMessage: "function", downloadMessageParts: "function" },
+  },
   { spec: "iconv-lite", importers: /node_modules\/imapflow\//, how: "sync" },
   { spec: "encoding-japanese", importers: /node_modules\/imapflow\//, how: "sync" },
+  // Only for COMPRESS=DEFLATE, which Grapevine never turns on (src/mail/imap/client.ts).
+  // Bun's bundler does not ask plugins about Node's modules: the one importer's source is changed
+  // to import the stand-in by name (its build fails if the import is no longer there).
+  {
+    spec: "node:zlib",
+    importers: /node_modules\/imapflow\/dist\/(esm|cjs)\/imap-flow\.js$/,
+    how: "sync",
+  },
 ];
+
+/** Node's own modules: their stand-in requires the module itself (nothing to bundle). */
+const isBuiltin = (spec: string) => spec.startsWith("node:");
 
 const NAMESPACE = "lazy-stand-in";
 
@@ -66,7 +89,9 @@ export const lazyFile = (spec: string) =>
   `lazy/${spec.replace(/^@/, "").replace(/[^a-z0-9]+/gi, "-")}.js`;
 
 /** The sync stand-ins' libraries: build-server.ts bundles each into its lazy file. */
-export const SYNC_STAND_IN_LIBRARIES = STAND_INS.filter((s) => s.how === "sync").map((s) => s.spec);
+export const SYNC_STAND_IN_LIBRARIES = STAND_INS.filter(
+  (s) => s.how === "sync" && !isBuiltin(s.spec),
+).map((s) => s.spec);
 
 /** The statement a stand-in runs once, as it loads the real module. */
 const noteLoaded = (spec: string) =>
@@ -110,12 +135,16 @@ const standIn = new Proxy({}, {
 function asyncStandIn(
   spec: string,
   realPath: string,
-  exportsUsed: Record<string, string[]>,
+  exportsUsed: Record<string, string[] | "function">,
 ): string {
   const lines = [
     `let real;\nconst load = () => (real ??= (${noteLoaded(spec).slice(0, -1)}, import(${JSON.stringify(realPath)})));`,
   ];
   for (const [name, methods] of Object.entries(exportsUsed)) {
+    if (methods === "function") {
+      lines.push(`export const ${name} = async (...args) => (await load()).${name}(...args);`);
+      continue;
+    }
     const members = methods
       .map((m) => `  ${m}: async (...args) => (await load()).${name}.${m}(...args),`)
       .join("\n");
@@ -128,14 +157,30 @@ export function lazyStandInsPlugin(standIns: StandIn[] = STAND_INS): BunPlugin {
   return {
     name: "lazy-stand-ins",
     setup(build) {
-      for (const s of standIns) {
+      for (const s of standIns.filter((x) => isBuiltin(x.spec))) {
+        const quoted = new RegExp(`(["'])${s.spec}\\1`, "g");
+        build.onLoad({ filter: s.importers }, async (args) => {
+          const source = await Bun.file(args.path).text();
+          const contents = source.replace(quoted, JSON.stringify(`${NAMESPACE}:${s.spec}`));
+          if (contents === source) throw new Error(`${args.path} no longer imports ${s.spec}`);
+          return { contents, loader: "js" };
+        });
+        build.onResolve({ filter: new RegExp(`^${NAMESPACE}:${s.spec}$`) }, (args) => ({
+          path: `${s.spec}?sync-${args.kind === "require-call" ? "cjs" : "esm"}`,
+          namespace: NAMESPACE,
+        }));
+      }
+      for (const s of standIns.filter((x) => !isBuiltin(x.spec))) {
         const filter = new RegExp(`^${s.spec.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")}$`);
         build.onResolve({ filter }, (args) => {
           if (!s.importers.test(args.importer)) return undefined;
           // The module the importer would get, resolved from its own folder; its lazy file when
           // that is the project's copy (the one build-server.ts bundles), else bundled here.
-          const real = Bun.resolveSync(s.spec, path.dirname(args.importer));
-          const ours = s.how === "sync" && real === Bun.resolveSync(s.spec, ROOT);
+          const real = isBuiltin(s.spec)
+            ? s.spec
+            : Bun.resolveSync(s.spec, path.dirname(args.importer));
+          const ours =
+            s.how === "sync" && !isBuiltin(s.spec) && real === Bun.resolveSync(s.spec, ROOT);
           const esm = args.kind !== "require-call";
           const target = ours ? `./${lazyFile(s.spec)}` : real;
           return { path: `${target}?${s.how}-${esm ? "esm" : "cjs"}`, namespace: NAMESPACE };
@@ -148,7 +193,11 @@ export function lazyStandInsPlugin(standIns: StandIn[] = STAND_INS): BunPlugin {
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
         const [real = "", kind = ""] = args.path.split("?");
         const s = standIns.find(
-          (x) => real.includes(`/node_modules/${x.spec}/`) || real === `./${lazyFile(x.spec)}`,
+          (x) =>
+            real === x.spec ||
+            real.includes(`/node_modules/${x.spec}/`) ||
+            (x.spec.startsWith("./") && real.endsWith(x.spec.slice(1))) ||
+            real === `./${lazyFile(x.spec)}`,
         );
         if (!s) throw new Error(`no stand-in for ${args.path}`);
         const contents =

@@ -127,8 +127,12 @@ function japaneseMail(charset: "ISO-2022-JP" | "Shift_JIS"): Buffer {
   ]);
 }
 
-test("in the server bundle, imapflow connects without its SOCKS client and charset decoders, and loads them when a message or a proxy needs them", async () => {
-  const dc = await startDovecot({ users: [{ user: "alice@example.test", pass: "app-pass-1" }] });
+test("in the server bundle, a mailbox connects without COMPRESS (node:zlib), imapflow's SOCKS client and charset decoders, and each loads when a message, a proxy or compression needs it", async () => {
+  // Dovecot offers COMPRESS=DEFLATE, as Gmail does.
+  const dc = await startDovecot({
+    users: [{ user: "alice@example.test", pass: "app-pass-1" }],
+    compress: true,
+  });
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-standins-"));
   try {
     await dc.append("alice@example.test", japaneseMail("ISO-2022-JP"));
@@ -159,18 +163,32 @@ test("in the server bundle, imapflow connects without its SOCKS client and chars
     expect(err).toBe("");
     expect(code).toBe(0);
     const r = JSON.parse(out) as {
+      compressOffered: boolean;
+      connectionCompressed: boolean;
       afterConnect: string[];
       messages: Array<{ subject: string; body: string }>;
       afterDecode: string[];
+      whenAllowed: { compressed: boolean; subjects: string[] };
+      afterCompress: string[];
       proxyError: string;
       afterProxy: string[];
     };
+    expect(r.compressOffered).toBe(true);
+    expect(r.connectionCompressed).toBe(false);
     expect(r.afterConnect).toEqual([]);
     expect(r.messages).toEqual([
       { subject: JP_SUBJECT, body: JP_BODY },
       { subject: JP_SUBJECT, body: JP_BODY },
     ]);
-    expect(r.afterDecode.sort()).toEqual(["encoding-japanese", "iconv-lite", "libmime"]);
+    expect(r.afterDecode.sort()).toEqual([
+      "./download.js",
+      "encoding-japanese",
+      "iconv-lite",
+      "libmime",
+    ]);
+    // Allowed to, imapflow compresses through the real node:zlib, and reads the same messages.
+    expect(r.whenAllowed).toEqual({ compressed: true, subjects: [JP_SUBJECT, JP_SUBJECT] });
+    expect(r.afterCompress).toContain("node:zlib");
     // The real SOCKS client tried the proxy (nothing listens there).
     expect(r.proxyError).toMatch(/^Failed to establish a socket via SOCKS proxy: .*ECONNREFUSED/);
     expect(r.afterProxy).toContain("socks");
@@ -178,7 +196,7 @@ test("in the server bundle, imapflow connects without its SOCKS client and chars
     await dc.stop();
     fs.rmSync(outdir, { recursive: true, force: true });
   }
-});
+}, 60_000);
 
 test("the server bundle reads the message catalogs from files beside it, not from its code", async () => {
   const app = await startApp({ DATA_DIR: fs.mkdtempSync(path.join(dataDir, "bundle-")) });

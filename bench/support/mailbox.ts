@@ -3,6 +3,7 @@
  * (test/support/dovecot.ts): the user registers and connects with an app password over the HTTP
  * API, as a person does in Account → Email, and the benchmark waits until the mailbox idles.
  */
+import fs from "node:fs";
 import { type Dovecot, startDovecot } from "../../test/support/dovecot.ts";
 import { waitFor } from "../../test/support/wait.ts";
 
@@ -11,8 +12,33 @@ export const MAIL_PASS = "bench-app-pass";
 
 export { DOVECOT_BIN, DOVECOT_INSTALL } from "../../test/support/dovecot.ts";
 
+/** Offers COMPRESS=DEFLATE, as Gmail does (Grapevine does not turn it on: README "Memory"). */
 export function startBenchDovecot(): Promise<Dovecot> {
-  return startDovecot({ users: [{ user: MAIL_USER, pass: MAIL_PASS }] });
+  return startDovecot({ users: [{ user: MAIL_USER, pass: MAIL_PASS }], compress: true });
+}
+
+/**
+ * Resolves once Dovecot's imap process for the bench user is in IDLE, seen from Dovecot's side
+ * (its process title, test/support/dovecot.ts sets verbose_proctitle): nothing is asked of the
+ * server, which is left alone as a home server is with no browser open.
+ */
+export async function waitForDovecotIdle(dc: Dovecot, timeoutMs = 60_000) {
+  /** A child of this Dovecot (other benches may run their own) titled "…/imap [user ip IDLE]". */
+  const idling = () =>
+    fs.readdirSync("/proc").some((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        const title = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        return (
+          ppid === dc.pid() && title.includes(`/imap [${MAIL_USER} `) && title.includes(" IDLE]")
+        );
+      } catch {
+        return false; // the process ended
+      }
+    });
+  await waitFor(idling, "Dovecot to see the mailbox in IDLE", timeoutMs, 50);
 }
 
 /** What the server needs to reach that Dovecot as if it were Gmail. */

@@ -43,7 +43,15 @@ export const MODULES: Array<{ spec: string; when: string }> = [
   { spec: "./src/i18n/translate.ts", when: "start (Lingui and the catalogs on first use)" },
   { spec: "imapflow", when: "a connected mailbox" },
   { spec: "node:tls", when: "a connected mailbox (imapflow; Gmail is TLS)" },
-  { spec: "node:zlib", when: "a connected mailbox (imapflow; COMPRESS=DEFLATE)" },
+  {
+    spec: "node:zlib",
+    when: "never by a mailbox (COMPRESS=DEFLATE is off; imapflow's stand-in)",
+  },
+  { spec: "node:net", when: "a connected mailbox (imapflow)" },
+  {
+    spec: "@zone-eu/mailsplit",
+    when: "imapflow's download(), never called (its stand-in; mailparser has its own)",
+  },
   { spec: "socks", when: "a connection through a proxy (imapflow; scripts/lazy-stand-ins.ts)" },
   { spec: "libmime", when: "the first message read (mailparser; imapflow's stand-in)" },
   { spec: "iconv-lite", when: "the first message read (mailparser; imapflow's stand-in)" },

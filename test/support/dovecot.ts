@@ -107,6 +107,8 @@ export async function startDovecot(
     gmailFolder?: string;
     extraFolders?: string[];
     oauth2?: DovecotOAuth2;
+    /** Offers COMPRESS=DEFLATE (RFC 4978) as Gmail does, through Dovecot's imap_zlib plugin. */
+    compress?: boolean;
   } = {},
 ): Promise<Dovecot> {
   if (!fs.existsSync(DOVECOT_BIN)) {
@@ -220,7 +222,9 @@ ${folderBlocks}
 }
 protocol imap {
   mail_max_userip_connections = 100
-}
+${opts.compress ? "  mail_plugins = $mail_plugins imap_zlib\n" : ""}}
+# Each imap process's title names its user and command ("IDLE" while it idles).
+verbose_proctitle = yes
 service imap-login {
   chroot =
   inet_listener imap {

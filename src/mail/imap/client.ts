@@ -293,6 +293,10 @@ export async function createImapClient(opts: ImapConnectOptions): Promise<ImapFl
     // supervisor's own check, src/mail/imap/supervisor.ts).
     socketTimeout: opts.socketTimeoutMs ?? 30_000,
     id: opts.id,
+    // No COMPRESS=DEFLATE (Gmail offers it): a few small messages a day gain nothing from it, and
+    // it costs node:zlib's code plus a deflate and an inflate context for as long as the mailbox
+    // is connected (README "Memory"); imapflow's zlib is a stand-in (scripts/lazy-stand-ins.ts).
+    disableCompression: true,
   });
   // An 'error' without a listener would crash the process.
   client.on("error", (err: Error) => {
