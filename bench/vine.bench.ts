@@ -11,7 +11,7 @@
  * time, not wall time: on a machine shared with other work the wall time is mostly waiting).
  */
 
-import { REPORT_HEADERS } from "../src/features/vine/itemized-report.ts";
+import { REPORT_HEADERS } from "../src/contract/vine-constants.ts";
 import { createHarness } from "../test/harness.ts";
 import { buildXlsx, type XlsxCell } from "../test/support/xlsx.ts";
 import { seedOrders } from "./support/seed-orders.ts";

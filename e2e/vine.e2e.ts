@@ -5,7 +5,7 @@
  */
 import fs from "node:fs/promises";
 import type { APIRequestContext } from "@playwright/test";
-import { REPORT_HEADERS } from "../src/features/vine/itemized-report.ts";
+import { REPORT_HEADERS } from "../src/contract/vine-constants.ts";
 import { buildXlsx } from "../test/support/xlsx.ts";
 import { VinePage } from "./pages/VinePage.ts";
 import { test as base, createOrderApi, expect, orderNumber } from "./support/orders.ts";

@@ -86,3 +86,15 @@ export const DEFAULT_VINE_SETTINGS: VineSettings = {
   dailyLimitSilver: 3,
   dailyLimitGold: 8,
 };
+
+/** The English column headers of Amazon's Itemized Report (src/features/vine/itemized-report.ts). */
+export const REPORT_HEADERS = [
+  "Order Number",
+  "ASIN",
+  "Product Name",
+  "Order Type",
+  "Order Date",
+  "Shipped Date",
+  "Cancelled Date",
+  "Estimated Tax Value",
+] as const;

@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { zipSync } from "fflate";
 import type { ItemizedReportSummary, Order } from "../../src/contract/index.ts";
-import { REPORT_HEADERS } from "../../src/features/vine/itemized-report.ts";
+import { REPORT_HEADERS } from "../../src/contract/vine-constants.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { buildXlsx, type XlsxCell, xlsxParts } from "../support/xlsx.ts";
 

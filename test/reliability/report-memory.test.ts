@@ -13,7 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { zipSync } from "fflate";
-import { REPORT_HEADERS } from "../../src/features/vine/itemized-report.ts";
+import { REPORT_HEADERS } from "../../src/contract/vine-constants.ts";
 import { type AppProcess, startApp } from "../support/app-process.ts";
 import { buildXlsx, declareSize, shareBlob, xlsxParts, zipNative } from "../support/xlsx.ts";
 

@@ -5,9 +5,9 @@
 import { expect, test } from "bun:test";
 import { zipSync } from "fflate";
 import { buildXlsx, declareSize, shareBlob, xlsxParts } from "../../../test/support/xlsx.ts";
+import { REPORT_HEADERS } from "../../contract/vine-constants.ts";
 import {
   normalizeOrderNumber,
-  REPORT_HEADERS,
   readItemizedReport,
   reportCents,
   reportDay,

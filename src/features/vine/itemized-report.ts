@@ -27,6 +27,7 @@
 import { cleanText } from "../../contract/clean-text.ts";
 import type { MarketplaceCode } from "../../contract/marketplaces.ts";
 import type { ReportRowError } from "../../contract/vine.ts";
+import { REPORT_HEADERS } from "../../contract/vine-constants.ts";
 import { english, text } from "../../i18n/text.ts";
 import { badRequest } from "../../util/errors.ts";
 import { lazyModule } from "../../util/lazy-module.ts";
@@ -35,16 +36,6 @@ import { readFirstSheet, type SheetCell, type SheetRow } from "./xlsx-sheet.ts";
 /** The CSV reader loads with the first CSV report uploaded, not at start. */
 const csvParse = lazyModule(() => require("csv-parse/sync") as typeof import("csv-parse/sync"));
 
-export const REPORT_HEADERS = [
-  "Order Number",
-  "ASIN",
-  "Product Name",
-  "Order Type",
-  "Order Date",
-  "Shipped Date",
-  "Cancelled Date",
-  "Estimated Tax Value",
-] as const;
 type Header = (typeof REPORT_HEADERS)[number];
 
 /** A row that could not be read: its sentence in English and as a `vine.server.*` text. */
