@@ -24,6 +24,24 @@ const ROOT = path.resolve(import.meta.dir, "..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "grapevine-lazy-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
+/** Runs a script with Bun in a clean environment; its standard output, once it exited 0 quietly. */
+async function runScript(args: string[], env: Record<string, string>): Promise<string> {
+  const proc = Bun.spawn([process.execPath, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  expect(err).toBe("");
+  expect(code).toBe(0);
+  return out;
+}
+
 /** Loaded with the first use of what needs them. */
 const LAZY = [
   "node_modules/chrono-node/",
@@ -67,19 +85,7 @@ const valueImport = (spec: string) =>
   new RegExp(`^import\\s+(?!type\\b)[^;]*?\\sfrom\\s+"${spec}";`, "m");
 
 test("building the server loads none of the libraries that wait for their first use", async () => {
-  const proc = Bun.spawn([process.execPath, "test/support/boot-modules.ts"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DATA_DIR: dataDir },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  expect(err).toBe("");
-  expect(code).toBe(0);
+  const out = await runScript(["test/support/boot-modules.ts"], { DATA_DIR: dataDir });
   const loaded = JSON.parse(out) as string[];
   // The app itself was built (the check would pass on an empty list).
   expect(loaded.some((f) => f.endsWith("src/http/app.ts"))).toBe(true);
@@ -144,24 +150,12 @@ test("in the server bundle, a mailbox connects without COMPRESS (node:zlib), ima
     });
     const lazy = await buildLazyLibraries(outdir);
     expect(built.success && lazy.success).toBe(true);
-    const proc = Bun.spawn([process.execPath, path.join(outdir, "imap-charsets.js")], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        IMAP_PORT: String(dc.port),
-        IMAP_USER: "alice@example.test",
-        IMAP_PASS: "app-pass-1",
-        NO_PROXY_PORT: String(freePort()),
-      },
-      stdout: "pipe",
-      stderr: "pipe",
+    const out = await runScript([path.join(outdir, "imap-charsets.js")], {
+      IMAP_PORT: String(dc.port),
+      IMAP_USER: "alice@example.test",
+      IMAP_PASS: "app-pass-1",
+      NO_PROXY_PORT: String(freePort()),
     });
-    const [out, err, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
-    expect(err).toBe("");
-    expect(code).toBe(0);
     const r = JSON.parse(out) as {
       compressOffered: boolean;
       connectionCompressed: boolean;
@@ -237,22 +231,9 @@ test("the server bundle starts without reading the libraries it keeps in files o
     const lazy = await buildLazyLibraries(outdir);
     expect(built.success && lazy.success).toBe(true);
     expect(fs.readdirSync(path.join(outdir, "lazy")).length).toBe(LAZY_LIBRARIES.length);
-    const proc = Bun.spawn(
-      [process.execPath, path.join(outdir, "boot-modules.js"), "--then-detect"],
-      {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", DATA_DIR: dataDir },
-        stdout: "pipe",
-        stderr: "pipe",
-      },
-    );
-    const [out, err, code] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
-    expect(err).toBe("");
-    expect(code).toBe(0);
+    const out = await runScript([path.join(outdir, "boot-modules.js"), "--then-detect"], {
+      DATA_DIR: dataDir,
+    });
     const [loaded = [], afterDetect = []] = out
       .trim()
       .split("\n")
