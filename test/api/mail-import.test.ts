@@ -270,8 +270,10 @@ describe("POST /api/imap/import", () => {
     expect(res.status).toBe(200);
     expect(res.body.messagesRead).toBe(n);
     expect(res.body.ordersCreated).toBe(Math.floor((n - 2) / 100) + 1);
-    // Holding the upload (or the mbox) in memory would add at least its 200 MB.
-    expect(peak - before).toBeLessThan(150);
+    // Streaming peaks at ~90 MB over the start when run alone and up to ~150 MB inside the whole
+    // suite (the generator's garbage and other tests' heap in the same process); holding the
+    // upload (or the mbox) in memory would add its 200 MB on top of that.
+    expect(peak - before).toBeLessThan(200);
     expect(tmpEntries()).toEqual([]);
   }, 120_000);
 
