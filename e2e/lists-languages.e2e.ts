@@ -94,6 +94,12 @@ async function seed(request: APIRequestContext, token: string) {
     data: { vineMarketplace: "DE" },
   });
   expect(res.status()).toBe(200);
+  // The days below are UTC days, so the reader's zone is UTC (the cards show days in it).
+  const zone = await request.patch("/api/user/timezone", {
+    headers: auth(token),
+    data: { timezone: "UTC" },
+  });
+  expect(zone.status()).toBe(200);
   const report = buildXlsx([
     [
       "Order Number",
@@ -143,7 +149,9 @@ async function seed(request: APIRequestContext, token: string) {
     productname: "Edelstahl-Trinkflasche",
     asin: "B0LANG0002",
     status: "Received",
-    datedelivered: `${isoDay(-3)}T10:00:00.000Z`,
+    // Three days and an hour ago, whatever the time of day ("3 days since delivery" counts whole
+    // days since the instant: a fixed 10:00 UTC was two days before 10 a.m.).
+    datedelivered: new Date(Date.now() - 3 * 86_400_000 - 3_600_000).toISOString(),
   });
   await createOrderApi(request, token, {
     ...base,
