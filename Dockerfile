@@ -84,6 +84,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD ["bun", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
 
 # The same start the tests exercise (npm start minus the build: dist/ is prebuilt above). The
-# image's entrypoint execs it, so bun is PID 1 and receives SIGTERM directly; main.ts handles it
+# image's entrypoint execs it, so bun is PID 1 and receives SIGTERM directly; src/boot.ts handles it
 # (stop accepting, finish in-flight requests, close the database, exit 0).
 CMD ["bun", "dist-server/main.js"]

@@ -17,8 +17,8 @@
  * Growth is the median RSS of the last quarter of the day minus that of the second quarter (the
  * first quarter is warm-up: the mail parser and reader load with the first message). Target
  * (PASS/MISS): growth < 3 MB. SOAK_IDLE_GC=off in the environment runs the server without its
- * collections every 10 minutes (src/util/idle-gc.ts), to see what they change. It exits 1 only when it cannot measure (no Dovecot, the server
- * fails, the mail is not read).
+ * trims every 10 minutes (src/util/idle-memory.ts), to see what they change. It exits 1 only when
+ * it cannot measure (no Dovecot, the server fails, the mail is not read).
  *
  *   bun run bench/soak.bench.ts [--hours 24] [--speed 120] [--every 5]
  */

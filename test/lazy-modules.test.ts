@@ -1,7 +1,7 @@
 /**
  * The libraries most users never need load with their first use, not at start: each costs
  * megabytes of resident memory for as long as the server runs (bench/startup.bench.ts prints what
- * each costs). A fresh bun builds what src/main.ts builds (test/support/boot-modules.ts) and this
+ * each costs). A fresh bun builds what src/boot.ts builds (test/support/boot-modules.ts) and this
  * checks none of them was loaded; their own tests (tracking, alerts, Vine report, uploads, the
  * mail pipeline) check that they still work when used.
  */

@@ -1,13 +1,14 @@
 /**
- * The server for the soak benchmark: what src/main.ts builds and starts (the same config, logger,
+ * The server for the soak benchmark: what src/boot.ts builds and starts (the same config, logger,
  * database, services, HTTP app, jobs, tracking schedule, mailbox supervisors, health watch and
  * alert outbox), with its clock running SOAK_SPEED times faster. The services' clocks read the
  * sped time; the mailbox's timers (IDLE renewal, its checks, polling, backoff) and the tracking
  * schedule's timers wait SOAK_SPEED times less. IMAP's command timeout keeps a floor of 2 s: it
  * is a deadline for Dovecot's answer, not a schedule.
  *
- * Its full collections every 10 minutes (src/util/idle-gc.ts) run on the sped clock too;
- * SOAK_IDLE_GC=off leaves them out (to see what they change).
+ * Its settling and trims every 10 minutes (src/util/idle-memory.ts) run as src/boot.ts has them,
+ * the trims on the sped clock (the start-up JIT policy is src/main.ts's and not here: it ends
+ * before the day begins); SOAK_IDLE_GC=off leaves them out (to see what they change).
  *
  * On SIGUSR2 it collects garbage in full and writes one JSON line to stdout, {rssKb, anonKb}: what
  * stays resident once garbage is gone, the figure a leak raises.
@@ -22,7 +23,7 @@ import { createAppJobs } from "../../src/jobs/registry.ts";
 import { createLogger } from "../../src/log.ts";
 import { DEFAULT_TIMINGS } from "../../src/mail/imap/supervisor.ts";
 import { createServices } from "../../src/services.ts";
-import { IDLE_GC_EVERY_MS, startIdleCollections } from "../../src/util/idle-gc.ts";
+import { IDLE_TRIM_EVERY_MS, startIdleMemory } from "../../src/util/idle-memory.ts";
 
 const SPEED = Number(process.env.SOAK_SPEED ?? 1);
 const t0 = Date.now();
@@ -73,7 +74,10 @@ services.trackingScheduler.start();
 services.mailbox.startAll();
 services.health.start();
 services.alerts.start();
-if (process.env.SOAK_IDLE_GC !== "off") startIdleCollections(IDLE_GC_EVERY_MS / SPEED);
+if (process.env.SOAK_IDLE_GC !== "off") {
+  const idleMemory = startIdleMemory({ everyMs: IDLE_TRIM_EVERY_MS / SPEED });
+  services.events.watchAll(idleMemory.activity);
+}
 
 process.on("SIGUSR2", () => {
   Bun.gc(true);

@@ -10,8 +10,17 @@ export type Listener = (event: LiveEvent) => void;
 
 export function createEventBus(now: () => Date = () => new Date()) {
   const byUser = new Map<number, Set<Listener>>();
+  /** Told that something happened, for anyone (src/util/idle-memory.ts: the start has not settled). */
+  const watchers = new Set<() => void>();
   return {
     publish(userId: number, type: LiveEventType) {
+      for (const w of watchers) {
+        try {
+          w();
+        } catch {
+          // never in the way of the event
+        }
+      }
       const listeners = byUser.get(userId);
       if (!listeners?.size) return;
       const [table, operation] = LIVE_EVENTS[type];
@@ -35,6 +44,13 @@ export function createEventBus(now: () => Date = () => new Date()) {
       return () => {
         set.delete(listener);
         if (set.size === 0) byUser.delete(userId);
+      };
+    },
+    /** `fn` is called on every event of every user, before its subscribers; returns the unsubscribe. */
+    watchAll(fn: () => void): () => void {
+      watchers.add(fn);
+      return () => {
+        watchers.delete(fn);
       };
     },
     subscriberCount(userId?: number): number {

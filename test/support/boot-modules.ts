@@ -1,5 +1,5 @@
 /**
- * Builds what src/main.ts builds before it listens (config, logger, database, services, the HTTP
+ * Builds what src/boot.ts builds before it listens (config, logger, database, services, the HTTP
  * app, the job registry) on the DATA_DIR given, without listening or starting anything, and prints
  * the files of every module loaded, one JSON array: test/lazy-modules.test.ts checks that the
  * libraries loaded with their first use are not among them. With `--then-detect`, a second array
