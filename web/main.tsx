@@ -44,12 +44,3 @@ if (root) {
     void catalogLoaded();
   });
 }
-
-// The service worker shows Web Push alerts and makes the app installable; it caches nothing.
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  window.addEventListener("load", () => {
-    navigator.serviceWorker.register("/sw.js").catch(() => {
-      // no push on this browser; everything else works without it
-    });
-  });
-}
