@@ -1,7 +1,7 @@
 /** Providers and routes (docs/screens.md). Signed-in routes sit behind the guard. */
 import { I18nProvider, useLingui } from "@lingui/react";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, Suspense, useEffect } from "react";
+import { type ReactNode, Suspense } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import { Footer } from "./components/Footer.tsx";
 import { Header } from "./components/Header.tsx";
@@ -81,22 +81,6 @@ function LiveEvents() {
   return null;
 }
 
-/**
- * The service worker shows Web Push alerts and makes the app installable; it caches nothing.
- * Registered once the first screen is drawn (an effect runs after that commit), not at the page's
- * `load`: that event comes as soon as the bundle has run, before the first render, and the
- * worker's script download and start would share the phone's network and CPU with it.
- */
-function ServiceWorker() {
-  useEffect(() => {
-    if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-    navigator.serviceWorker.register("/sw.js").catch(() => {
-      // no push on this browser; everything else works without it
-    });
-  }, []);
-  return null;
-}
-
 /** The account's language and the app's kept in step (web/i18n/useLanguage.ts). */
 function AccountLanguage() {
   const { user } = useAuth();
@@ -125,7 +109,6 @@ export function App() {
       <QueryClientProvider client={queryClient}>
         <AuthProvider>
           <LiveEvents />
-          <ServiceWorker />
           <AccountLanguage />
           <Shell />
           <Toaster />
