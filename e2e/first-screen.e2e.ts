@@ -183,3 +183,31 @@ test("back from an order, the whole list is drawn at once, so the browser can pu
   await expect(cards).toHaveCount(10);
   expect(await page.evaluate(() => (window as { __backCards?: number }).__backCards)).toBe(10);
 });
+
+test("the service worker is registered once the first screen is drawn, not before its first render", async ({
+  page,
+  request,
+  user,
+  ordersPage,
+}) => {
+  await createOrderApi(request, user.token, { productname: "Worker Wait Mug", asin: "B0WORKER01" });
+  // How many cards the page has when the app asks for the worker (its script's download and its
+  // start would otherwise share a phone's link and CPU with the first render).
+  await page.addInitScript(() => {
+    const w = window as unknown as { __cardsAtRegister?: number };
+    const container = navigator.serviceWorker;
+    if (!container) return;
+    const register = container.register.bind(container);
+    container.register = (...args: Parameters<ServiceWorkerContainer["register"]>) => {
+      w.__cardsAtRegister = document.querySelectorAll("article.order-card").length;
+      return register(...args);
+    };
+  });
+  await signInWithToken(page, user.token, "/orders?status=all");
+  await expect(ordersPage.card("Worker Wait Mug")).toBeVisible();
+  await expect
+    .poll(() =>
+      page.evaluate(() => (window as { __cardsAtRegister?: number }).__cardsAtRegister ?? null),
+    )
+    .toBe(1);
+});

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { createRoot } from "react-dom/client";
 import type { UserData } from "../src/contract/index.ts";
 import { DEFAULT_LANGUAGE } from "../src/i18n/languages.ts";
@@ -36,20 +37,33 @@ async function primeFirstScreen() {
   }
 }
 
+/**
+ * What the first screen does not need, started once it is drawn (an effect runs after the first
+ * commit): before, it would share a slow phone's link and CPU with the first render.
+ */
+function AfterFirstScreen() {
+  useEffect(() => {
+    // The rest of the catalog (other screens, error sentences).
+    void catalogLoaded();
+    // The service worker shows Web Push alerts and makes the app installable; it caches nothing.
+    // (The page's load event, where it was registered, comes before the first render.)
+    if ("serviceWorker" in navigator && window.isSecureContext) {
+      navigator.serviceWorker.register("/sw.js").catch(() => {
+        // no push on this browser; everything else works without it
+      });
+    }
+  }, []);
+  return null;
+}
+
 const root = document.getElementById("root");
 if (root) {
   void primeFirstScreen().finally(() => {
-    createRoot(root).render(<App />);
-    // The rest of the catalog (other screens, error sentences) once the first screen is drawn.
-    void catalogLoaded();
-  });
-}
-
-// The service worker shows Web Push alerts and makes the app installable; it caches nothing.
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  window.addEventListener("load", () => {
-    navigator.serviceWorker.register("/sw.js").catch(() => {
-      // no push on this browser; everything else works without it
-    });
+    createRoot(root).render(
+      <>
+        <App />
+        <AfterFirstScreen />
+      </>,
+    );
   });
 }
