@@ -1,6 +1,6 @@
 /**
- * The server, started by src/main.ts. Boot in a fixed order: config → data folder (owner-only) → logger → database + migrations →
- * services → HTTP → jobs.
+ * The server, loaded by src/main.ts. Boot in a fixed order: config → data folder (owner-only) →
+ * logger → database + migrations → services → HTTP → jobs.
  * Shut down in reverse on SIGTERM/SIGINT: new requests get 503 at once, SSE streams close, jobs
  * stop, requests in flight (uploads, imports) and backfill batches get SHUTDOWN_GRACE_SECONDS to
  * finish, the db closes, temp files go; exit code 0 when everything finished in time, else 1.
