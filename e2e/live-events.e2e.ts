@@ -185,11 +185,16 @@ test.describe("Live events", () => {
     });
     expect(made.status(), await made.text()).toBe(201);
 
-    // Tab 1: the orders list, with its stream open.
+    // Tab 1: the orders list, with its stream open and done loading: the "shipped, not tracked"
+    // part asks for its list once the rest of the list is drawn, after the first cards.
     const opened = liveStreamOpened(page, user.token);
+    const untracked = page.waitForResponse(
+      (res) => new URL(res.url()).pathname === "/api/orders/untracked",
+    );
     await signInWithToken(page, user.token, "/orders");
     await expect(page.getByRole("main").getByText(productname)).toBeVisible();
     await opened;
+    await untracked;
     const asked: string[] = [];
     page.on("request", (req) => {
       const p = new URL(req.url()).pathname;
