@@ -72,7 +72,7 @@ export function beginStartup(engine: Engine = bunEngine): void {
 }
 
 export type IdleMemory = {
-  /** Something happened (a live event): settling waits SETTLE_QUIET_MS more, once started. */
+  /** Something happened (a live event): until the start settles, it waits SETTLE_QUIET_MS more. */
   activity: () => void;
   /** A request for `pathname` came in: anything but the health check settles the start at once. */
   request: (pathname: string) => void;
@@ -82,8 +82,8 @@ export type IdleMemory = {
 };
 
 /**
- * Called once the server listens and its jobs started. The clock of settling starts now; the
- * periodic trims start at once (their first one IDLE_TRIM_EVERY_MS from now).
+ * Called as the server is about to listen (src/boot.ts). The clock of settling starts now, and
+ * so do the periodic trims (the first one IDLE_TRIM_EVERY_MS from now).
  */
 export function startIdleMemory(
   opts: {
