@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { REPORT_HEADERS } from "../src/contract/vine-constants.ts";
 import { INTL_LOCALES, type Language } from "../src/i18n/languages.ts";
 import { buildXlsx } from "../test/support/xlsx.ts";
 import { createUser, signInWithToken } from "./support/api.ts";
@@ -101,16 +102,7 @@ async function seed(request: APIRequestContext, token: string) {
   });
   expect(zone.status()).toBe(200);
   const report = buildXlsx([
-    [
-      "Order Number",
-      "ASIN",
-      "Product Name",
-      "Order Type",
-      "Order Date",
-      "Shipped Date",
-      "Cancelled Date",
-      "Estimated Tax Value",
-    ],
+    [...REPORT_HEADERS],
     [
       orderNumber(),
       "B0UNTRACK1",

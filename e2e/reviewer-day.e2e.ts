@@ -9,6 +9,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import type { Order } from "../src/contract/index.ts";
+import { REPORT_HEADERS } from "../src/contract/vine-constants.ts";
 import { buildXlsx } from "../test/support/xlsx.ts";
 import { createUser, signInWithToken } from "./support/api.ts";
 import { createOrderApi, expect, getOrderApi, orderNumber, test } from "./support/orders.ts";
@@ -33,16 +34,6 @@ async function setMarketplace(
   expect(res.status()).toBe(200);
 }
 
-const HEADERS = [
-  "Order Number",
-  "ASIN",
-  "Product Name",
-  "Order Type",
-  "Order Date",
-  "Shipped Date",
-  "Cancelled Date",
-  "Estimated Tax Value",
-];
 const day = (s: string) => new Date(`${s}T00:00:00.000Z`);
 
 test("report orders shipped without tracking: shown apart, Mark delivered one, then all", async ({
@@ -54,7 +45,7 @@ test("report orders shipped without tracking: shown apart, Mark delivered one, t
 }) => {
   await setMarketplace(request, user.token, "DE");
   const report = buildXlsx([
-    HEADERS,
+    [...REPORT_HEADERS],
     [
       orderNumber(),
       "B0UNTRACK1",

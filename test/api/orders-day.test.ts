@@ -10,6 +10,7 @@ import type {
   Order,
   UntrackedShipmentsResponse,
 } from "../../src/contract/index.ts";
+import { REPORT_HEADERS } from "../../src/contract/vine-constants.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { buildXlsx } from "../support/xlsx.ts";
 
@@ -52,23 +53,13 @@ async function addOrder(token: string, fields: Record<string, unknown>) {
   );
 }
 
-const HEADERS = [
-  "Order Number",
-  "ASIN",
-  "Product Name",
-  "Order Type",
-  "Order Date",
-  "Shipped Date",
-  "Cancelled Date",
-  "Estimated Tax Value",
-];
 const d = (s: string) => new Date(`${s}T00:00:00.000Z`);
 
 async function importReport(token: string, rows: (string | number | Date | null)[][]) {
   const form = new FormData();
   form.append(
     "file",
-    new File([new Uint8Array(buildXlsx([HEADERS, ...rows]))], "Itemized Report.xlsx"),
+    new File([new Uint8Array(buildXlsx([[...REPORT_HEADERS], ...rows]))], "Itemized Report.xlsx"),
   );
   const res = await h.req("POST", "/api/vine/itemized-report", { token, raw: form });
   expect(res.status).toBe(200);

@@ -12,6 +12,7 @@ import type {
   VineSettings,
   VineStanding,
 } from "../../src/contract/index.ts";
+import { REPORT_HEADERS } from "../../src/contract/vine-constants.ts";
 import { createHarness, type Harness } from "../harness.ts";
 import { buildXlsx, type XlsxCell } from "../support/xlsx.ts";
 
@@ -393,16 +394,6 @@ describe("standing", () => {
   });
 });
 
-const HEADERS = [
-  "Order Number",
-  "ASIN",
-  "Product Name",
-  "Order Type",
-  "Order Date",
-  "Shipped Date",
-  "Cancelled Date",
-  "Estimated Tax Value",
-];
 const d = (s: string) => new Date(`${s}T00:00:00.000Z`);
 
 async function upload(
@@ -455,7 +446,7 @@ describe("Itemized Report import", () => {
 
     const rows: XlsxCell[][] = [
       ["Itemized Report 2026"],
-      HEADERS,
+      [...REPORT_HEADERS],
       [
         "111-0000001-0000001",
         "B0AAAAAAA1",
@@ -592,7 +583,7 @@ describe("Itemized Report import", () => {
   test("the same table as .csv, headers in the first row", async () => {
     const u = await user("UTC");
     const csv = [
-      HEADERS.join(","),
+      REPORT_HEADERS.join(","),
       '112-1,B0CSV00001,"Socks, 3 pairs",ORDER,11/03/2026,,,$12.00',
       "112-2,B0CSV00002,Hat,ORDER,2026-11-04,2026-11-05,,3",
     ].join("\r\n");
