@@ -5,8 +5,27 @@
  * profile is measured by bench/first-screen.bench.ts, not here. A signed-out visitor gets the
  * sign-in page's chunk (lazy, like every screen but the dashboard) the same early way.
  */
+import type { Page } from "@playwright/test";
 import { signInWithToken } from "./support/api.ts";
 import { createManyOrders, createOrderApi, expect, test } from "./support/orders.ts";
+
+/**
+ * Runs in the page: once the first order card appears, the number of cards then is kept in
+ * `window[key]` (what the list's first render drew).
+ */
+function recordFirstCards(key: string) {
+  new MutationObserver((_, obs) => {
+    const n = document.querySelectorAll("article.order-card").length;
+    if (n > 0) {
+      (window as unknown as Record<string, number>)[key] = n;
+      obs.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+}
+
+/** What recordFirstCards kept under `key`. */
+const recorded = (page: Page, key: string) =>
+  page.evaluate((k) => (window as unknown as Record<string, number | undefined>)[k], key);
 
 test("a cold load of the orders list starts the user check, the list and the page chunk together", async ({
   page,
@@ -136,20 +155,11 @@ test("on a phone the list's first render draws the cards the screen shows; the r
   await createManyOrders(request, user.token, 12, "Viewport Item");
   await page.setViewportSize({ width: 390, height: 844 });
   // How many cards are in the page when the first one is (web/lib/order-list-first.ts: 4).
-  await page.addInitScript(() => {
-    const w = window as unknown as { __firstCards?: number };
-    new MutationObserver((_, obs) => {
-      const cards = document.querySelectorAll("article.order-card").length;
-      if (cards > 0) {
-        w.__firstCards = cards;
-        obs.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+  await page.addInitScript(recordFirstCards, "__firstCards");
   await signInWithToken(page, user.token, "/orders?status=all");
   await expect(page.locator("article.order-card")).toHaveCount(10);
   await expect(ordersPage.pagination).toBeAttached();
-  expect(await page.evaluate(() => (window as { __firstCards?: number }).__firstCards)).toBe(4);
+  expect(await recorded(page, "__firstCards")).toBe(4);
 });
 
 test("back from an order, the whole list is drawn at once, so the browser can put the scroll position back", async ({
@@ -169,19 +179,10 @@ test("back from an order, the whole list is drawn at once, so the browser can pu
   await expect(cards).toHaveCount(0);
   // How many cards are in the page when the list is drawn again (a short first render, as on
   // the app's first screen, left the page too short to scroll back to the ninth card).
-  await page.evaluate(() => {
-    const w = window as unknown as { __backCards?: number };
-    new MutationObserver((_, obs) => {
-      const n = document.querySelectorAll("article.order-card").length;
-      if (n > 0) {
-        w.__backCards = n;
-        obs.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
+  await page.evaluate(recordFirstCards, "__backCards");
   await page.goBack();
   await expect(cards).toHaveCount(10);
-  expect(await page.evaluate(() => (window as { __backCards?: number }).__backCards)).toBe(10);
+  expect(await recorded(page, "__backCards")).toBe(10);
 });
 
 test("the service worker is registered once the first screen is drawn, not before its first render", async ({
