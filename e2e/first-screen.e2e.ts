@@ -98,6 +98,54 @@ test("answers started for another user's token are not used", async ({
   await expect.poll(() => lists.length).toBe(2);
 });
 
+test("the server's page shows the rows before the app has run, inert, and the app's own replaces it", async ({
+  page,
+  request,
+  user,
+  ordersPage,
+}) => {
+  await createManyOrders(request, user.token, 6, "Server Drawn Item");
+  // A returning user: the app saved the browser's zone on an earlier visit.
+  const zone = await request.patch("/api/user/timezone", {
+    headers: { Authorization: `Bearer ${user.token}` },
+    data: { timezone: "Europe/Berlin" },
+  });
+  expect(zone.status()).toBe(200);
+  await signInWithToken(page, user.token, "/privacy-policy");
+  // The app's scripts are held: whatever is in the page now, the server drew.
+  let release = () => {};
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(/\/index-[a-z0-9]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto("/orders?status=all", { waitUntil: "commit" });
+  const serverCards = page.locator("#root[inert] article.order-card");
+  await expect(serverCards.first()).toContainText("Server Drawn Item 06");
+  expect(await serverCards.count()).toBeGreaterThan(0);
+  // Marked, to tell the server's cards from the app's.
+  await page.evaluate(() => {
+    for (const card of document.querySelectorAll("article.order-card")) {
+      (card as unknown as { __fromServer: boolean }).__fromServer = true;
+    }
+  });
+  release();
+  // The app's first render replaces the server's page, and the page answers to the reader.
+  await expect(page.locator("#root")).not.toHaveAttribute("inert");
+  await expect(page.locator("article.order-card")).toHaveCount(6);
+  const marked = await page.evaluate(
+    () =>
+      [...document.querySelectorAll("article.order-card")].filter(
+        (card) => (card as unknown as { __fromServer?: boolean }).__fromServer,
+      ).length,
+  );
+  expect(marked).toBe(0);
+  await ordersPage.changeStatusButton("Server Drawn Item 06").click();
+  await expect(ordersPage.statusSelect("Server Drawn Item 06")).toBeVisible();
+});
+
 test("a signed-out cold load fetches the sign-in page's chunk before the app has run", async ({
   page,
   loginPage,

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { RENDER_DIR } from "../src/features/first-screen/first-screen.service.ts";
 import { IMMUTABLE_LIST, PAGE_SCRIPTS } from "../src/http/middleware/static.ts";
 import { LANGUAGES } from "../src/i18n/languages.ts";
 import { manifestPath } from "../src/i18n/manifest.ts";
@@ -43,6 +44,31 @@ const result = await Bun.build({
 });
 if (!result.success) {
   for (const message of result.logs) console.error(message);
+  process.exit(1);
+}
+// The server's render of a signed-in first screen (web/server-render.tsx): the same app built
+// for Bun into dist/render/, which the server loads when first asked (src/features/first-screen)
+// and never sends to a browser. Its stylesheets are the page's, so they are left out here.
+const serverRender = await Bun.build({
+  plugins: [
+    catalogPlugin,
+    {
+      name: "no-stylesheets",
+      setup(build) {
+        build.onLoad({ filter: /\.css$/ }, () => ({ contents: "", loader: "js" }));
+      },
+    },
+  ],
+  entrypoints: [path.join(root, "web/server-render.tsx")],
+  outdir: path.join(outdir, RENDER_DIR),
+  minify: true,
+  sourcemap: "none",
+  target: "bun",
+  splitting: true,
+  define: { "process.env.NODE_ENV": JSON.stringify("production") },
+});
+if (!serverRender.success) {
+  for (const message of serverRender.logs) console.error(message);
   process.exit(1);
 }
 // Pico goes in as Pico ships it, first in the page's one stylesheet. Through Bun's CSS

@@ -16,6 +16,7 @@ import { createPasswords, type PasswordCost } from "./features/auth/passwords.ts
 import { createSessionsRepo } from "./features/auth/sessions.repo.ts";
 import { createDashboardRepo } from "./features/dashboard/dashboard.repo.ts";
 import { createDashboardService } from "./features/dashboard/dashboard.service.ts";
+import { createFirstScreenService } from "./features/first-screen/first-screen.service.ts";
 import { createHealthService } from "./features/health/health.service.ts";
 import { createGmailOAuth } from "./features/mailbox/gmail-oauth.service.ts";
 import { createIngestRepo } from "./features/mailbox/ingest.repo.ts";
@@ -341,6 +342,11 @@ export function createServices(
       mailStats: (userId) => mailIngest.stats(userId),
       mailbox,
       trackingSchedule: trackingScheduler,
+    }),
+    /** The signed-in first screen drawn on the server (GET /api/first-screen). */
+    firstScreen: createFirstScreenService({
+      distDir: config.distDir,
+      log: logger.log.child({ scope: "first-screen" }),
     }),
     adminLogs: createAdminLogsService({ logDir: config.logDir, activeFile: logger.activeFile }),
     /** GET /api/health's checks and the free-space watch (the admin's low-space notification). */

@@ -8,6 +8,7 @@
  * the sign-in page's chunk, where any signed-in screen sends the visitor. Routes, their pages and
  * their first requests come from the route table (web/routes.ts).
  */
+import { FIRST_SCREEN_PATH } from "../src/contract/constants.ts";
 import { INTL_LOCALES } from "../src/i18n/languages.ts";
 import { linkManifest } from "../src/i18n/manifest.ts";
 import { initialLanguage } from "./i18n/initial-language.ts";
@@ -37,13 +38,17 @@ const modulePreload = (chunks: readonly string[] | undefined) => {
 
 // The reader's language, as web/i18n/index.ts will choose it: its catalog loads with the bundle.
 const language = initialLanguage();
+const match = matchRoute(location.pathname);
+// The page drawn by the server, before anything else: it shows the rows before the bundle has
+// arrived, so its request goes out first.
+/** The server's page being asked for and shown (showServerRender), if this address has one. */
+const serverRender = token && match?.route.serverRendered ? showServerRender(token) : null;
 document.documentElement.lang = language;
 linkManifest(language);
 const catalog = __GV_CATALOG_CHUNKS__[language];
 if (catalog) modulePreload([catalog]);
 const locale = INTL_LOCALES[language];
 
-const match = matchRoute(location.pathname);
 if (token) {
   const started: Record<string, Promise<Response>> = {};
   const get = (path: string) => {
@@ -66,14 +71,46 @@ if (token) {
   modulePreload(__GV_PAGE_CHUNKS__.LoginPage);
 }
 
+/**
+ * Asks the server for the page it draws (GET /api/first-screen) and shows it, inert, in #root
+ * until the app's own first render replaces it (web/main.tsx). An answer that comes after that
+ * render, or none (204: the server does not draw this page), changes nothing.
+ */
+function showServerRender(token: string): Promise<void> {
+  const query = new URLSearchParams({
+    path: location.pathname,
+    search: location.search.slice(1),
+    language,
+    width: String(window.innerWidth),
+    height: String(window.innerHeight),
+  });
+  return fetch(`${FIRST_SCREEN_PATH}?${query}`, { headers: { Authorization: `Bearer ${token}` } })
+    .then((res) => (res.status === 200 ? res.text() : null))
+    .then((html) => {
+      const root = document.getElementById("root");
+      if (!html || !root || root.firstChild) return;
+      root.inert = true;
+      root.innerHTML = html;
+    })
+    .catch(() => {
+      // Only a head start: the app draws the page itself.
+    });
+}
+
 // The first date on a card loads ICU's locale and zone data (a few hundred ms on a slow phone),
 // whichever formatter asks first. Asked here, it loads while the bundle is still downloading
 // and the main thread has nothing else to do. The formatters are those of the first screen:
 // web/lib/format.ts (dates, money), src/util/calendar-day.ts (days in a zone),
-// src/util/plural.ts and the browser's zone (web/lib/timezone.ts). At once, not in a later task:
-// the requests above are already out, and a task queued behind the stylesheet's parse and the
-// first layout ran as the bundle arrived and held back its evaluation.
+// src/util/plural.ts and the browser's zone (web/lib/timezone.ts). At once, not in a later task
+// (the requests above are already out, and a task queued behind the stylesheet's parse and the
+// first layout ran as the bundle arrived and held back its evaluation), except after the
+// server's page is shown: that comes first.
 if (token) {
+  if (serverRender) void serverRender.then(warmIntl);
+  else warmIntl();
+}
+
+function warmIntl() {
   try {
     const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const at = Date.now();

@@ -32,6 +32,11 @@ export type RouteDef = {
   access: "public" | "signed-in" | "sign-in";
   /** The GETs the page's first render makes (its query keys are these paths). */
   requests?: (params: Record<string, string | undefined>, search: string) => string[];
+  /**
+   * Drawn by the server too (GET /api/first-screen, web/server-render.tsx): shown until the app's
+   * own first render. For the pages whose first render has its data (their module's `prime`).
+   */
+  serverRendered?: true;
 };
 
 export const ROUTES: readonly RouteDef[] = [
@@ -43,12 +48,14 @@ export const ROUTES: readonly RouteDef[] = [
     access: "signed-in",
     // dashboardKeys in web/lib/query-keys.ts
     requests: () => ["/api/dashboard/counts", "/api/dashboard/recent", "/api/dashboard/stats"],
+    serverRendered: true,
   },
   {
     path: "/orders",
     page: "OrdersPage",
     access: "signed-in",
     requests: (_, search) => [ordersApiPath(parseListView(search))],
+    serverRendered: true,
   },
   { path: "/orders/new", page: "AddOrderPage", access: "signed-in" },
   {

@@ -222,3 +222,9 @@ export function isAmazonImageUrl(v: string): boolean {
   const host = u.hostname.toLowerCase();
   return AMAZON_IMAGE_HOSTS.some((h) => host.endsWith(h.slice(1)));
 }
+
+/**
+ * The server's render of a signed-in first screen (docs/api.md): the early script asks for it
+ * with the address being opened and what the page's first render reads from the browser.
+ */
+export const FIRST_SCREEN_PATH = "/api/first-screen";

@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import type { Config } from "../config.ts";
+import { FIRST_SCREEN_PATH } from "../contract/constants.ts";
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../log.ts";
 import type { Services } from "../services.ts";
@@ -34,6 +35,9 @@ const routes = {
   >,
   auth: (() => require("./routes/auth.routes.ts")) as Routes<
     typeof import("./routes/auth.routes.ts")
+  >,
+  firstScreen: (() => require("./routes/first-screen.routes.ts")) as Routes<
+    typeof import("./routes/first-screen.routes.ts")
   >,
   imap: (() => require("./routes/imap.routes.ts")) as Routes<
     typeof import("./routes/imap.routes.ts")
@@ -156,6 +160,13 @@ export function createApp(deps: {
   app.route("/api/config", configRoutes(services.publicConfig));
   app.use("/api/dashboard/*", auth);
   app.route("/api/dashboard", dashboardRoutes(services.dashboard));
+  // The signed-in first screen drawn here (web/server-render.tsx); its own GETs answered in-process.
+  app.use(FIRST_SCREEN_PATH, auth);
+  mount(FIRST_SCREEN_PATH, () =>
+    routes
+      .firstScreen()
+      .firstScreenRoutes(services.firstScreen, async (path, init) => app.request(path, init)),
+  );
   app.use("/api/vine/*", auth);
   mount("/api/vine", () => routes.vine().vineRoutes(services.vine));
 

@@ -84,10 +84,13 @@ export function useLiveEvents(): void {
 
 /** When the last live event arrived; null before the first one. */
 export function useLastLiveUpdate(): Date | null {
-  return useSyncExternalStore(subscribeSnapshot, () => getSnapshot().lastUpdate);
+  const read = () => getSnapshot().lastUpdate;
+  // The server's render (web/server-render.tsx) draws the state before any stream: the same.
+  return useSyncExternalStore(subscribeSnapshot, read, read);
 }
 
 /** connected, reconnecting, stopped (plus idle when signed out and connecting at first). */
 export function useLiveConnectionState(): LiveState {
-  return useSyncExternalStore(subscribeSnapshot, () => getSnapshot().state);
+  const read = () => getSnapshot().state;
+  return useSyncExternalStore(subscribeSnapshot, read, read);
 }

@@ -6,8 +6,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { apiRequest } from "../lib/api.ts";
 import { useAuth } from "../lib/auth.tsx";
+import { host } from "../lib/host.ts";
 import { userKeys } from "../lib/query-keys.ts";
-import { detectBrowserTimeZone, effectiveTimeZone } from "../lib/timezone.ts";
+import { effectiveTimeZone } from "../lib/timezone.ts";
 import { useUserData } from "./useUser.ts";
 
 export function useTimeZone(): string {
@@ -21,16 +22,11 @@ export function useTimeZone(): string {
   useEffect(() => {
     if (!signedIn || !data || saved || saving.current) return;
     saving.current = true;
-    const timezone = detectBrowserTimeZone();
+    const timezone = host().timeZone();
     apiRequest("PATCH", "/api/user/timezone", { timezone })
       .then(() => queryClient.invalidateQueries({ queryKey: userKeys.data() }))
       .catch((err) => console.warn("Could not save the detected time zone", err));
   }, [signedIn, data, saved, queryClient]);
 
-  browserZone ??= detectBrowserTimeZone();
-  return effectiveTimeZone({ signedIn, savedZone: saved, browserZone });
+  return effectiveTimeZone({ signedIn, savedZone: saved, browserZone: host().timeZone() });
 }
-
-// Asked for by every card on every render: Intl answers it slowly on a phone, and it does not
-// change while the page is open.
-let browserZone: string | undefined;

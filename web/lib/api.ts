@@ -9,19 +9,15 @@ import { QueryClient, type QueryFunction } from "@tanstack/react-query";
 import { type ErrorValues, errorMessageId, shownValues } from "../../src/contract/errors.ts";
 import type { TextPart } from "../../src/contract/text.ts";
 import { hasMessage, i18n } from "../i18n/index.ts";
+import { host, TOKEN_KEY } from "./host.ts";
 import { serverText } from "./server-text.ts";
 
-export const TOKEN_KEY = "auth-token";
+export { TOKEN_KEY };
+
 /** The codes of a missing or no longer valid session: the app signs out on them. */
 const SIGNED_OUT_CODES: readonly string[] = ["token_required", "token_invalid"];
 
-export const getToken = (): string | null => {
-  try {
-    return localStorage.getItem(TOKEN_KEY);
-  } catch {
-    return null;
-  }
-};
+export const getToken = (): string | null => host().token();
 export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, token);
 export const clearToken = () => {
   try {
@@ -165,7 +161,7 @@ export async function apiRequest(
   }
   const headers: Record<string, string> = { ...authHeaders(path) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(path, {
+  const res = await host().fetch(path, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -221,7 +217,8 @@ export const defaultQueryFn: QueryFunction = async ({ queryKey, signal }) => {
   const path = String(queryKey[0]);
   const early = await takePreloaded(path)?.catch(() => null);
   const res =
-    early ?? (await fetch(path, { headers: authHeaders(path), credentials: "include", signal }));
+    early ??
+    (await host().fetch(path, { headers: authHeaders(path), credentials: "include", signal }));
   await throwIfNotOk(res);
   return res.json();
 };

@@ -15,6 +15,7 @@ import { useTimeZone } from "../hooks/useTimeZone.ts";
 import { useUpdateAllTracking } from "../hooks/useTracking.ts";
 import { useUserData } from "../hooks/useUser.ts";
 import { useT } from "../i18n/index.ts";
+import { host } from "../lib/host.ts";
 import { firstCardCount } from "../lib/order-list-first.ts";
 import {
   hasOwnOrdering,
@@ -64,9 +65,7 @@ export function OrdersPage() {
   // once those are on screen. Later visits (back from an order) draw the whole list at once, so
   // the browser can put the scroll position back where it was.
   const [cardLimit, setCardLimit] = useState(() =>
-    listDrawnBefore
-      ? Number.POSITIVE_INFINITY
-      : firstCardCount({ width: window.innerWidth, height: window.innerHeight }),
+    listDrawnBefore ? Number.POSITIVE_INFINITY : firstCardCount(host().viewport()),
   );
   const restDrawn = cardLimit === Number.POSITIVE_INFINITY;
   useEffect(() => {

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { MiddlewareHandler } from "hono";
+import { RENDER_DIR } from "../../features/first-screen/first-screen.service.ts";
 import { MANIFEST_PATHS } from "../../i18n/manifest.ts";
 import { errorBody } from "../../util/errors.ts";
 import type { AppEnv } from "../types.ts";
@@ -21,6 +22,8 @@ export const IMMUTABLE_LIST = "immutable.json";
 export const PAGE_SCRIPTS = "page-scripts.json";
 /** The build's lists: not pages of their own. */
 const BUILD_LISTS = new Set([`/${IMMUTABLE_LIST}`, `/${PAGE_SCRIPTS}`]);
+/** The server's own part of the build (the first-screen renderer): never sent to a browser. */
+const SERVER_ONLY = `/${RENDER_DIR}/`;
 /**
  * Fixed names that must be checked on every load: the service worker (a stale one would keep old
  * push code) and the PWA manifest.
@@ -128,6 +131,7 @@ export function serveWeb(distDir: string): MiddlewareHandler<AppEnv> {
       pathname !== "/index.html" &&
       !/\.(gz|br)$/.test(candidate) &&
       !BUILD_LISTS.has(pathname) &&
+      !pathname.startsWith(SERVER_ONLY) &&
       (await Bun.file(candidate).exists())
     ) {
       rereadOnRebuild();

@@ -21,7 +21,7 @@ export function VineCard() {
       <h3>
         <Link href="/vine">{t("nav.vine")}</Link>
       </h3>
-      <p className="stat-value" style={low ? { color: "var(--gv-danger)" } : undefined}>
+      <p className={low ? "stat-value vine-rate-low" : "stat-value"}>
         {rate?.percent != null
           ? t("vine.percent", { percent: formatPercentNumber(rate.percent) })
           : "–"}
