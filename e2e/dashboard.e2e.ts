@@ -275,6 +275,31 @@ test("late parcels, reviews due and ordered today count what they say", async ({
   await expect(vineCard).toContainText("2 more approved reviews reach 60%");
 });
 
+test("the Vine card has its words before the rest of the catalog has arrived", async ({
+  page,
+  request,
+  user,
+}) => {
+  await createOrderApi(request, user.token, { productname: "Early Words Mug", asin: "B0EARLYW01" });
+  // The rest of the catalog (other screens, error sentences) is held until the card is checked.
+  const lines: string[] = [];
+  page.on("console", (m) => lines.push(m.text()));
+  let release = () => {};
+  const released = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route(/\/en-later-[a-z0-9]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await signInWithToken(page, user.token, "/");
+  const vineCard = page.locator(".vine-stat-card");
+  await expect(vineCard).toContainText("0 approved of 0 delivered, last 90 days (minimum 60%)");
+  await expect(vineCard).not.toContainText("vine.");
+  release();
+  expect(lines.filter((l) => l.includes("Uncompiled message"))).toEqual([]);
+});
+
 test.describe("phone", () => {
   test.use({ viewport: { width: 390, height: 800 } });
 

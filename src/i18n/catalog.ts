@@ -51,9 +51,17 @@ export const LATER_PREFIXES = [
 
 export type CatalogPart = "first" | "later";
 
+/**
+ * Ids under a later prefix that a first screen shows: the dashboard's Vine card (web/components/
+ * vine/VineCard.tsx and the lines of web/lib/vine.ts it uses). In the later part, the card showed
+ * its message ids until the rest of the catalog arrived.
+ */
+export const FIRST_SCREEN_PREFIXES = ["vine.card.", "vine.percent", "vine.rate."] as const;
+
 /** Which part of the web app's catalog an id is in (server messages are in neither). */
 export function webCatalogPart(id: string): CatalogPart | null {
   if (isServerMessage(id)) return null;
+  if (FIRST_SCREEN_PREFIXES.some((p) => id.startsWith(p))) return "first";
   return LATER_PREFIXES.some((p) => id.startsWith(p)) ? "later" : "first";
 }
 
