@@ -29,6 +29,7 @@ import path from "node:path";
 import { buildServer, SERVER_ENTRY } from "../scripts/build-server.ts";
 import { freePort } from "./support/bench-utils.ts";
 import {
+  call,
   connectMailbox,
   DOVECOT_BIN,
   DOVECOT_INSTALL,
@@ -291,6 +292,48 @@ async function mailboxIdle(): Promise<{ connected: Run; restarted: Run; alone: M
   }
 }
 
+/**
+ * What a user opening the orders list costs the server, in one run with no mailbox: RSS once the
+ * list's own requests were answered (the user, the list), then once the server also drew the
+ * page for the early script (GET /api/first-screen: React DOM's server renderer and the web
+ * app's modules, loaded with that first request and kept; README "The first screen").
+ */
+async function firstScreenMemory(): Promise<{ listed: Mem; drawn: Mem; drawnStatus: number }> {
+  let listed: Mem | null = null;
+  let drawn: Mem | null = null;
+  let drawnStatus = 0;
+  await oneRun(RUNS + 3, {
+    measureMemory: false,
+    whileUp: async (base, pid) => {
+      const token = await registerUser(base);
+      await call(base, "PATCH", "/api/user/timezone", token, { timezone: "Europe/Berlin" });
+      for (let i = 0; i < 12; i++) {
+        await call(base, "POST", "/api/orders", token, {
+          productname: `Bench Kettle ${i}`,
+          asin: `B0BENCHK${String(i).padStart(2, "0")}`,
+        });
+      }
+      const auth = { Authorization: `Bearer ${token}` };
+      for (const url of ["/api/user/data", "/api/orders?status=all&limit=10&offset=0"]) {
+        await (await fetch(base + url, { headers: auth })).arrayBuffer();
+      }
+      await Bun.sleep(IDLE_MS);
+      listed = readMem(pid);
+      const res = await fetch(
+        `${base}/api/first-screen?path=/orders&search=status%3Dall&language=en&width=390&height=844`,
+        { headers: auth },
+      );
+      drawnStatus = res.status;
+      await res.arrayBuffer();
+      await Bun.sleep(IDLE_MS);
+      drawn = readMem(pid);
+    },
+  });
+  if (!listed || !drawn)
+    throw new BenchError("could not read the server's memory (needs Linux /proc)");
+  return { listed, drawn, drawnStatus };
+}
+
 async function main() {
   const bunVersion = Bun.spawnSync([BUN, "--version"]).stdout.toString().trim();
   const load = () =>
@@ -328,6 +371,7 @@ async function main() {
       `run ${i}: start ${ms(run.startMs)}, shutdown ${ms(run.shutdownMs)} (exit ${run.exitCode})${mem}`,
     );
   }
+  const opened = await firstScreenMemory();
   const mailbox = await mailboxIdle();
   if (mailbox) {
     for (const [what, run] of [
@@ -376,6 +420,12 @@ async function main() {
   } else {
     console.log(`idle RSS with a mailbox: not measured (Dovecot is missing: ${DOVECOT_INSTALL})`);
   }
+  console.log(
+    `RSS ${IDLE_MS / 1000} s after a user opens the orders list (its requests answered): ${memLine(opened.listed)}`,
+  );
+  console.log(
+    `  (then ${IDLE_MS / 1000} s after the server also drew the page, GET /api/first-screen ${opened.drawnStatus}: ${memLine(opened.drawn)})`,
+  );
   console.log(
     `shutdown (SIGTERM -> exit 0): min ${ms(shutdown.min)}, median ${ms(shutdown.median)}, max ${ms(shutdown.max)}`,
   );

@@ -39,9 +39,10 @@ const modulePreload = (chunks: readonly string[] | undefined) => {
 // The reader's language, as web/i18n/index.ts will choose it: its catalog loads with the bundle.
 const language = initialLanguage();
 const match = matchRoute(location.pathname);
-// The page drawn by the server, before anything else: it shows the rows before the bundle has
-// arrived, so its request goes out first.
-/** The server's page being asked for and shown (showServerRender), if this address has one. */
+/**
+ * The page drawn by the server (showServerRender), if this address has one: asked for before
+ * anything else, as it shows the rows before the bundle has arrived.
+ */
 const serverRender = token && match?.route.serverRendered ? showServerRender(token) : null;
 document.documentElement.lang = language;
 linkManifest(language);

@@ -4,14 +4,14 @@
  * server renderer. The early script (web/preload.ts) shows it until the app's own first render
  * replaces it, so a slow phone shows its rows before React DOM has even arrived.
  *
- * Built by scripts/build-web.ts into dist/server-render.js (its own copy of the app's modules)
+ * Built by scripts/build-web.ts into dist/render/ (its own copy of the app's modules)
  * and loaded by the server on the first request for it (src/features/first-screen). Renders run
  * one at a time: the app's modules hold one user's answers and language while one is drawn.
  */
 import { renderToStaticMarkup } from "react-dom/server";
 import { Router } from "wouter";
+import type { FirstScreenRenderer, FirstScreenRequest } from "../src/contract/first-screen.ts";
 import type { UserData } from "../src/contract/index.ts";
-import type { Language } from "../src/i18n/languages.ts";
 import { App, queryClient } from "./App.tsx";
 import { LOADING_SCREEN_CLASS } from "./components/LoadingScreen.tsx";
 import { primeFirstScreen } from "./first-screen.ts";
@@ -19,28 +19,14 @@ import { catalogLoaded } from "./i18n/index.ts";
 import { withHost } from "./lib/host.ts";
 import { userKeys } from "./lib/query-keys.ts";
 
-export type FirstScreenRequest = {
-  /** The address's path and query string (without "?"). */
-  pathname: string;
-  search: string;
-  /** The session's token, sent with every request of the render. */
-  token: string;
-  /** The language the browser would start in (web/i18n/initial-language.ts). */
-  language: Language;
-  /** The browser's window size. */
-  viewport: { width: number; height: number };
-  /** Answers a request of the app (`/api/...`) in the server itself. */
-  fetch(path: string, init: RequestInit): Promise<Response>;
-};
-
 let queue: Promise<unknown> = Promise.resolve();
 
 /** The first screen's HTML (the inside of `#root`), or null when it is not a signed-in page. */
-export function renderFirstScreen(request: FirstScreenRequest): Promise<string | null> {
+export const renderFirstScreen: FirstScreenRenderer["renderFirstScreen"] = (request) => {
   const run = queue.then(() => render(request));
   queue = run.catch(() => {});
   return run;
-}
+};
 
 async function render(request: FirstScreenRequest): Promise<string | null> {
   queryClient.clear();

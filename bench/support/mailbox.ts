@@ -50,7 +50,14 @@ export function imapEnv(dc: Dovecot): Record<string, string> {
   };
 }
 
-async function call(base: string, method: string, url: string, token?: string, body?: unknown) {
+/** A JSON request of the bench user (`token`); throws on a non-2xx answer. */
+export async function call(
+  base: string,
+  method: string,
+  url: string,
+  token?: string,
+  body?: unknown,
+) {
   const res = await fetch(`${base}${url}`, {
     method,
     headers: {

@@ -28,3 +28,27 @@ export const firstScreenQuery = z.object({
   height: pixels,
 });
 export type FirstScreenQuery = z.output<typeof firstScreenQuery>;
+
+/**
+ * What the server hands the web app's renderer (web/server-render.tsx, built into dist/render/)
+ * for one first screen.
+ */
+export type FirstScreenRequest = {
+  /** The address's path and query string (without "?"). */
+  pathname: string;
+  search: string;
+  /** The session's token, sent with every request of the render. */
+  token: string;
+  /** The language the browser would start in (web/i18n/initial-language.ts). */
+  language: Language;
+  /** The browser's window size. */
+  viewport: { width: number; height: number };
+  /** Answers a request of the app (`/api/...`) in the server itself. */
+  fetch(path: string, init: RequestInit): Promise<Response>;
+};
+
+/** The renderer module's export. */
+export type FirstScreenRenderer = {
+  /** The first screen's HTML (the inside of `#root`), or null when it is not drawn. */
+  renderFirstScreen(request: FirstScreenRequest): Promise<string | null>;
+};

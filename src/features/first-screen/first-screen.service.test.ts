@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import pino from "pino";
-import { createFirstScreenService, type Renderer } from "./first-screen.service.ts";
+import type { FirstScreenRenderer } from "../../contract/first-screen.ts";
+import { createFirstScreenService } from "./first-screen.service.ts";
 
 /** A logger that keeps its lines' messages. */
 function memoryLog() {
@@ -25,7 +26,7 @@ const request = {
 describe("the first-screen service", () => {
   test("hands the renderer the address, the browser's facts and the user's request function", async () => {
     const { log } = memoryLog();
-    let seen: Parameters<Renderer["renderFirstScreen"]>[0] | undefined;
+    let seen: Parameters<FirstScreenRenderer["renderFirstScreen"]>[0] | undefined;
     const service = createFirstScreenService({
       distDir: "/nowhere",
       log,

@@ -6,7 +6,7 @@
  * draws itself in the browser as it always could.
  */
 import path from "node:path";
-import type { FirstScreenQuery } from "../../contract/first-screen.ts";
+import type { FirstScreenQuery, FirstScreenRenderer } from "../../contract/first-screen.ts";
 import type { Logger } from "../../log.ts";
 
 /** Where the build writes the renderer, inside dist/ (src/http/middleware/static.ts does not serve it). */
@@ -16,17 +16,6 @@ export const RENDER_DIR = "render";
  * then. Answered null; the render itself goes on (the renderer draws one page at a time).
  */
 export const RENDER_TIME_LIMIT_MS = 3000;
-
-export type Renderer = {
-  renderFirstScreen(request: {
-    pathname: string;
-    search: string;
-    token: string;
-    language: string;
-    viewport: { width: number; height: number };
-    fetch(path: string, init: RequestInit): Promise<Response>;
-  }): Promise<string | null>;
-};
 
 export type FirstScreenRender = FirstScreenQuery & {
   /** The session's token: the render's requests are the user's own. */
@@ -39,13 +28,14 @@ export function createFirstScreenService(deps: {
   distDir: string;
   log: Logger;
   /** Loads the renderer (tests); the build's dist/render/server-render.js by default. */
-  loadRenderer?: (file: string) => Promise<Renderer>;
+  loadRenderer?: (file: string) => Promise<FirstScreenRenderer>;
   timeLimitMs?: number;
 }) {
   const file = path.resolve(deps.distDir, RENDER_DIR, "server-render.js");
-  const loadRenderer = deps.loadRenderer ?? ((f: string) => import(f) as Promise<Renderer>);
+  const loadRenderer =
+    deps.loadRenderer ?? ((f: string) => import(f) as Promise<FirstScreenRenderer>);
   const timeLimitMs = deps.timeLimitMs ?? RENDER_TIME_LIMIT_MS;
-  let renderer: Promise<Renderer | null> | undefined;
+  let renderer: Promise<FirstScreenRenderer | null> | undefined;
   const load = () => {
     renderer ??= loadRenderer(file).catch((err: unknown) => {
       deps.log.warn({ err, file }, "no server render of first screens (run `bun run build`)");
