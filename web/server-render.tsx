@@ -18,6 +18,7 @@ import { primeFirstScreen } from "./first-screen.ts";
 import { catalogLoaded } from "./i18n/index.ts";
 import { withHost } from "./lib/host.ts";
 import { userKeys } from "./lib/query-keys.ts";
+import { matchRoute } from "./routes.ts";
 
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -29,6 +30,8 @@ export const renderFirstScreen: FirstScreenRenderer["renderFirstScreen"] = (requ
 };
 
 async function render(request: FirstScreenRequest): Promise<string | null> {
+  // Only the pages whose first render has its data (web/routes.ts), as the early script asks.
+  if (!matchRoute(request.pathname)?.route.serverRendered) return null;
   queryClient.clear();
   try {
     return await withHost(

@@ -135,7 +135,13 @@ describe("what the server does not draw", () => {
   });
 
   test("pages that are not a signed-in first screen: 204", async () => {
-    for (const path of ["/login", "/privacy-policy", "/no-such-page"]) {
+    for (const path of [
+      "/login",
+      "/privacy-policy",
+      "/no-such-page",
+      "/account",
+      "/orders/1/edit",
+    ]) {
       const res = await h.req("GET", screenUrl(path), { token: anna.token });
       expect({ path, status: res.status }).toEqual({ path, status: 204 });
     }
