@@ -105,10 +105,15 @@ function showServerRender(token: string): Promise<void> {
 // src/util/plural.ts and the browser's zone (web/lib/timezone.ts). At once, not in a later task
 // (the requests above are already out, and a task queued behind the stylesheet's parse and the
 // first layout ran as the bundle arrived and held back its evaluation), except after the
-// server's page is shown: that comes first.
+// server's page is shown: that comes first. When the app has drawn its own page by then, its
+// render has loaded them: nothing is left to warm.
 if (token) {
-  if (serverRender) void serverRender.then(warmIntl);
-  else warmIntl();
+  if (serverRender) {
+    void serverRender.then(() => {
+      const root = document.getElementById("root");
+      if (!root?.firstChild || root.inert) warmIntl();
+    });
+  } else warmIntl();
 }
 
 function warmIntl() {

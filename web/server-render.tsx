@@ -32,7 +32,7 @@ export const renderFirstScreen: FirstScreenRenderer["renderFirstScreen"] = (requ
 async function render(request: FirstScreenRequest): Promise<string | null> {
   // Only the pages whose first render has its data (web/routes.ts), as the early script asks.
   if (!matchRoute(request.pathname)?.route.serverRendered) return null;
-  queryClient.clear();
+  // The cache starts empty (each render clears it when done) and holds this user's answers only.
   try {
     return await withHost(
       {
